@@ -1,0 +1,62 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '.test-results/', 'reports/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message:
+              'Workflows must stay deterministic: Node built-ins are not available in the workflow sandbox.',
+          })),
+          patterns: [
+            {
+              group: [
+                '**/bank/client*',
+                '**/bank/http*',
+                '**/activities/**',
+                '**/webhooks/**',
+                '**/starter/**',
+                'got',
+                'pino',
+              ],
+              message: 'Workflows import only @temporalio/workflow, shared definitions and activity types.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'scripts/**', 'bench/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);

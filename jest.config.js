@@ -1,0 +1,15 @@
+/** Jest runs in ESM mode (got is ESM-only); scripts/run-tests.mjs passes --experimental-vm-modules. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+  collectCoverageFrom: ['src/**/*.ts'],
+  coverageProvider: 'v8',
+  coverageReporters: ['text-summary', 'json-summary'],
+};

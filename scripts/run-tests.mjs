@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Runs jest in ESM mode, then prints its totals as one plain line ("N passed, N failed") and fails when jest
+// failed or ran no test at all.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const resultsDir = path.resolve('.test-results');
+// One results file per run, so runs started side by side do not read each other's totals.
+const outputFile = path.join(resultsDir, `jest-${process.pid}.json`);
+mkdirSync(resultsDir, { recursive: true });
+rmSync(outputFile, { force: true });
+
+const jest = spawnSync(
+  process.execPath,
+  [
+    '--experimental-vm-modules',
+    '--no-warnings=ExperimentalWarning',
+    'node_modules/jest/bin/jest.js',
+    '--json',
+    `--outputFile=${outputFile}`,
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit' },
+);
+
+let summary;
+try {
+  summary = JSON.parse(readFileSync(outputFile, 'utf8'));
+} catch {
+  console.error(`jest wrote no results to ${outputFile} (exit code ${jest.status ?? jest.signal})`);
+  process.exit(1);
+}
+rmSync(outputFile, { force: true });
+const passed = summary.numPassedTests ?? 0;
+const failed = summary.numFailedTests ?? 0;
+const skipped = summary.numPendingTests ?? 0;
+const suitesFailed = summary.numFailedTestSuites ?? 0;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+if (passed + failed === 0) {
+  console.error('jest executed no test');
+  process.exit(1);
+}
+if (jest.status !== 0 || failed > 0 || suitesFailed > 0) process.exit(jest.status || 1);

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import got, { RequestError, type Got, type Method } from 'got';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { BankConfig } from '../config.js';
+import {
+  BankInvalidResponseError,
+  BankNotFoundError,
+  BankRateLimitedError,
+  BankRequestRejectedError,
+  BankUnauthorizedError,
+  BankUnavailableError,
+  BankValidationError,
+  type BankError,
+  type BankErrorContext,
+} from './errors.js';
+import { errorListBodySchema, singleErrorBodySchema } from './schemas/errors.js';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface BankRequest<T extends z.ZodType> {
+  /** Names the call in errors and logs, e.g. `cancelBoleto`. */
+  operation: string;
+  method: Method;
+  /** Relative to the base URL, with path parameters already encoded. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  schema: T;
+}
+
+/**
+ * The one place that speaks HTTP to the bank: Basic auth, timeouts, a request id, and the translation of every
+ * failure into a typed BankError. No retries here: activities own retrying, so a call is tried exactly once.
+ */
+export class BankHttp {
+  private readonly http: Got;
+
+  constructor(
+    config: BankConfig & { baseUrl: string },
+    private readonly logger: Logger,
+  ) {
+    this.http = got.extend({
+      prefixUrl: config.baseUrl,
+      username: config.clientId,
+      password: config.clientSecret,
+      timeout: { request: config.timeoutMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'text',
+      headers: { accept: 'application/json', 'user-agent': 'bankflow' },
+    });
+  }
+
+  async request<T extends z.ZodType>(request: BankRequest<T>): Promise<z.infer<T>> {
+    const requestId = randomUUID();
+    const context: BankErrorContext = {
+      operation: request.operation,
+      method: request.method,
+      path: request.path,
+      requestId,
+    };
+    const started = performance.now();
+    let response;
+    try {
+      response = await this.http(request.path.replace(/^\//, ''), {
+        method: request.method,
+        searchParams: definedQuery(request.query),
+        json: request.body,
+        headers: { 'x-request-id': requestId },
+      });
+    } catch (error) {
+      const failure = networkFailure(error, context);
+      this.logger.warn({ ...context, err: failure.message }, 'bank call failed');
+      throw failure;
+    }
+    context.status = response.statusCode;
+    const elapsedMs = Math.round(performance.now() - started);
+    this.logger.debug({ ...context, elapsedMs }, 'bank call');
+
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      return parseBody(response.body, request.schema, context);
+    }
+    const failure = httpFailure(response.statusCode, response.body, response.headers['retry-after'], context);
+    this.logger.warn(
+      { ...context, elapsedMs, type: failure.type, code: failure.bankCode },
+      'bank call failed',
+    );
+    throw failure;
+  }
+}
+
+function definedQuery(query: Record<string, QueryValue> | undefined): Record<string, string> | undefined {
+  if (!query) return undefined;
+  const entries = Object.entries(query).filter((entry): entry is [string, string | number | boolean] => {
+    return entry[1] !== undefined;
+  });
+  return Object.fromEntries(entries.map(([key, value]) => [key, String(value)]));
+}
+
+function networkFailure(error: unknown, context: BankErrorContext): BankError {
+  if (error instanceof RequestError) {
+    return new BankUnavailableError(`network failure (${error.code}): ${error.message}`, context, error.code);
+  }
+  return new BankUnavailableError(`request failed: ${String(error)}`, context);
+}
+
+function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(body) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function parseBody<T extends z.ZodType>(body: string, schema: T, context: BankErrorContext): z.infer<T> {
+  const json = parseJson(body);
+  if (!json.ok) {
+    throw new BankInvalidResponseError(
+      `the bank answered HTTP ${context.status} with a body that is not JSON: ${preview(body)}`,
+      context,
+    );
+  }
+  const parsed = schema.safeParse(json.value);
+  if (!parsed.success) {
+    throw new BankInvalidResponseError(
+      `the bank's response does not match the expected shape: ${describeZodIssues(parsed.error)}`,
+      context,
+    );
+  }
+  return parsed.data;
+}
+
+/** `data.status: expected string, received number; data.id: ...` */
+export function describeZodIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function preview(body: string): string {
+  const text = body.trim();
+  if (text === '') return '(empty)';
+  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
+}
+
+interface BankErrorBody {
+  code: string | undefined;
+  message: string;
+  items: z.infer<typeof errorListBodySchema>['errors'] | undefined;
+}
+
+/** Reads either documented error shape, a plain string, or nothing useful at all. */
+function readErrorBody(body: string): BankErrorBody {
+  const json = parseJson(body);
+  if (json.ok) {
+    const single = singleErrorBodySchema.safeParse(json.value);
+    if (single.success) {
+      return {
+        code: single.data.error.error_code,
+        message: single.data.error.error_message,
+        items: undefined,
+      };
+    }
+    const list = errorListBodySchema.safeParse(json.value);
+    if (list.success) {
+      const first = list.data.errors[0];
+      return { code: first?.title, message: first?.detail ?? 'no details given', items: list.data.errors };
+    }
+    if (typeof json.value === 'string') return { code: undefined, message: json.value, items: undefined };
+  }
+  return { code: undefined, message: body.trim() === '' ? '(empty body)' : preview(body), items: undefined };
+}
+
+/** Retry-After is either delay-seconds or an HTTP date. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function httpFailure(
+  status: number,
+  body: string,
+  retryAfter: string | undefined,
+  context: BankErrorContext,
+): BankError {
+  const error = readErrorBody(body);
+  if (status === 401) return new BankUnauthorizedError(context, error.code ?? 'UNAUTHORIZED');
+  if (status === 429) return new BankRateLimitedError(context, retryAfterMs(retryAfter));
+  if (status === 408 || status >= 500) {
+    return new BankUnavailableError(
+      `the bank is unavailable (HTTP ${status}${error.code ? ` ${error.code}` : ''}): ${error.message}`,
+      context,
+      error.code,
+    );
+  }
+  if (status === 404) return new BankNotFoundError(context, error.message, error.code);
+  if ((status === 400 || status === 422) && error.items)
+    return new BankValidationError(context, error.items, error.code);
+  if (status === 400 || status === 422) {
+    return new BankValidationError(
+      context,
+      [{ title: error.code ?? 'INVALID_REQUEST', detail: error.message }],
+      error.code,
+    );
+  }
+  return new BankRequestRejectedError(context, error.message, error.code);
+}

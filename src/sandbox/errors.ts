@@ -1,0 +1,50 @@
+import type { FastifyReply } from 'fastify';
+import type { ZodError } from 'zod';
+import type { ErrorItem, ErrorListBody, SingleErrorBody } from '../bank/schemas/errors.js';
+
+/** Which of the spec's two error bodies an endpoint family uses. */
+export type ErrorShape = 'single' | 'list';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorShape?: ErrorShape;
+  }
+}
+
+export function singleError(code: string, message: string): SingleErrorBody {
+  return { error: { error_code: code, error_message: message } };
+}
+
+export function errorList(errors: ErrorItem[]): ErrorListBody {
+  return { errors };
+}
+
+/** Answers with the error body shape of the route being served. */
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  pointer = '',
+): FastifyReply {
+  const shape = reply.request.routeOptions.config.errorShape ?? 'list';
+  const body =
+    shape === 'single'
+      ? singleError(code, message)
+      : errorList([{ title: code, detail: message, source: { pointer } }]);
+  return reply.code(status).send(body);
+}
+
+/** 422 with one entry per offending request member. */
+export function sendValidationErrors(reply: FastifyReply, errors: ErrorItem[]): FastifyReply {
+  return reply.code(422).send(errorList(errors));
+}
+
+/** One errors-list entry per zod issue, pointing at the offending member with a JSON pointer. */
+export function zodErrorItems(error: ZodError, prefix = ''): ErrorItem[] {
+  return error.issues.map((issue) => ({
+    title: 'INVALID_PARAMETER',
+    detail: issue.message,
+    source: { pointer: `${prefix}/${issue.path.map(String).join('/')}` },
+  }));
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { uuid } from '../../bank/schemas/common.js';
+import { sendError } from '../errors.js';
+import type { SandboxState } from '../state.js';
+
+/** The status a cancelled boleto takes (the spec does not show it; see docs/decisions.md). */
+export const cancelledBoletoStatus = 'cancelled';
+
+export function boletoRoutes(app: FastifyInstance, state: SandboxState): void {
+  app.put<{ Params: { id: string } }>(
+    '/banking/cashin/boletos/:id/cancel',
+    { config: { errorShape: 'single' } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!uuid.safeParse(id).success) {
+        return sendError(reply, 400, 'INVALID_PARAMETER', `boleto id ${JSON.stringify(id)} is not a uuid`);
+      }
+      const boleto = state.boletos.get(id);
+      if (!boleto) return sendError(reply, 404, 'NOT_FOUND', `boleto ${id} not found`);
+      // Cancelling twice answers the cancelled boleto again, so a retried call is harmless.
+      boleto.status = cancelledBoletoStatus;
+      return { data: boleto };
+    },
+  );
+}

@@ -1,0 +1,31 @@
+import type { Boleto } from '../bank/schemas/boleto.js';
+import { seedBoletos } from './seed/boletos.js';
+import { SeededRandom } from './seed/random.js';
+import { seedWorld, type SandboxWorld } from './seed/world.js';
+
+export interface SandboxStateOptions {
+  seed: number;
+  /** The instant seeded data is generated around; fixed in tests so totals can be computed independently. */
+  now?: Date;
+}
+
+/** Everything the sandbox bank knows. `reset()` restores the seeded state. */
+export class SandboxState {
+  world!: SandboxWorld;
+  boletos = new Map<string, Boleto>();
+
+  constructor(private readonly options: SandboxStateOptions) {
+    this.reset();
+  }
+
+  get seed(): number {
+    return this.options.seed;
+  }
+
+  reset(): void {
+    const random = new SeededRandom(this.options.seed);
+    const now = this.options.now ?? new Date();
+    this.world = seedWorld(random);
+    this.boletos = new Map(seedBoletos(random, this.world.virtualAccountIds, 120, now).map((b) => [b.id, b]));
+  }
+}

@@ -1,0 +1,38 @@
+import { type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import { z } from 'zod';
+import type { Boleto } from '../bank/schemas/boleto.js';
+import { uuid } from '../bank/schemas/common.js';
+import { cancelBoletoWorkflow } from '../workflows/boleto-cancel.js';
+import { workflowIds } from '../workflows/ids.js';
+import { searchAttributes } from '../workflows/search-attributes.js';
+import { parseInput } from './errors.js';
+
+const cancelBoletoInput = z.object({
+  boletoId: uuid.describe('the boleto id at the bank'),
+});
+
+export interface StarterContext {
+  client: Client;
+  taskQueue: string;
+}
+
+/**
+ * Cancels a boleto through `cancelBoletoWorkflow` and waits for the bank's answer. Asking twice while the first
+ * cancellation is still running joins it instead of starting a second one.
+ */
+export async function cancelBoleto(ctx: StarterContext, input: { boletoId: string }): Promise<Boleto> {
+  const { boletoId } = parseInput(cancelBoletoInput, input);
+  const handle = await ctx.client.workflow.start(cancelBoletoWorkflow, {
+    workflowId: workflowIds.boletoCancel(boletoId),
+    taskQueue: ctx.taskQueue,
+    args: [{ boletoId }],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    staticSummary: `Cancel boleto ${boletoId}`,
+    typedSearchAttributes: [
+      { key: searchAttributes.kind, value: 'boleto-cancel' },
+      { key: searchAttributes.boletoId, value: boletoId },
+    ],
+  });
+  return handle.result();
+}

@@ -1,0 +1,2 @@
+export { cancelBoleto, type StarterContext } from './boletos.js';
+export { InvalidInputError } from './errors.js';

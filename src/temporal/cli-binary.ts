@@ -1,0 +1,122 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+/** The last Temporal CLI release installable with `go install` (later ones carry a `replace` directive). */
+export const temporalCliVersion = 'v1.5.1';
+const modulePath = `github.com/temporalio/cli/cmd/temporal@${temporalCliVersion}`;
+
+export class TemporalCliNotFoundError extends Error {
+  constructor(reason: string) {
+    super(
+      [
+        `No usable Temporal CLI: ${reason}`,
+        'Install it one of these ways, then run again:',
+        '  - Homebrew:            brew install temporal',
+        '  - Official download:   curl -sSf https://temporal.download/cli.sh | sh   (or the release page on GitHub)',
+        `  - Go toolchain:        go install ${modulePath}`,
+        '  - Or point TEMPORAL_CLI at an existing binary.',
+      ].join('\n'),
+    );
+    this.name = 'TemporalCliNotFoundError';
+  }
+}
+
+export interface FindTemporalCliOptions {
+  /** An explicit binary (TEMPORAL_CLI); wins over everything else. */
+  explicitPath?: string | undefined;
+  /** Where a `go install`ed binary is cached; outside the repository so clones and CI runs share it. */
+  cacheDir?: string;
+  /** Where build progress is written. */
+  progress?: NodeJS.WritableStream;
+  /** Set to false to only look, never build. */
+  allowBuild?: boolean;
+  pathEnv?: string | undefined;
+}
+
+export function defaultCacheDir(env: { XDG_CACHE_HOME?: string | undefined } = {}): string {
+  const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'bankflow', `temporal-cli-${temporalCliVersion}`);
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function worksAsTemporal(file: string): boolean {
+  const result = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 15_000 });
+  return result.status === 0 && /temporal version/i.test(result.stdout);
+}
+
+function onPath(pathEnv: string | undefined): string | undefined {
+  for (const dir of (pathEnv ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, 'temporal');
+    if (isExecutable(candidate) && worksAsTemporal(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function goInstall(cacheDir: string, progress: NodeJS.WritableStream): Promise<void> {
+  if (spawnSync('go', ['version'], { encoding: 'utf8' }).status !== 0) {
+    throw new TemporalCliNotFoundError(
+      'it is not on PATH, not cached, and no Go toolchain is available to build it',
+    );
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  progress.write(
+    `Building the Temporal CLI ${temporalCliVersion} with Go into ${cacheDir} (first time only, takes minutes)...\n`,
+  );
+  const started = Date.now();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn('go', ['install', '-v', modulePath], {
+      env: { ...process.env, GOBIN: cacheDir, GOFLAGS: '-mod=mod' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let built = 0;
+    const tick = (chunk: Buffer) => {
+      built += chunk.toString().split('\n').filter(Boolean).length;
+      progress.write(`\r  compiled ${built} packages (${Math.round((Date.now() - started) / 1000)} s)`);
+    };
+    child.stdout.on('data', tick);
+    child.stderr.on('data', tick);
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  progress.write('\n');
+  if (code !== 0) {
+    throw new TemporalCliNotFoundError(`go install ${modulePath} exited with code ${code}`);
+  }
+}
+
+/**
+ * Finds a `temporal` binary: TEMPORAL_CLI, else `temporal` on PATH, else the cached build, else builds it with
+ * `go install` into the cache. Throws TemporalCliNotFoundError with installation instructions otherwise.
+ */
+export async function findTemporalCli(options: FindTemporalCliOptions = {}): Promise<string> {
+  if (options.explicitPath) {
+    if (isExecutable(options.explicitPath) && worksAsTemporal(options.explicitPath))
+      return options.explicitPath;
+    throw new TemporalCliNotFoundError(
+      `TEMPORAL_CLI=${options.explicitPath} is not an executable Temporal CLI`,
+    );
+  }
+  const fromPath = onPath(options.pathEnv);
+  if (fromPath) return fromPath;
+
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const cached = path.join(cacheDir, 'temporal');
+  if (isExecutable(cached) && worksAsTemporal(cached)) return cached;
+  if (options.allowBuild === false) {
+    throw new TemporalCliNotFoundError(`it is not on PATH and not cached in ${cacheDir}`);
+  }
+  await goInstall(cacheDir, options.progress ?? process.stderr);
+  if (isExecutable(cached) && worksAsTemporal(cached)) return cached;
+  throw new TemporalCliNotFoundError(`go install finished but ${cached} does not run`);
+}

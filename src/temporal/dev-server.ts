@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { allSearchAttributeKeys } from '../workflows/search-attributes.js';
+
+export interface DevServerOptions {
+  cliPath: string;
+  port: number;
+  uiPort: number;
+  /** Directory for the persistent SQLite database; workflows survive a restart. */
+  dataDir: string;
+  namespace: string;
+  logger: Logger;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+/** `temporal server start-dev` flags registering every bankflow search attribute as a Keyword. */
+export function searchAttributeFlags(): string[] {
+  return allSearchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the Temporal dev server exited with code ${child.exitCode}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      return;
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`the Temporal dev server did not answer on ${address} in time: ${String(lastError)}`);
+}
+
+/** Starts the embedded Temporal dev server (with its Web UI) on a persistent SQLite file. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const address = `127.0.0.1:${options.port}`;
+  const log = options.logger.child({ component: 'temporal-dev-server' });
+  const child = spawn(
+    options.cliPath,
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(options.port),
+      '--ui-port',
+      String(options.uiPort),
+      '--db-filename',
+      path.join(options.dataDir, 'temporal.db'),
+      '--namespace',
+      options.namespace,
+      '--log-level',
+      'warn',
+      ...searchAttributeFlags(),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (chunk: Buffer) => log.debug(chunk.toString().trim()));
+  child.stderr?.on('data', (chunk: Buffer) => log.warn(chunk.toString().trim()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await waitUntilServing(address, child, 60_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    address,
+    uiUrl: `http://localhost:${options.uiPort}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { createActivities } from './activities/index.js';
+import { BankClient } from './bank/client.js';
+import type { BankConfig } from './config.js';
+
+/** The workflows entry next to this file: `.ts` when run from source (tests), `.js` from `dist/`. */
+export const workflowsPath = fileURLToPath(
+  new URL(`./workflows/index${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
+
+export interface BankflowWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  bank: BankConfig & { baseUrl: string };
+  logger: Logger;
+  /** A prebuilt workflow bundle; bundling from source otherwise. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>;
+}
+
+/** A worker serving every bankflow workflow and activity on one task queue. */
+export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Worker> {
+  const bank = new BankClient(options.bank, options.logger);
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities({ bank }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath }),
+    ...options.tuning,
+  });
+}

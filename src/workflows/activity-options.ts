@@ -1,0 +1,24 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * The failure types activities raise for answers that will not change on retry (bank/errors.ts). Kept as
+ * literals here because workflow code cannot import the bank client.
+ */
+export const nonRetryableBankErrorTypes = [
+  'BankUnauthorized',
+  'BankValidation',
+  'BankNotFound',
+  'BankRequestRejected',
+  'BankInvalidResponse',
+];
+
+/** A single bank call: short timeout, retried with backoff while the bank is unavailable. */
+export const bankCallOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: nonRetryableBankErrorTypes,
+  },
+};

@@ -1,0 +1,7 @@
+/** Business-keyed workflow ids: a webhook or a merchant call finds its workflow without a database. */
+export const workflowIds = {
+  boletoCancel: (boletoId: string) => `boleto-cancel:${boletoId}`,
+  enrollment: (deviceId: string, participantId: string) => `enrollment:${deviceId}:${participantId}`,
+  payment: (externalId: string) => `payment:${externalId}`,
+  recurrence: (externalId: string) => `recurrence:${externalId}`,
+};

@@ -1,0 +1,1 @@
+export { cancelBoletoWorkflow } from './boleto-cancel.js';

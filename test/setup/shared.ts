@@ -1,0 +1,6 @@
+/** Environment variables global setup hands to every test worker. */
+export const testEnvKeys = {
+  address: 'BANKFLOW_TEST_TEMPORAL_ADDRESS',
+  namespace: 'BANKFLOW_TEST_TEMPORAL_NAMESPACE',
+  bundle: 'BANKFLOW_TEST_WORKFLOW_BUNDLE',
+} as const;

@@ -1,0 +1,45 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { loadConfig } from '../../src/config.js';
+import { createLogger, temporalLoggerFor } from '../../src/logger.js';
+import { findTemporalCli } from '../../src/temporal/cli-binary.js';
+import { installTemporalRuntime } from '../../src/temporal/runtime.js';
+import { allSearchAttributeKeys } from '../../src/workflows/search-attributes.js';
+import { testEnvKeys } from './shared.js';
+
+/**
+ * One real Temporal dev server for the whole run, with bankflow's search attributes, and one workflow bundle
+ * every test worker reuses. Test files reach both through environment variables, which jest workers inherit.
+ */
+export async function startTemporal(): Promise<void> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
+  const logger = createLogger(config.logLevel);
+  installTemporalRuntime(logger);
+  const cliPath = await findTemporalCli({ explicitPath: config.temporal.cliPath, pathEnv: process.env.PATH });
+
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: cliPath },
+      ip: '127.0.0.1',
+      ui: false,
+      searchAttributes: allSearchAttributeKeys,
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+  (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal = env;
+
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: path.resolve('src/workflows/index.ts'),
+    logger: temporalLoggerFor(logger),
+  });
+  const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-test-'));
+  const bundlePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(bundlePath, code);
+
+  process.env[testEnvKeys.address] = env.address;
+  process.env[testEnvKeys.namespace] = env.namespace ?? 'default';
+  process.env[testEnvKeys.bundle] = bundlePath;
+}
