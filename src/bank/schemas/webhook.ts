@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { dateTime, uuid } from './common.js';
+
+/**
+ * The envelope of every webhook the bank sends. `data` is the full record; its schema depends on `category`
+ * and is checked by whoever consumes the event.
+ */
+export const webhookEnvelopeSchema = z.looseObject({
+  category: z.string().min(1),
+  type: z.string().min(1),
+  ref_id: uuid,
+  timestamp: dateTime,
+  data: z.looseObject({}),
+  context_type: z.string().optional(),
+  context_id: z.string().optional(),
+});
+export type WebhookEnvelope = z.infer<typeof webhookEnvelopeSchema>;
+
+export const webhookCategories = {
+  enrollment: 'pix_biometrics_enrollment',
+  initiationDocument: 'initiation_document',
+  collectingDocument: 'collecting_document',
+  recurrenceCollectionAttempt: 'recurrence_collection_attempt',
+} as const;
+
+/** Headers the bank (and the sandbox) sign webhooks with; see docs/decisions.md. */
+export const webhookHeaders = {
+  signature: 'x-webhook-signature',
+  secret: 'x-webhook-secret',
+} as const;
