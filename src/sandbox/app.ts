@@ -6,6 +6,7 @@ import { FaultInjector } from './faults.js';
 import { boletoRoutes } from './routes/boletos.js';
 import { controlRoutes } from './routes/control.js';
 import { SandboxState } from './state.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface SandboxOptions {
   seed: number;
@@ -18,6 +19,7 @@ export interface Sandbox {
   app: FastifyInstance;
   state: SandboxState;
   faults: FaultInjector;
+  webhooks: WebhookDispatcher;
 }
 
 const isBankPath = (url: string) => !url.startsWith('/sandbox/') && url !== '/healthz';
@@ -28,6 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createSandbox(options: SandboxOptions): Sandbox {
   const state = new SandboxState({ seed: options.seed, now: options.now });
   const faults = new FaultInjector(options.seed);
+  const webhooks = new WebhookDispatcher();
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger.child({ component: 'sandbox' }) as FastifyBaseLogger,
     disableRequestLogging: true,
@@ -67,7 +70,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.get('/healthz', async () => ({ status: 'ok' }));
   boletoRoutes(app, state);
   controlRoutes(app, state, faults);
-  return { app, state, faults };
+  return { app, state, faults, webhooks };
 }
 
 export interface RunningSandbox extends Sandbox {
