@@ -33,6 +33,8 @@ export const envSchema = z
     TEMPORAL_TLS_CA_PATH: optionalText,
     TEMPORAL_TLS_SERVER_NAME: optionalText,
     TEMPORAL_CLI: optionalText,
+    /** Searched for a `temporal` binary when TEMPORAL_CLI is unset. */
+    PATH: optionalText,
     TEMPORAL_DEV_PORT: port(7233),
     TEMPORAL_UI_PORT: port(8233),
 
@@ -103,6 +105,7 @@ export interface TemporalConfig {
         serverName: string | undefined;
       };
   cliPath: string | undefined;
+  searchPath: string | undefined;
   devServerPort: number;
   uiPort: number;
 }
@@ -167,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : false,
       cliPath: e.TEMPORAL_CLI,
+      searchPath: e.PATH,
       devServerPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
     },

@@ -1,6 +1,6 @@
 import type { Boleto } from '../bank/schemas/boleto.js';
 import { seedBoletos } from './seed/boletos.js';
-import { SeededRandom } from './seed/random.js';
+import { seededRandomFor } from './seed/random.js';
 import { seedWorld, type SandboxWorld } from './seed/world.js';
 
 export interface SandboxStateOptions {
@@ -23,9 +23,11 @@ export class SandboxState {
   }
 
   reset(): void {
-    const random = new SeededRandom(this.options.seed);
+    const { seed } = this.options;
     const now = this.options.now ?? new Date();
-    this.world = seedWorld(random);
-    this.boletos = new Map(seedBoletos(random, this.world.virtualAccountIds, 120, now).map((b) => [b.id, b]));
+    this.world = seedWorld(seededRandomFor(seed, 'world'));
+    this.boletos = new Map(
+      seedBoletos(seededRandomFor(seed, 'boletos'), this.world.virtualAccountIds, 120, now).map((b) => [b.id, b]),
+    );
   }
 }

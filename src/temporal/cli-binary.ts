@@ -32,6 +32,7 @@ export interface FindTemporalCliOptions {
   progress?: NodeJS.WritableStream;
   /** Set to false to only look, never build. */
   allowBuild?: boolean;
+  /** Directories searched for `temporal` and `go` (the PATH). */
   pathEnv?: string | undefined;
 }
 
@@ -63,8 +64,9 @@ function onPath(pathEnv: string | undefined): string | undefined {
   return undefined;
 }
 
-async function goInstall(cacheDir: string, progress: NodeJS.WritableStream): Promise<void> {
-  if (spawnSync('go', ['version'], { encoding: 'utf8' }).status !== 0) {
+async function goInstall(cacheDir: string, progress: NodeJS.WritableStream, pathEnv: string | undefined): Promise<void> {
+  const env = { ...process.env, PATH: pathEnv ?? '', GOBIN: cacheDir, GOFLAGS: '-mod=mod' };
+  if (spawnSync('go', ['version'], { encoding: 'utf8', env }).status !== 0) {
     throw new TemporalCliNotFoundError(
       'it is not on PATH, not cached, and no Go toolchain is available to build it',
     );
@@ -76,7 +78,7 @@ async function goInstall(cacheDir: string, progress: NodeJS.WritableStream): Pro
   const started = Date.now();
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn('go', ['install', '-v', modulePath], {
-      env: { ...process.env, GOBIN: cacheDir, GOFLAGS: '-mod=mod' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let built = 0;
@@ -116,7 +118,7 @@ export async function findTemporalCli(options: FindTemporalCliOptions = {}): Pro
   if (options.allowBuild === false) {
     throw new TemporalCliNotFoundError(`it is not on PATH and not cached in ${cacheDir}`);
   }
-  await goInstall(cacheDir, options.progress ?? process.stderr);
+  await goInstall(cacheDir, options.progress ?? process.stderr, options.pathEnv);
   if (isExecutable(cached) && worksAsTemporal(cached)) return cached;
   throw new TemporalCliNotFoundError(`go install finished but ${cached} does not run`);
 }

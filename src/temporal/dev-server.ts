@@ -66,7 +66,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       '--namespace',
       options.namespace,
       '--log-level',
-      'warn',
+      'error',
       ...searchAttributeFlags(),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },

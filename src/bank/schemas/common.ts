@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The spec says "uuid"; the bank's ids are matched by shape (8-4-4-4-12 hex) rather than by RFC version bits,
  * so an id from another generator is not refused.
  */
-export const uuid = z.guid();
+export const uuid = z.guid({ error: 'must be a uuid (8-4-4-4-12 hex digits)' });
 
 /** ISO 8601 date-time; the bank writes UTC with or without fractional seconds. */
 export const dateTime = z.iso.datetime({ offset: true });

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { cancelBoleto } from '../../starter/index.js';
+import { cliContext, printJson, withStarter } from '../context.js';
+import { action } from '../errors.js';
+
+export function boletoCommands(program: Command): void {
+  const boleto = program.command('boleto').description('boleto operations');
+  boleto
+    .command('cancel')
+    .description('cancel a boleto at the bank and print the cancelled boleto')
+    .argument('<boleto-id>', 'the boleto id (uuid)')
+    .action(
+      action(async (boletoId: string) => {
+        const ctx = cliContext();
+        printJson(await withStarter(ctx, (starter) => cancelBoleto(starter, { boletoId })));
+      }),
+    );
+}

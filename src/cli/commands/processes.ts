@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { startSandbox } from '../../sandbox/app.js';
+import { resolveBank } from '../../stack/bank-url.js';
+import { startDevStack } from '../../stack/dev-stack.js';
+import { stopOnSignals } from '../../stack/shutdown.js';
+import { startWorker } from '../../stack/worker-process.js';
+import { findTemporalCli } from '../../temporal/cli-binary.js';
+import { cliContext } from '../context.js';
+import { action } from '../errors.js';
+
+function printUrls(title: string, urls: Record<string, string>): void {
+  const width = Math.max(...Object.keys(urls).map((name) => name.length));
+  console.log(`\n${title}`);
+  for (const [name, url] of Object.entries(urls)) console.log(`  ${name.padEnd(width)}  ${url}`);
+  console.log('\nPress Ctrl-C to stop.\n');
+}
+
+export function processCommands(program: Command): void {
+  program
+    .command('dev')
+    .description(
+      'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
+    )
+    .action(
+      action(async () => {
+        const { config, logger } = cliContext();
+        const stack = await startDevStack(config, logger);
+        printUrls('bankflow is running', stack.urls);
+        stopOnSignals(logger, stack.stop);
+      }),
+    );
+
+  program
+    .command('worker')
+    .description('run a worker on TEMPORAL_TASK_QUEUE (run as many as you like)')
+    .action(
+      action(async () => {
+        const { config, logger } = cliContext();
+        const worker = await startWorker(config.temporal, resolveBank(config), logger);
+        logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');
+        stopOnSignals(logger, worker.stop);
+        await worker.done;
+      }),
+    );
+
+  program
+    .command('sandbox')
+    .description('run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT')
+    .action(
+      action(async () => {
+        const { config, logger } = cliContext();
+        const sandbox = await startSandbox({
+          host: config.sandbox.host,
+          port: config.sandbox.port,
+          seed: config.sandbox.seed,
+          credentials: { clientId: config.bank.clientId, clientSecret: config.bank.clientSecret },
+          logger,
+        });
+        printUrls('sandbox bank is running', { 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` });
+        stopOnSignals(logger, sandbox.stop);
+      }),
+    );
+
+  program
+    .command('temporal-cli')
+    .description('print the path of a usable Temporal CLI, building it with Go into a cache on first use')
+    .action(
+      action(async () => {
+        const { config } = cliContext();
+        console.log(
+          await findTemporalCli({ explicitPath: config.temporal.cliPath, pathEnv: config.temporal.searchPath }),
+        );
+      }),
+    );
+}

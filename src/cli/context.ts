@@ -1,0 +1,46 @@
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { createLogger } from '../logger.js';
+import type { StarterContext } from '../starter/index.js';
+import { connectClient } from '../temporal/connection.js';
+
+export interface CliContext {
+  config: Config;
+  logger: Logger;
+}
+
+/** Loads the configuration or ends the process with the offending variables named. */
+export function cliContext(): CliContext {
+  try {
+    const config = loadConfig();
+    return { config, logger: createLogger(config.logLevel) };
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+/** A starter context for one CLI command; the connection is closed when `use` settles. */
+export async function withStarter<T>(ctx: CliContext, use: (starter: StarterContext) => Promise<T>): Promise<T> {
+  let client: Client;
+  try {
+    client = await connectClient(ctx.config.temporal);
+  } catch (error) {
+    throw new Error(
+      `cannot reach Temporal at ${ctx.config.temporal.address ?? 'localhost:7233'} (TEMPORAL_ADDRESS): ${(error as Error).message}`,
+    );
+  }
+  try {
+    return await use({ client, taskQueue: ctx.config.temporal.taskQueue });
+  } finally {
+    await client.connection.close();
+  }
+}
+
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}

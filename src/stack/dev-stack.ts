@@ -1,0 +1,73 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { startSandbox } from '../sandbox/app.js';
+import { findTemporalCli } from '../temporal/cli-binary.js';
+import { startDevServer } from '../temporal/dev-server.js';
+import { resolveBank } from './bank-url.js';
+import { startWorker } from './worker-process.js';
+
+export interface DevStack {
+  urls: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `bankflow dev`: an embedded Temporal dev server (unless TEMPORAL_ADDRESS is set), the sandbox bank (unless
+ * BANK_BASE_URL is set) and a worker, stopped in reverse order. A failure half-way stops what already started.
+ */
+export async function startDevStack(config: Config, logger: Logger): Promise<DevStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const urls: Record<string, string> = {};
+  const stop = async () => {
+    for (const stopOne of stops.reverse()) {
+      try {
+        await stopOne();
+      } catch (error) {
+        logger.error({ err: error }, 'failed to stop a stack component');
+      }
+    }
+  };
+
+  try {
+    let temporal = config.temporal;
+    if (!temporal.address) {
+      const cliPath = await findTemporalCli({ explicitPath: temporal.cliPath, pathEnv: temporal.searchPath });
+      const server = await startDevServer({
+        cliPath,
+        port: temporal.devServerPort,
+        uiPort: temporal.uiPort,
+        dataDir: config.dataDir,
+        namespace: temporal.namespace,
+        logger,
+      });
+      stops.push(() => server.stop());
+      temporal = { ...temporal, address: server.address };
+      urls['Temporal UI'] = server.uiUrl;
+    }
+    urls['Temporal gRPC'] = temporal.address ?? '';
+
+    let sandboxUrl: string | undefined;
+    if (!config.bank.baseUrl) {
+      const sandbox = await startSandbox({
+        host: config.sandbox.host,
+        port: config.sandbox.port,
+        seed: config.sandbox.seed,
+        credentials: { clientId: config.bank.clientId, clientSecret: config.bank.clientSecret },
+        logger,
+      });
+      stops.push(() => sandbox.stop());
+      sandboxUrl = sandbox.url;
+      urls['Sandbox bank'] = sandbox.url;
+    }
+
+    const bank = resolveBank(config, sandboxUrl);
+    urls['Bank API'] = bank.baseUrl;
+    const worker = await startWorker(temporal, bank, logger);
+    stops.push(() => worker.stop());
+    urls['Task queue'] = temporal.taskQueue;
+    return { urls, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BankClient } from '../../src/bank/client.js';
+import { SandboxState } from '../../src/sandbox/state.js';
+import { cancelBoleto } from '../../src/starter/index.js';
+import { freePort, isListening, runCli, startCli } from '../helpers/cli.js';
+import { sandboxCredentials, startTestStack, testLogger, type TestStack } from '../helpers/stack.js';
+import { testEnvKeys } from '../setup/shared.js';
+
+const temporalEnv = () => ({
+  TEMPORAL_ADDRESS: process.env[testEnvKeys.address] ?? '',
+  TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace] ?? 'default',
+});
+const bankEnv = { BANK_CLIENT_ID: sandboxCredentials.clientId, BANK_CLIENT_SECRET: sandboxCredentials.clientSecret };
+
+/** The first boleto a sandbox seeded with 42 holds: ids depend only on the seed. */
+const seededBoletoId = () => [...new SandboxState({ seed: 42 }).boletos.keys()][0] ?? '';
+
+describe('long-running commands', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(() => stack?.stop());
+
+  it('`dev` against an existing Temporal server runs the sandbox and a worker, and stops on SIGTERM', async () => {
+    const sandboxPort = await freePort();
+    const taskQueue = `cli-dev-${Date.now()}`;
+    const dev = startCli(['dev'], { ...temporalEnv(), ...bankEnv, SANDBOX_PORT: String(sandboxPort), TEMPORAL_TASK_QUEUE: taskQueue });
+    try {
+      await dev.waitFor(/Press Ctrl-C to stop/);
+      expect(dev.output()).toContain(`Sandbox bank   http://127.0.0.1:${sandboxPort}`);
+      expect(dev.output()).not.toContain('Temporal UI');
+
+      const boleto = await cancelBoleto({ client: stack.client, taskQueue }, { boletoId: seededBoletoId() });
+      expect(boleto.status).toBe('cancelled');
+    } finally {
+      expect(await dev.stop('SIGTERM')).toBe(0);
+    }
+    expect(await isListening(sandboxPort)).toBe(false);
+  });
+
+  it('`dev` with the embedded Temporal dev server serves the UI and leaves no listener after Ctrl-C', async () => {
+    const [grpcPort, uiPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
+    const dev = startCli(['dev'], {
+      ...bankEnv,
+      TEMPORAL_DEV_PORT: String(grpcPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      SANDBOX_PORT: String(sandboxPort),
+      BANKFLOW_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bankflow-dev-')),
+    });
+    try {
+      await dev.waitFor(/Press Ctrl-C to stop/, 90_000);
+      expect(dev.output()).toContain(`Temporal UI    http://localhost:${uiPort}`);
+      const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
+      expect(ui.status).toBe(200);
+
+      const cancel = await runCli(['boleto', 'cancel', seededBoletoId()], {
+        ...bankEnv,
+        TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`,
+      });
+      expect(cancel.code).toBe(0);
+      expect(JSON.parse(cancel.stdout)).toMatchObject({ status: 'cancelled' });
+    } finally {
+      expect(await dev.stop('SIGINT')).toBe(0);
+    }
+    for (const port of [grpcPort, uiPort, sandboxPort]) expect(await isListening(port)).toBe(false);
+  }, 120_000);
+
+  it('`sandbox` serves the Banking API with Basic auth until SIGTERM', async () => {
+    const port = await freePort();
+    const sandbox = startCli(['sandbox'], { ...bankEnv, SANDBOX_PORT: String(port) });
+    try {
+      await sandbox.waitFor(/Press Ctrl-C to stop/);
+      const bank = new BankClient({ ...sandboxCredentials, timeoutMs: 5000, baseUrl: `http://127.0.0.1:${port}` }, testLogger());
+      expect((await bank.cancelBoleto(seededBoletoId())).status).toBe('cancelled');
+    } finally {
+      expect(await sandbox.stop()).toBe(0);
+    }
+    expect(await isListening(port)).toBe(false);
+  });
+
+  it('`worker` serves the task queue against the configured bank until SIGTERM', async () => {
+    const taskQueue = `cli-worker-${Date.now()}`;
+    const worker = startCli(['worker'], {
+      ...temporalEnv(),
+      ...bankEnv,
+      BANK_BASE_URL: stack.sandbox.url,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await worker.waitFor(/worker running/);
+      const boletoId = [...stack.sandbox.state.boletos.keys()][20] ?? '';
+      const boleto = await cancelBoleto({ client: stack.client, taskQueue }, { boletoId });
+      expect(boleto.status).toBe('cancelled');
+    } finally {
+      expect(await worker.stop()).toBe(0);
+    }
+  });
+
+  it('`temporal-cli` prints the path of a working Temporal CLI', async () => {
+    const result = await runCli(['temporal-cli']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/\/temporal$/);
+  });
+});

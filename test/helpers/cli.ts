@@ -1,0 +1,93 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+import path from 'node:path';
+
+const cliEntry = path.resolve('src/cli/main.ts');
+
+/** The CLI from source (no build needed), with a clean environment plus `env`. */
+function spawnCli(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface LongRunningCli {
+  child: ChildProcessWithoutNullStreams;
+  output(): string;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startCli(args: string[], env: Record<string, string> = {}): LongRunningCli {
+  const child = spawnCli(args, env);
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    child,
+    output: () => output,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const deadline = Date.now() + timeoutMs;
+        const check = () => {
+          const match = pattern.exec(output);
+          if (match) return resolve(match[0]);
+          if (child.exitCode !== null) return reject(new Error(`CLI exited (${child.exitCode}):\n${output}`));
+          if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${pattern}:\n${output}`));
+          setTimeout(check, 100);
+        };
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something accepts TCP connections on 127.0.0.1:port. */
+export function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
+}
