@@ -17,6 +17,9 @@ const flag = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** The secret the sandbox signs webhooks with when SANDBOX_WEBHOOK_SECRET is unset; development only. */
+export const developmentWebhookSecret = 'bankflow-sandbox-webhook-secret';
+
 export const envSchema = z
   .object({
     BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -47,6 +50,7 @@ export const envSchema = z
     SANDBOX_PORT: port(4010),
     SANDBOX_SEED: z.coerce.number().int().nonnegative().default(42),
     SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SANDBOX_WEBHOOK_SECRET: z.string().min(1).default(developmentWebhookSecret),
 
     WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
     WEBHOOK_PORT: port(4020),
@@ -124,7 +128,13 @@ export interface Config {
   dataDir: string;
   temporal: TemporalConfig;
   bank: BankConfig;
-  sandbox: { host: string; port: number; seed: number; webhookUrl: string | undefined };
+  sandbox: {
+    host: string;
+    port: number;
+    seed: number;
+    webhookUrl: string | undefined;
+    webhookSecret: string;
+  };
   webhooks: { host: string; port: number; secrets: string[]; authDisabled: boolean };
 }
 
@@ -185,13 +195,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.SANDBOX_PORT,
       seed: e.SANDBOX_SEED,
       webhookUrl: e.SANDBOX_WEBHOOK_URL,
+      webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
     },
     webhooks: {
       host: e.WEBHOOK_HOST,
       port: e.WEBHOOK_PORT,
-      secrets: [e.WEBHOOK_SECRET, e.WEBHOOK_SECRET_PREVIOUS].filter((secret): secret is string =>
-        Boolean(secret),
-      ),
+      // In development the receiver trusts the sandbox's secret by default, so the local stack works as is.
+      secrets: [
+        e.WEBHOOK_SECRET ?? (e.BANKFLOW_ENV === 'development' ? developmentWebhookSecret : undefined),
+        e.WEBHOOK_SECRET_PREVIOUS,
+      ].filter((secret): secret is string => Boolean(secret)),
       authDisabled: e.WEBHOOK_AUTH_DISABLED,
     },
   };

@@ -25,7 +25,10 @@ export function cliContext(): CliContext {
 }
 
 /** A starter context for one CLI command; the connection is closed when `use` settles. */
-export async function withStarter<T>(ctx: CliContext, use: (starter: StarterContext) => Promise<T>): Promise<T> {
+export async function withStarter<T>(
+  ctx: CliContext,
+  use: (starter: StarterContext) => Promise<T>,
+): Promise<T> {
   let client: Client;
   try {
     client = await connectClient(ctx.config.temporal);

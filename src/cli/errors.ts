@@ -1,13 +1,17 @@
-import { WorkflowFailedError } from '@temporalio/client';
-import { TemporalFailure } from '@temporalio/common';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { TemporalFailure, WorkflowNotFoundError } from '@temporalio/common';
+
+const isWrapper = (error: unknown): error is Error & { cause?: unknown } =>
+  error instanceof WorkflowFailedError ||
+  error instanceof WorkflowUpdateFailedError ||
+  (error instanceof TemporalFailure && error.cause !== undefined);
 
 /** The innermost reason of a failure chain: what actually went wrong, without Temporal's wrappers. */
 export function rootMessage(error: unknown): string {
   let current: unknown = error;
-  while (current instanceof WorkflowFailedError || (current instanceof TemporalFailure && current.cause)) {
-    const next: unknown = current.cause;
-    if (!next) break;
-    current = next;
+  while (isWrapper(current) && current.cause) current = current.cause;
+  if (current instanceof WorkflowNotFoundError) {
+    return `no workflow ${current.workflowId} in this namespace: ${current.message}`;
   }
   return current instanceof Error ? current.message : String(current);
 }

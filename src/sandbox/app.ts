@@ -1,18 +1,39 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { basicAuth, type SandboxCredentials } from './auth.js';
 import { sendError } from './errors.js';
 import { FaultInjector } from './faults.js';
+import type { BiometricsSettings } from './biometrics/state.js';
+import { sandboxWebAuthnSettings, trustListeningOrigins } from './biometrics/webauthn-settings.js';
+import { biometricsRoutes } from './routes/biometrics.js';
 import { boletoRoutes } from './routes/boletos.js';
+import { cardRoutes } from './routes/cards.js';
 import { controlRoutes } from './routes/control.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { recurrenceControlRoutes } from './routes/recurrence-control.js';
+import { recurrenceRoutes } from './routes/recurrences.js';
+import { refundRoutes } from './routes/refunds.js';
+import { transferRoutes } from './routes/transfers.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { SandboxState } from './state.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import type { WebhookTarget } from './webhooks/target.js';
+import type { WebAuthnSettings } from './webauthn.js';
 
 export interface SandboxOptions {
   seed: number;
   credentials: SandboxCredentials;
   logger: Logger;
   now?: Date;
+  /** Where webhooks are delivered; unset records them as undeliverable (changeable via the control API). */
+  webhookUrl?: string;
+  webhookSecret?: string;
+  /** Retry and timeout overrides, e.g. short ones for tests (defaults: 5 attempts, 1 s base delay, 3 s). */
+  webhookDelivery?: Partial<Pick<WebhookTarget, 'maxAttempts' | 'baseDelayMs' | 'timeoutMs'>>;
+  /** Relying-party settings; origins default to the sandbox's own address once it listens. */
+  webauthn?: Partial<WebAuthnSettings>;
+  /** Consent window, settlement delay and enrollment windows (also changeable via the control API). */
+  biometrics?: Partial<BiometricsSettings>;
 }
 
 export interface Sandbox {
@@ -20,6 +41,7 @@ export interface Sandbox {
   state: SandboxState;
   faults: FaultInjector;
   webhooks: WebhookDispatcher;
+  webauthn: WebAuthnSettings;
 }
 
 const isBankPath = (url: string) => !url.startsWith('/sandbox/') && url !== '/healthz';
@@ -28,12 +50,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The offline bank: the spec's endpoints behind Basic auth and fault injection, plus the /sandbox control API. */
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const state = new SandboxState({ seed: options.seed, now: options.now });
+  const state = new SandboxState({ seed: options.seed, now: options.now, biometrics: options.biometrics });
+  const webauthn = sandboxWebAuthnSettings(options.webauthn);
   const faults = new FaultInjector(options.seed);
-  const webhooks = new WebhookDispatcher();
+  const webhooks = new WebhookDispatcher({
+    logger: options.logger.child({ component: 'sandbox-webhooks' }),
+    faults,
+    target: { ...options.webhookDelivery, url: options.webhookUrl, secret: options.webhookSecret },
+  });
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger.child({ component: 'sandbox' }) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   const authenticate = basicAuth(options.credentials);
@@ -70,7 +97,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.get('/healthz', async () => ({ status: 'ok' }));
   boletoRoutes(app, state);
   controlRoutes(app, state, faults);
-  return { app, state, faults, webhooks };
+  webhookRoutes(app, webhooks);
+  biometricsRoutes(app, { state, webhooks, webauthn });
+  transferRoutes(app, state);
+  recurrenceRoutes(app, state);
+  refundRoutes(app, state);
+  cardRoutes(app, state);
+  metricsRoutes(app, state);
+  recurrenceControlRoutes(app, state, webhooks);
+  app.addHook('onClose', () => webhooks.close());
+  return { app, state, faults, webhooks, webauthn };
 }
 
 export interface RunningSandbox extends Sandbox {
@@ -84,5 +120,6 @@ export async function startSandbox(
 ): Promise<RunningSandbox> {
   const sandbox = createSandbox(options);
   const address = await sandbox.app.listen({ host: options.host, port: options.port });
+  trustListeningOrigins(sandbox.webauthn, options.webauthn, address);
   return { ...sandbox, url: address, stop: () => sandbox.app.close() };
 }

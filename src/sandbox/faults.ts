@@ -14,19 +14,33 @@ export const faultRuleSchema = z.strictObject({
 });
 export type FaultRule = z.infer<typeof faultRuleSchema>;
 
+const rate = z.number().min(0).max(1);
+
 export const faultSettingsSchema = z.strictObject({
   seed: z.number().int().nonnegative().optional(),
   /** Share of bank calls answered 500 INTEGRATION_ERROR. */
-  error_rate: z.number().min(0).max(1).default(0),
+  error_rate: rate.default(0),
   /** Share of bank calls answered 429 with Retry-After. */
-  rate_limit_rate: z.number().min(0).max(1).default(0),
+  rate_limit_rate: rate.default(0),
   retry_after_seconds: z.number().int().nonnegative().default(1),
   /** Added to every bank call. */
   latency_ms: z.number().int().nonnegative().default(0),
   /** Share of bank calls that get `spike_ms` on top. */
-  latency_spike_rate: z.number().min(0).max(1).default(0),
+  latency_spike_rate: rate.default(0),
   latency_spike_ms: z.number().int().nonnegative().default(0),
   fail_next: z.array(faultRuleSchema).default([]),
+  /** Share of webhooks never sent (recorded as dropped). */
+  webhook_drop_rate: rate.default(0),
+  /** Share of webhooks sent twice. */
+  webhook_duplicate_rate: rate.default(0),
+  /** Share of webhooks held back and sent after the next event. */
+  webhook_reorder_rate: rate.default(0),
+  /** A held-back webhook goes out after this long even when no next event comes. */
+  webhook_reorder_max_hold_ms: z.number().int().nonnegative().default(1_000),
+  /** Share of webhooks delayed by `webhook_delay_ms` plus up to `webhook_delay_jitter_ms` (every one by default). */
+  webhook_delay_rate: rate.default(1),
+  webhook_delay_ms: z.number().int().nonnegative().default(0),
+  webhook_delay_jitter_ms: z.number().int().nonnegative().default(0),
 });
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 
@@ -34,20 +48,51 @@ export type FaultDecision =
   | { kind: 'pass'; delayMs: number }
   | { kind: 'error'; delayMs: number; status: number; retryAfterSeconds?: number };
 
-/** Decides, reproducibly from a seed, which bank calls fail or slow down. Counts what it injected. */
+/** What happens to one published webhook. */
+export interface WebhookFaultDecision {
+  dropped: boolean;
+  duplicated: boolean;
+  reordered: boolean;
+  delay_ms: number;
+}
+
+const zeroCounts = () => ({
+  errors: 0,
+  rateLimited: 0,
+  delayed: 0,
+  latencySpikes: 0,
+  ruleFailures: 0,
+  webhooksDropped: 0,
+  webhooksDuplicated: 0,
+  webhooksReordered: 0,
+  webhooksDelayed: 0,
+});
+
+/**
+ * Webhook faults draw from a stream of their own, so how many bank calls happen between two events (which
+ * depends on timing) cannot change which events are dropped, duplicated, reordered or delayed.
+ */
+const webhookStream = (seed: number) => new SeededRandom((seed ^ 0x9e3779b9) >>> 0);
+
+/** Decides, reproducibly from a seed, which bank calls and webhooks fail or slow down. Counts what it injected. */
 export class FaultInjector {
   private settings: FaultSettings;
   private random: SeededRandom;
-  readonly injected = { errors: 0, rateLimited: 0, delayed: 0, ruleFailures: 0 };
+  private webhookRandom: SeededRandom;
+  readonly injected = zeroCounts();
 
   constructor(seed: number) {
     this.settings = faultSettingsSchema.parse({ seed });
     this.random = new SeededRandom(seed);
+    this.webhookRandom = webhookStream(seed);
   }
 
   configure(settings: FaultSettings): void {
     this.settings = settings;
-    if (settings.seed !== undefined) this.random = new SeededRandom(settings.seed);
+    if (settings.seed !== undefined) {
+      this.random = new SeededRandom(settings.seed);
+      this.webhookRandom = webhookStream(settings.seed);
+    }
   }
 
   current(): FaultSettings {
@@ -56,13 +101,16 @@ export class FaultInjector {
 
   reset(seed: number): void {
     this.configure(faultSettingsSchema.parse({ seed }));
-    Object.assign(this.injected, { errors: 0, rateLimited: 0, delayed: 0, ruleFailures: 0 });
+    Object.assign(this.injected, zeroCounts());
   }
 
   decide(method: string, path: string): FaultDecision {
     const s = this.settings;
     let delayMs = s.latency_ms;
-    if (s.latency_spike_rate > 0 && this.random.chance(s.latency_spike_rate)) delayMs += s.latency_spike_ms;
+    if (s.latency_spike_rate > 0 && this.random.chance(s.latency_spike_rate)) {
+      delayMs += s.latency_spike_ms;
+      this.injected.latencySpikes++;
+    }
     if (delayMs > 0) this.injected.delayed++;
 
     const rule = s.fail_next.find(
@@ -85,5 +133,25 @@ export class FaultInjector {
       return { kind: 'error', delayMs, status: 429, retryAfterSeconds: s.retry_after_seconds };
     }
     return { kind: 'pass', delayMs };
+  }
+
+  decideWebhook(): WebhookFaultDecision {
+    const s = this.settings;
+    const random = this.webhookRandom;
+    // Every event takes the same five draws whatever the rates, so one rate never shifts another's picks.
+    const dropped = random.chance(s.webhook_drop_rate);
+    const duplicated = random.chance(s.webhook_duplicate_rate);
+    const reordered = random.chance(s.webhook_reorder_rate);
+    const delayed = random.chance(s.webhook_delay_rate);
+    const delayMs = s.webhook_delay_ms + random.int(0, s.webhook_delay_jitter_ms);
+    if (dropped) {
+      this.injected.webhooksDropped++;
+      return { dropped, duplicated: false, reordered: false, delay_ms: 0 };
+    }
+    if (duplicated) this.injected.webhooksDuplicated++;
+    if (reordered) this.injected.webhooksReordered++;
+    const delay_ms = delayed ? delayMs : 0;
+    if (delay_ms > 0) this.injected.webhooksDelayed++;
+    return { dropped, duplicated, reordered, delay_ms };
   }
 }

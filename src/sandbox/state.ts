@@ -1,4 +1,6 @@
 import type { Boleto } from '../bank/schemas/boleto.js';
+import { BankData } from './bank-data.js';
+import { BiometricsState, type BiometricsSettings } from './biometrics/state.js';
 import { seedBoletos } from './seed/boletos.js';
 import { seededRandomFor } from './seed/random.js';
 import { seedWorld, type SandboxWorld } from './seed/world.js';
@@ -7,14 +9,21 @@ export interface SandboxStateOptions {
   seed: number;
   /** The instant seeded data is generated around; fixed in tests so totals can be computed independently. */
   now?: Date;
+  /** Pix biometrics clocks (consent window, settlement delay, enrollment windows) that `reset()` returns to. */
+  biometrics?: Partial<BiometricsSettings>;
 }
 
 /** Everything the sandbox bank knows. `reset()` restores the seeded state. */
 export class SandboxState {
   world!: SandboxWorld;
   boletos = new Map<string, Boleto>();
+  /** Transfers, cash-ins, refunds, recurrences and attempts, cards: the data endpoints' records. */
+  bankData!: BankData;
+
+  readonly biometrics: BiometricsState;
 
   constructor(private readonly options: SandboxStateOptions) {
+    this.biometrics = new BiometricsState(options.seed, options.biometrics);
     this.reset();
   }
 
@@ -27,7 +36,12 @@ export class SandboxState {
     const now = this.options.now ?? new Date();
     this.world = seedWorld(seededRandomFor(seed, 'world'));
     this.boletos = new Map(
-      seedBoletos(seededRandomFor(seed, 'boletos'), this.world.virtualAccountIds, 120, now).map((b) => [b.id, b]),
+      seedBoletos(seededRandomFor(seed, 'boletos'), this.world.virtualAccountIds, 120, now).map((b) => [
+        b.id,
+        b,
+      ]),
     );
+    this.biometrics.reset();
+    this.bankData = new BankData(seed, this.world, now);
   }
 }

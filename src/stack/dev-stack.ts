@@ -4,6 +4,7 @@ import { startSandbox } from '../sandbox/app.js';
 import { findTemporalCli } from '../temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { resolveBank } from './bank-url.js';
+import { startReceiver } from './receiver-process.js';
 import { startWorker } from './worker-process.js';
 
 export interface DevStack {
@@ -12,8 +13,8 @@ export interface DevStack {
 }
 
 /**
- * `bankflow dev`: an embedded Temporal dev server (unless TEMPORAL_ADDRESS is set), the sandbox bank (unless
- * BANK_BASE_URL is set) and a worker, stopped in reverse order. A failure half-way stops what already started.
+ * `bankflow dev`: an embedded Temporal dev server (unless TEMPORAL_ADDRESS is set), the webhook receiver, the
+ * sandbox bank delivering its webhooks to it (unless BANK_BASE_URL is set) and a worker, stopped in reverse order. A failure half-way stops what already started.
  */
 export async function startDevStack(config: Config, logger: Logger): Promise<DevStack> {
   const stops: (() => Promise<void>)[] = [];
@@ -46,6 +47,10 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
     }
     urls['Temporal gRPC'] = temporal.address ?? '';
 
+    const receiver = await startReceiver(config, temporal, logger);
+    stops.push(() => receiver.stop());
+    urls['Webhook receiver'] = `${receiver.url}/webhooks`;
+
     let sandboxUrl: string | undefined;
     if (!config.bank.baseUrl) {
       const sandbox = await startSandbox({
@@ -54,6 +59,8 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
         seed: config.sandbox.seed,
         credentials: { clientId: config.bank.clientId, clientSecret: config.bank.clientSecret },
         logger,
+        webhookUrl: config.sandbox.webhookUrl ?? `${receiver.url}/webhooks`,
+        webhookSecret: config.sandbox.webhookSecret,
       });
       stops.push(() => sandbox.stop());
       sandboxUrl = sandbox.url;

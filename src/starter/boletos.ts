@@ -1,4 +1,3 @@
-import { type Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { z } from 'zod';
 import type { Boleto } from '../bank/schemas/boleto.js';
@@ -6,16 +5,12 @@ import { uuid } from '../bank/schemas/common.js';
 import { cancelBoletoWorkflow } from '../workflows/boleto-cancel.js';
 import { workflowIds } from '../workflows/ids.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
+import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
 
 const cancelBoletoInput = z.object({
   boletoId: uuid.describe('the boleto id at the bank'),
 });
-
-export interface StarterContext {
-  client: Client;
-  taskQueue: string;
-}
 
 /**
  * Cancels a boleto through `cancelBoletoWorkflow` and waits for the bank's answer. Asking twice while the first

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Merchant input that cannot start a workflow; `field` names the offending member. */
 export class InvalidInputError extends Error {
@@ -18,3 +18,9 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.in
   const issue = parsed.error.issues[0];
   throw new InvalidInputError(issue?.path.map(String).join('.') || 'input', issue?.message ?? 'invalid');
 }
+
+/** How soon a workflow polls the bank when webhooks stop coming (see workflows/shared/polling.ts). */
+export const pollingSettings = z.object({
+  firstPollAfterMs: z.number().int().positive(),
+  maxPollIntervalMs: z.number().int().positive(),
+});

@@ -1,2 +1,20 @@
-export { cancelBoleto, type StarterContext } from './boletos.js';
+export { cancelBoleto } from './boletos.js';
+export type { StarterContext } from './context.js';
+export { findOrCreateDevice, listParticipants, type BankReadContext } from './devices.js';
+export {
+  getEnrollment,
+  getRegistrationOptions,
+  registerCredential,
+  startEnrollment,
+  waitForEnrollment,
+  type StartEnrollmentInput,
+} from './enrollments.js';
 export { InvalidInputError } from './errors.js';
+export {
+  authorizePayment,
+  getAuthorizationOptions,
+  getPayment,
+  startPayment,
+  waitForPaymentResult,
+  type StartPaymentInput,
+} from './payments.js';

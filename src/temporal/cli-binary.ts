@@ -64,7 +64,11 @@ function onPath(pathEnv: string | undefined): string | undefined {
   return undefined;
 }
 
-async function goInstall(cacheDir: string, progress: NodeJS.WritableStream, pathEnv: string | undefined): Promise<void> {
+async function goInstall(
+  cacheDir: string,
+  progress: NodeJS.WritableStream,
+  pathEnv: string | undefined,
+): Promise<void> {
   const env = { ...process.env, PATH: pathEnv ?? '', GOBIN: cacheDir, GOFLAGS: '-mod=mod' };
   if (spawnSync('go', ['version'], { encoding: 'utf8', env }).status !== 0) {
     throw new TemporalCliNotFoundError(

@@ -4,4 +4,6 @@ export const workflowIds = {
   enrollment: (deviceId: string, participantId: string) => `enrollment:${deviceId}:${participantId}`,
   payment: (externalId: string) => `payment:${externalId}`,
   recurrence: (externalId: string) => `recurrence:${externalId}`,
+  /** One workflow per unclaimed bank event, keyed by the event's dedupe key. */
+  unmatchedWebhook: (eventKey: string) => `webhook-unmatched:${eventKey}`,
 };

@@ -14,6 +14,7 @@ export const searchAttributes = {
   enrollmentId: defineSearchAttributeKey('BankflowEnrollmentId', SearchAttributeType.KEYWORD),
   paymentId: defineSearchAttributeKey('BankflowPaymentId', SearchAttributeType.KEYWORD),
   boletoId: defineSearchAttributeKey('BankflowBoletoId', SearchAttributeType.KEYWORD),
+  endToEndId: defineSearchAttributeKey('BankflowEndToEndId', SearchAttributeType.KEYWORD),
 } as const;
 
 export const allSearchAttributeKeys = Object.values(searchAttributes);

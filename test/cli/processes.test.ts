@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BankClient } from '../../src/bank/client.js';
+import { signWebhookBody } from '../../src/bank/webhook-signature.js';
 import { SandboxState } from '../../src/sandbox/state.js';
 import { cancelBoleto } from '../../src/starter/index.js';
 import { freePort, isListening, runCli, startCli } from '../helpers/cli.js';
@@ -12,7 +13,10 @@ const temporalEnv = () => ({
   TEMPORAL_ADDRESS: process.env[testEnvKeys.address] ?? '',
   TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace] ?? 'default',
 });
-const bankEnv = { BANK_CLIENT_ID: sandboxCredentials.clientId, BANK_CLIENT_SECRET: sandboxCredentials.clientSecret };
+const bankEnv = {
+  BANK_CLIENT_ID: sandboxCredentials.clientId,
+  BANK_CLIENT_SECRET: sandboxCredentials.clientSecret,
+};
 
 /** The first boleto a sandbox seeded with 42 holds: ids depend only on the seed. */
 const seededBoletoId = () => [...new SandboxState({ seed: 42 }).boletos.keys()][0] ?? '';
@@ -27,11 +31,18 @@ describe('long-running commands', () => {
   it('`dev` against an existing Temporal server runs the sandbox and a worker, and stops on SIGTERM', async () => {
     const sandboxPort = await freePort();
     const taskQueue = `cli-dev-${Date.now()}`;
-    const dev = startCli(['dev'], { ...temporalEnv(), ...bankEnv, SANDBOX_PORT: String(sandboxPort), TEMPORAL_TASK_QUEUE: taskQueue });
+    const dev = startCli(['dev'], {
+      ...temporalEnv(),
+      ...bankEnv,
+      SANDBOX_PORT: String(sandboxPort),
+      WEBHOOK_PORT: String(await freePort()),
+      TEMPORAL_TASK_QUEUE: taskQueue,
+    });
     try {
       await dev.waitFor(/Press Ctrl-C to stop/);
-      expect(dev.output()).toContain(`Sandbox bank   http://127.0.0.1:${sandboxPort}`);
+      expect(dev.output()).toMatch(new RegExp(`Sandbox bank +http://127\\.0\\.0\\.1:${sandboxPort}`));
       expect(dev.output()).not.toContain('Temporal UI');
+      expect(dev.output()).toMatch(/Webhook receiver +http:\/\/127\.0\.0\.1:\d+\/webhooks/);
 
       const boleto = await cancelBoleto({ client: stack.client, taskQueue }, { boletoId: seededBoletoId() });
       expect(boleto.status).toBe('cancelled');
@@ -48,11 +59,12 @@ describe('long-running commands', () => {
       TEMPORAL_DEV_PORT: String(grpcPort),
       TEMPORAL_UI_PORT: String(uiPort),
       SANDBOX_PORT: String(sandboxPort),
+      WEBHOOK_PORT: String(await freePort()),
       BANKFLOW_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bankflow-dev-')),
     });
     try {
       await dev.waitFor(/Press Ctrl-C to stop/, 90_000);
-      expect(dev.output()).toContain(`Temporal UI    http://localhost:${uiPort}`);
+      expect(dev.output()).toMatch(new RegExp(`Temporal UI +http://localhost:${uiPort}`));
       const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
       expect(ui.status).toBe(200);
 
@@ -68,12 +80,55 @@ describe('long-running commands', () => {
     for (const port of [grpcPort, uiPort, sandboxPort]) expect(await isListening(port)).toBe(false);
   }, 120_000);
 
+  it('`webhooks` accepts signed bank events until SIGTERM, and refuses to start without a secret in production', async () => {
+    const port = await freePort();
+    const receiver = startCli(['webhooks'], {
+      ...temporalEnv(),
+      WEBHOOK_PORT: String(port),
+      WEBHOOK_SECRET: 'cli-secret',
+    });
+    try {
+      await receiver.waitFor(/Press Ctrl-C to stop/);
+      const body = JSON.stringify({
+        category: 'cli_test',
+        type: 'created',
+        ref_id: '0f8b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
+        timestamp: new Date().toISOString(),
+        data: {},
+      });
+      const response = await fetch(`http://127.0.0.1:${port}/webhooks`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-webhook-signature': signWebhookBody(body, 'cli-secret'),
+        },
+      });
+      expect(response.status).toBe(202);
+    } finally {
+      expect(await receiver.stop()).toBe(0);
+    }
+    expect(await isListening(port)).toBe(false);
+
+    const production = await runCli(['webhooks'], {
+      ...temporalEnv(),
+      BANKFLOW_ENV: 'production',
+      BANK_BASE_URL: 'https://bank.example.com',
+      WEBHOOK_PORT: String(port),
+    });
+    expect(production.code).toBe(1);
+    expect(production.stderr).toMatch(/WEBHOOK_SECRET: is required/);
+  });
+
   it('`sandbox` serves the Banking API with Basic auth until SIGTERM', async () => {
     const port = await freePort();
     const sandbox = startCli(['sandbox'], { ...bankEnv, SANDBOX_PORT: String(port) });
     try {
       await sandbox.waitFor(/Press Ctrl-C to stop/);
-      const bank = new BankClient({ ...sandboxCredentials, timeoutMs: 5000, baseUrl: `http://127.0.0.1:${port}` }, testLogger());
+      const bank = new BankClient(
+        { ...sandboxCredentials, timeoutMs: 5000, baseUrl: `http://127.0.0.1:${port}` },
+        testLogger(),
+      );
       expect((await bank.cancelBoleto(seededBoletoId())).status).toBe('cancelled');
     } finally {
       expect(await sandbox.stop()).toBe(0);

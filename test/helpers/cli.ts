@@ -18,9 +18,11 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the CLI to its end; `input` is what it reads on stdin. */
+export function runCli(args: string[], env: Record<string, string> = {}, input = ''): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, env);
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -4,20 +4,30 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { BankConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
+import { createReceiver } from '../../src/webhooks/app.js';
+import { bankflowRouter } from '../../src/webhooks/routes.js';
+import type { FastifyInstance } from 'fastify';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { createBankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 
 export const sandboxCredentials = { clientId: 'test-client', clientSecret: 'test-secret' };
 
+export const receiverSecret = 'test-webhook-secret';
+
 export interface TestStack {
   client: Client;
   sandbox: RunningSandbox;
+  /** The webhook receiver's base URL, when the stack was started with one. */
+  receiverUrl?: string;
   bank: BankConfig & { baseUrl: string };
   taskQueue: string;
   logger: Logger;
   worker: Worker;
+  /** Stops the worker; `restartWorker` brings a fresh one up on the same task queue. */
+  stopWorker(): Promise<void>;
+  restartWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -36,9 +46,16 @@ export function testLogger(): Logger {
  * The real stack for one test file: an in-process sandbox bank over HTTP, a bankflow worker on a task queue of
  * its own against the run's Temporal dev server, and a client.
  */
-export async function startTestStack(
-  options: { seed?: number; now?: Date; bank?: Partial<BankConfig> } = {},
-) {
+export interface TestStackOptions {
+  seed?: number;
+  now?: Date;
+  bank?: Partial<BankConfig>;
+  /** Run the webhook receiver and have the sandbox deliver its webhooks to it (fast retries). */
+  receiver?: boolean;
+  sandbox?: Pick<SandboxOptions, 'biometrics' | 'webhookDelivery'>;
+}
+
+export async function startTestStack(options: TestStackOptions = {}) {
   const logger = testLogger();
   installTemporalRuntime(logger);
   const address = required(testEnvKeys.address);
@@ -51,21 +68,39 @@ export async function startTestStack(
     now: options.now,
     credentials: sandboxCredentials,
     logger,
+    webhookDelivery: { baseDelayMs: 50 },
+    ...options.sandbox,
   });
   const bank = { ...sandboxCredentials, timeoutMs: 5_000, ...options.bank, baseUrl: sandbox.url };
   const taskQueue = `test-${randomUUID()}`;
   const workerConnection = await NativeConnection.connect({ address });
-  const worker = await createBankflowWorker({
-    connection: workerConnection,
-    namespace,
-    taskQueue,
-    bank,
-    logger,
-    workflowBundle: { codePath: required(testEnvKeys.bundle) },
-  });
-  const running = worker.run();
+  const newWorker = () =>
+    createBankflowWorker({
+      connection: workerConnection,
+      namespace,
+      taskQueue,
+      bank,
+      logger,
+      workflowBundle: { codePath: required(testEnvKeys.bundle) },
+    });
+  let worker = await newWorker();
+  let running: Promise<void> | undefined = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace });
+
+  let receiver: FastifyInstance | undefined;
+  let receiverUrl: string | undefined;
+  if (options.receiver) {
+    receiver = createReceiver({
+      client,
+      taskQueue,
+      auth: { secrets: [receiverSecret], disabled: false },
+      router: bankflowRouter,
+      logger,
+    });
+    receiverUrl = await receiver.listen({ host: '127.0.0.1', port: 0 });
+    sandbox.webhooks.configure({ url: `${receiverUrl}/webhooks`, secret: receiverSecret });
+  }
 
   const stack: TestStack = {
     client,
@@ -73,13 +108,27 @@ export async function startTestStack(
     bank,
     taskQueue,
     logger,
-    worker,
-    async stop() {
+    get worker() {
+      return worker;
+    },
+    receiverUrl,
+    async stopWorker() {
+      if (!running) return;
       worker.shutdown();
       await running;
+      running = undefined;
+    },
+    async restartWorker() {
+      await stack.stopWorker();
+      worker = await newWorker();
+      running = worker.run();
+    },
+    async stop() {
+      await sandbox.stop();
+      await receiver?.close();
+      await stack.stopWorker();
       await workerConnection.close();
       await connection.close();
-      await sandbox.stop();
     },
   };
   return stack;

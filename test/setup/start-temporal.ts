@@ -18,7 +18,10 @@ export async function startTemporal(): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
   const logger = createLogger(config.logLevel);
   installTemporalRuntime(logger);
-  const cliPath = await findTemporalCli({ explicitPath: config.temporal.cliPath, pathEnv: config.temporal.searchPath });
+  const cliPath = await findTemporalCli({
+    explicitPath: config.temporal.cliPath,
+    pathEnv: config.temporal.searchPath,
+  });
 
   const env = await TestWorkflowEnvironment.createLocal({
     server: {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, developmentWebhookSecret, loadConfig } from '../../src/config.js';
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -19,7 +19,8 @@ describe('configuration', () => {
     expect(config.temporal.tls).toBe(false);
     expect(config.temporal.uiPort).toBe(8233);
     expect(config.bank.baseUrl).toBeUndefined();
-    expect(config.webhooks.secrets).toEqual([]);
+    expect(config.webhooks.secrets).toEqual([developmentWebhookSecret]);
+    expect(loadConfig({ BANKFLOW_ENV: 'test' }).webhooks.secrets).toEqual([]);
   });
 
   it('names the variable and the reason for a bad value', () => {

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { defaultCacheDir, findTemporalCli, TemporalCliNotFoundError } from '../../src/temporal/cli-binary.js';
 
-function fakeTemporal(dir: string, versionLine = 'temporal version 1.5.1 (Server 1.29.1, UI 2.42.1)'): string {
+function fakeTemporal(
+  dir: string,
+  versionLine = 'temporal version 1.5.1 (Server 1.29.1, UI 2.42.1)',
+): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'temporal');
   writeFileSync(file, `#!/bin/sh\necho "${versionLine}"\n`);
@@ -19,7 +22,9 @@ describe('finding the Temporal CLI', () => {
   it('prefers TEMPORAL_CLI over everything else', async () => {
     const explicit = fakeTemporal(path.join(tmp(), 'explicit'));
     const onPath = fakeTemporal(path.join(tmp(), 'bin'));
-    await expect(findTemporalCli({ explicitPath: explicit, pathEnv: path.dirname(onPath) })).resolves.toBe(explicit);
+    await expect(findTemporalCli({ explicitPath: explicit, pathEnv: path.dirname(onPath) })).resolves.toBe(
+      explicit,
+    );
   });
 
   it('refuses a TEMPORAL_CLI that is not a Temporal CLI, with installation instructions', async () => {
@@ -35,7 +40,9 @@ describe('finding the Temporal CLI', () => {
     const onPath = fakeTemporal(path.join(tmp(), 'bin'));
     const cacheDir = path.join(tmp(), 'cache');
     fakeTemporal(cacheDir);
-    await expect(findTemporalCli({ pathEnv: `/nonexistent:${path.dirname(onPath)}`, cacheDir })).resolves.toBe(onPath);
+    await expect(
+      findTemporalCli({ pathEnv: `/nonexistent:${path.dirname(onPath)}`, cacheDir }),
+    ).resolves.toBe(onPath);
   });
 
   it('reuses a cached build', async () => {
@@ -60,7 +67,9 @@ describe('finding the Temporal CLI', () => {
   });
 
   it('keeps its cache outside the repository, per CLI version', () => {
-    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/x' })).toBe('/var/cache/x/bankflow/temporal-cli-v1.5.1');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/x' })).toBe(
+      '/var/cache/x/bankflow/temporal-cli-v1.5.1',
+    );
     expect(defaultCacheDir({})).toMatch(/\.cache\/bankflow\/temporal-cli-v1\.5\.1$/);
   });
 });

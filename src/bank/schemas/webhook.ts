@@ -27,4 +27,6 @@ export const webhookCategories = {
 export const webhookHeaders = {
   signature: 'x-webhook-signature',
   secret: 'x-webhook-secret',
+  /** The sandbox's id of the event, the same on every attempt and copy; the spec shows no event id. */
+  id: 'x-webhook-id',
 } as const;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { startSandbox } from '../../sandbox/app.js';
 import { resolveBank } from '../../stack/bank-url.js';
 import { startDevStack } from '../../stack/dev-stack.js';
+import { startReceiver } from '../../stack/receiver-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
@@ -37,9 +38,29 @@ export function processCommands(program: Command): void {
       action(async () => {
         const { config, logger } = cliContext();
         const worker = await startWorker(config.temporal, resolveBank(config), logger);
-        logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');
+        logger.info(
+          { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace },
+          'worker running',
+        );
         stopOnSignals(logger, worker.stop);
         await worker.done;
+      }),
+    );
+
+  program
+    .command('webhooks')
+    .description(
+      'run the webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT (POST /webhooks, /healthz, /readyz, /metrics)',
+    )
+    .action(
+      action(async () => {
+        const { config, logger } = cliContext();
+        const receiver = await startReceiver(config, config.temporal, logger);
+        printUrls('webhook receiver is running', {
+          Webhooks: `${receiver.url}/webhooks`,
+          Metrics: `${receiver.url}/metrics`,
+        });
+        stopOnSignals(logger, receiver.stop);
       }),
     );
 
@@ -55,8 +76,13 @@ export function processCommands(program: Command): void {
           seed: config.sandbox.seed,
           credentials: { clientId: config.bank.clientId, clientSecret: config.bank.clientSecret },
           logger,
+          webhookUrl: config.sandbox.webhookUrl,
+          webhookSecret: config.sandbox.webhookSecret,
         });
-        printUrls('sandbox bank is running', { 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` });
+        printUrls('sandbox bank is running', {
+          'Bank API': sandbox.url,
+          'Control API': `${sandbox.url}/sandbox/`,
+        });
         stopOnSignals(logger, sandbox.stop);
       }),
     );
@@ -68,7 +94,10 @@ export function processCommands(program: Command): void {
       action(async () => {
         const { config } = cliContext();
         console.log(
-          await findTemporalCli({ explicitPath: config.temporal.cliPath, pathEnv: config.temporal.searchPath }),
+          await findTemporalCli({
+            explicitPath: config.temporal.cliPath,
+            pathEnv: config.temporal.searchPath,
+          }),
         );
       }),
     );

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { dateTime, moneySchema, uuid } from './common.js';
+
+const purchaseFields = {
+  id: uuid,
+  wallet_id: uuid,
+  entity_id: uuid,
+  holder_id: uuid,
+  card_id: uuid,
+  company_id: uuid,
+  category_id: uuid,
+  merchant_id: uuid,
+  org_id: uuid,
+  receipt_url: z.string(),
+  is_partially_allowed: z.boolean(),
+  inserted_at: dateTime,
+  updated_at: dateTime,
+  timestamp: dateTime,
+  issuer_amount: moneySchema,
+  merchant_amount: moneySchema,
+  tax: moneySchema,
+  amount: moneySchema,
+  category_type: z.string(),
+  category_code: z.string(),
+  method_code: z.string(),
+  purpose: z.string(),
+  status: z.string(),
+  description: z.string(),
+  merchant_country_code: z.string(),
+  merchant_currency_symbol: z.string(),
+  zip_code: z.string(),
+  merchant_name: z.string(),
+  error_code: z.string().nullable(),
+  error_message: z.string().nullable(),
+  end_to_end_id: z.string(),
+  score: z.string(),
+};
+
+/** A stage repeats the document as it was at that step (without compress_timestamp) plus the callback. */
+export const cardPurchaseStageSchema = z.looseObject({
+  ...purchaseFields,
+  purchase_document_id: uuid,
+  callback_amount: moneySchema,
+  callback_type: z.string(),
+});
+export type CardPurchaseStage = z.infer<typeof cardPurchaseStageSchema>;
+
+export const cardPurchaseDocumentSchema = z.looseObject({
+  ...purchaseFields,
+  compress_timestamp: dateTime,
+  stages: z.array(cardPurchaseStageSchema),
+});
+export type CardPurchaseDocument = z.infer<typeof cardPurchaseDocumentSchema>;
+
+/** Card purchases' end-to-end ids are alphanumeric; the exact format is not shown (docs/decisions.md). */
+export const cardEndToEndIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9]{1,64}$/, 'must be 1 to 64 letters or digits');
+
+/**
+ * GET /banking/cards/purchases/e2e/{id} query. `timestamp` (name assumed) narrows the search to purchases made
+ * on that UTC day, the day the bank files the purchase under (`compress_timestamp`).
+ */
+export const cardPurchaseQuerySchema = z.strictObject({ timestamp: dateTime.optional() });
+export type CardPurchaseQuery = z.infer<typeof cardPurchaseQuerySchema>;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { dateTime, uuid } from './common.js';
+import { cursorQueryShape, windowInOrder } from './query.js';
+import { stageSchema } from './stage.js';
+
+/** Only `created` is shown by the spec; the rest is bankflow's assumption (docs/decisions.md). */
+export const collectionAttemptStatuses = ['created', 'settled', 'failed', 'cancelled'] as const;
+export const collectionAttemptStatusSchema = z.enum(collectionAttemptStatuses);
+export type CollectionAttemptStatus = z.infer<typeof collectionAttemptStatusSchema>;
+
+/**
+ * One try at collecting one period of a recurrence. `end_to_end_id` and `transaction_date` are null until the
+ * Pix is initiated / settled. `external_id` is the recurrence's, so an attempt finds its recurrence workflow;
+ * `recurrence_id` and `entity_id` (not in the spec's field list, but they are filters) are kept when sent.
+ * `stages` come only with the single-record form.
+ */
+export const collectionAttemptSchema = z.looseObject({
+  id: uuid,
+  collection_id: uuid,
+  external_id: z.string(),
+  end_to_end_id: z.string().nullable(),
+  txid: z.string(),
+  type: z.string(),
+  status: z.string(),
+  collection_timestamp: dateTime,
+  due_date: dateTime,
+  timestamp: dateTime,
+  transaction_date: dateTime.nullable(),
+  inserted_at: dateTime,
+  updated_at: dateTime,
+  recurrence_id: uuid.optional(),
+  entity_id: uuid.optional(),
+  stages: z.array(stageSchema).optional(),
+});
+export type CollectionAttempt = z.infer<typeof collectionAttemptSchema>;
+
+/** The largest page the attempts list serves; a larger `limit` is capped to it. */
+export const maxCollectionAttemptPageSize = 100;
+
+/**
+ * GET /banking/cashin/pix/recurrences/collections/attempts query. The spec names none of these but the cursors;
+ * the names are bankflow's (docs/decisions.md). The window filters on the attempt's `timestamp`.
+ */
+export const collectionAttemptListQuerySchema = z
+  .strictObject({
+    entity_id: uuid.optional(),
+    recurrence_id: uuid.optional(),
+    collection_id: uuid.optional(),
+    from_datetime: dateTime.optional(),
+    to_datetime: dateTime.optional(),
+    limit: z.coerce.number().int().min(1).optional(),
+    ...cursorQueryShape,
+  })
+  .superRefine(windowInOrder);
+export type CollectionAttemptListQuery = z.infer<typeof collectionAttemptListQuerySchema>;

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { dateTime, uuid } from './common.js';
+
+/** One step of a record's history: refund stages (spec) and collection-attempt stages (shape assumed the same). */
+export const stageSchema = z.looseObject({
+  id: uuid,
+  status: z.string(),
+  error_code: z.string().nullable(),
+  error_message: z.string().nullable(),
+  inserted_at: dateTime,
+});
+export type Stage = z.infer<typeof stageSchema>;

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { resolveBank } from '../../stack/bank-url.js';
+import { bankReadContext } from '../bank.js';
+import { cliContext, withStarter } from '../context.js';
+import { demoStepCount, runDemoJourney } from '../demo/journey.js';
+import { formatDuration, StepPrinter } from '../demo/steps.js';
+import { workflowLink } from '../demo/ui-links.js';
+import { action } from '../errors.js';
+import { parseCents } from '../option-names.js';
+
+export function demoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'run the whole Pix biometrics journey against the running stack (npm start): device, enrollment, payment',
+    )
+    .option(
+      '--ui-url <url>',
+      'the Temporal UI the workflow links point to (default: http://localhost:TEMPORAL_UI_PORT)',
+    )
+    .option(
+      '--amount <cents>',
+      'the payment amount in cents; the sandbox fails ...91 and rejects ...92',
+      '1050',
+    )
+    .action(
+      action(async (options: { uiUrl?: string; amount: string }) => {
+        const ctx = cliContext();
+        const { temporal } = ctx.config;
+        const amountCents = parseCents('--amount', options.amount);
+        const sandboxUrl = resolveBank(ctx.config).baseUrl;
+        const uiUrl = options.uiUrl ?? `http://localhost:${temporal.uiPort}`;
+        console.log(
+          `bankflow demo: bank ${sandboxUrl}, Temporal ${temporal.address ?? 'localhost:7233'} ` +
+            `(namespace ${temporal.namespace}, task queue ${temporal.taskQueue})\n`,
+        );
+        const steps = new StepPrinter(demoStepCount, (line) => console.log(line));
+        const started = performance.now();
+        const result = await withStarter(ctx, (starter) =>
+          runDemoJourney({
+            starter,
+            bank: bankReadContext(ctx),
+            sandboxUrl,
+            amountCents,
+            steps,
+            onWorkflow: (workflowId) =>
+              steps.note(`${workflowId}  ${workflowLink(uiUrl, temporal.namespace, workflowId)}`),
+          }),
+        );
+        const took = formatDuration(performance.now() - started);
+        if (result.outcome !== 'settled') {
+          throw new Error(`the payment ended ${result.outcome} after ${took}: ${result.reason}`);
+        }
+        console.log(`\npayment settled in ${took}`);
+      }),
+    );
+}

@@ -1,0 +1,168 @@
+import type { Command } from 'commander';
+import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
+import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
+import {
+  getEnrollment,
+  getRegistrationOptions,
+  InvalidInputError,
+  registerCredential,
+  startEnrollment,
+  waitForEnrollment,
+} from '../../starter/index.js';
+import { cliContext, printJson, withStarter } from '../context.js';
+import { action } from '../errors.js';
+import { readAssertion } from '../json-input.js';
+import { withOptionNames } from '../option-names.js';
+
+const optionNames = {
+  deviceId: '--device',
+  participantId: '--participant',
+  returnToUrl: '--return-to',
+  externalId: '--external-id',
+  'suggestedAccount.ispb': '--account-ispb',
+  'suggestedAccount.issuer': '--account-issuer',
+  'suggestedAccount.number': '--account-number',
+  'suggestedAccount.account_type': '--account-type',
+  assertion: '--assertion',
+};
+
+interface KeyOptions {
+  device: string;
+  participant: string;
+}
+
+interface StartOptions extends KeyOptions {
+  returnTo: string;
+  externalId?: string;
+  accountIspb?: string;
+  accountIssuer?: string;
+  accountNumber?: string;
+  accountType?: string;
+}
+
+const keyOf = (options: KeyOptions) => ({ deviceId: options.device, participantId: options.participant });
+
+/** The account the merchant suggests: all three of ISPB, branch and number, or none of them. */
+function suggestedAccount(options: StartOptions): SuggestedAccount | undefined {
+  const parts = {
+    '--account-ispb': options.accountIspb,
+    '--account-issuer': options.accountIssuer,
+    '--account-number': options.accountNumber,
+  };
+  const given =
+    Object.values(parts).some((value) => value !== undefined) || options.accountType !== undefined;
+  if (!given) return undefined;
+  const missing = Object.entries(parts).find(([, value]) => value === undefined);
+  if (missing) {
+    throw new InvalidInputError(
+      missing[0],
+      'is required to suggest an account (--account-ispb, --account-issuer and --account-number go together)',
+    );
+  }
+  return {
+    ispb: options.accountIspb ?? '',
+    issuer: options.accountIssuer ?? '',
+    number: options.accountNumber ?? '',
+    // The starter validates the type; a wrong one is reported against --account-type.
+    ...(options.accountType === undefined
+      ? {}
+      : { account_type: options.accountType as SuggestedAccount['account_type'] }),
+  };
+}
+
+function keyed(command: Command): Command {
+  return command
+    .requiredOption('--device <id>', 'the device id (uuid)')
+    .requiredOption('--participant <id>', 'the participant id (uuid)');
+}
+
+export function enrollmentCommands(program: Command): void {
+  const enrollment = program
+    .command('enrollment')
+    .description('Pix biometric enrollment of a device with a participant (biometric steps 4-6)');
+
+  keyed(enrollment.command('start'))
+    .description('start (or join) the enrollment and print the redirect URL to send the customer to')
+    .requiredOption('--return-to <url>', 'where the bank sends the customer back after registering')
+    .option(
+      '--external-id <id>',
+      'your reference for the enrollment (default: derived from device and participant)',
+    )
+    .option('--account-ispb <digits>', 'suggested account: ISPB of its institution (8 digits)')
+    .option('--account-issuer <branch>', 'suggested account: branch')
+    .option('--account-number <number>', 'suggested account: number')
+    .option('--account-type <type>', 'suggested account: checking, payment, salary or savings')
+    .action(
+      action(async (options: StartOptions) => {
+        const ctx = cliContext();
+        const started = await withOptionNames(optionNames, () => {
+          const input = {
+            ...keyOf(options),
+            returnToUrl: options.returnTo,
+            externalId: options.externalId,
+            suggestedAccount: suggestedAccount(options),
+          };
+          return withStarter(ctx, (starter) => startEnrollment(starter, input));
+        });
+        const { workflowId, enrollmentId, redirectUrl, status, expirationDatetime } = started;
+        printJson({ workflowId, enrollmentId, redirectUrl, status, expirationDatetime });
+      }),
+    );
+
+  keyed(enrollment.command('options'))
+    .description(
+      'print the WebAuthn creation options (public_key_encoded) once the customer authorized at the bank',
+    )
+    .action(
+      action(async (options: KeyOptions) => {
+        const ctx = cliContext();
+        console.log(
+          await withOptionNames(optionNames, () =>
+            withStarter(ctx, (starter) => getRegistrationOptions(starter, keyOf(options))),
+          ),
+        );
+      }),
+    );
+
+  keyed(enrollment.command('register'))
+    .description("register the credential the customer's device created and print the bank's answer")
+    .requiredOption('--assertion <file>', "the device's attestation as JSON, from a file or - for stdin")
+    .action(
+      action(async (options: KeyOptions & { assertion: string }) => {
+        const ctx = cliContext();
+        const result = await withOptionNames(optionNames, async () => {
+          const assertion = (await readAssertion('--assertion', options.assertion)) as RegisterFidoAssertion;
+          return withStarter(ctx, (starter) => registerCredential(starter, { ...keyOf(options), assertion }));
+        });
+        printJson(result);
+        if (!result.ok) throw new Error(`the bank refused the credential: ${result.reason}`);
+      }),
+    );
+
+  keyed(enrollment.command('get'))
+    .description('print where the enrollment stands')
+    .action(
+      action(async (options: KeyOptions) => {
+        const ctx = cliContext();
+        printJson(
+          await withOptionNames(optionNames, () =>
+            withStarter(ctx, (starter) => getEnrollment(starter, keyOf(options))),
+          ),
+        );
+      }),
+    );
+
+  keyed(enrollment.command('wait'))
+    .description('wait until the enrollment ends and print its outcome; exit 1 unless it is authorized')
+    .action(
+      action(async (options: KeyOptions) => {
+        const ctx = cliContext();
+        const result = await withOptionNames(optionNames, () =>
+          withStarter(ctx, (starter) => waitForEnrollment(starter, keyOf(options))),
+        );
+        printJson(result);
+        if (result.outcome !== 'authorized')
+          throw new Error(`the enrollment ended ${result.outcome}: ${result.reason}`);
+      }),
+    );
+}

@@ -1,0 +1,21 @@
+export interface Column<Row> {
+  title: string;
+  value: (row: Row) => string;
+}
+
+/** Rows as aligned text columns under a header, for people rather than scripts. */
+export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
+  const cells = [
+    columns.map((column) => column.title),
+    ...rows.map((row) => columns.map((c) => c.value(row))),
+  ];
+  const widths = columns.map((_, index) => Math.max(...cells.map((line) => line[index]?.length ?? 0)));
+  return cells
+    .map((line) =>
+      line
+        .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

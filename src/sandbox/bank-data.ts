@@ -1,0 +1,84 @@
+import type { CardInvoice } from '../bank/schemas/card-invoice.js';
+import type { CardPurchaseDocument } from '../bank/schemas/card-purchase.js';
+import type { Card } from '../bank/schemas/card.js';
+import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
+import type { Recurrence } from '../bank/schemas/recurrence.js';
+import type { ReceivableRefund } from '../bank/schemas/refund.js';
+import type { TransferDocument } from '../bank/schemas/transfer.js';
+import { seedCards } from './seed/cards.js';
+import { seedCollectingDocuments, type SeededCollectingDocument } from './seed/collecting-documents.js';
+import { seededRandomFor, type SeededRandom } from './seed/random.js';
+import { seedRecurrences } from './seed/recurrences.js';
+import { seedRefunds } from './seed/refunds.js';
+import { seedTransfers } from './seed/transfers.js';
+import type { SandboxWorld } from './seed/world.js';
+
+/** How much of each kind the sandbox seeds: enough to page through (50 per page) in every list. */
+export const seededCounts = {
+  transfers: 400,
+  collectingDocuments: 300,
+  refunds: 150,
+  recurrences: 60,
+} as const;
+
+/**
+ * The bank's data side: cash-out transfers, Pix cash-ins and their refunds, recurrences and their collection
+ * attempts, cards with invoices and purchases. Built from the seed and `now`, rebuilt on every state reset.
+ */
+export class BankData {
+  readonly transfers: TransferDocument[];
+  readonly collectingDocuments: SeededCollectingDocument[];
+  readonly refunds: ReceivableRefund[];
+  readonly recurrences = new Map<string, Recurrence>();
+  /** Recurrence ids by the merchant's external_id: a repeated create answers the first recurrence. */
+  readonly recurrenceIdsByExternalId = new Map<string, string>();
+  readonly attempts = new Map<string, CollectionAttempt>();
+  readonly cards: Map<string, Card>;
+  readonly invoices: CardInvoice[];
+  readonly purchasesByEndToEndId: Map<string, CardPurchaseDocument>;
+  /** Ids of records created at runtime continue a seeded stream, so a replayed test sees the same ids. */
+  readonly random: SeededRandom;
+
+  constructor(
+    seed: number,
+    readonly world: SandboxWorld,
+    now: Date,
+  ) {
+    this.transfers = seedTransfers(seededRandomFor(seed, 'transfers'), world, now, seededCounts.transfers);
+    this.collectingDocuments = seedCollectingDocuments(
+      seededRandomFor(seed, 'collecting-documents'),
+      world,
+      now,
+      seededCounts.collectingDocuments,
+    );
+    this.refunds = seedRefunds(
+      seededRandomFor(seed, 'refunds'),
+      this.collectingDocuments,
+      now,
+      seededCounts.refunds,
+    );
+    const { recurrences, attempts } = seedRecurrences(
+      seededRandomFor(seed, 'recurrences'),
+      world,
+      now,
+      seededCounts.recurrences,
+    );
+    for (const recurrence of recurrences) this.addRecurrence(recurrence);
+    for (const attempt of attempts) this.attempts.set(attempt.id, attempt);
+    const cards = seedCards(seededRandomFor(seed, 'cards'), world, now);
+    this.cards = new Map(cards.cards.map((card) => [card.id, card]));
+    this.invoices = cards.invoices;
+    this.purchasesByEndToEndId = new Map(cards.purchases.map((item) => [item.end_to_end_id, item]));
+    this.random = seededRandomFor(seed, 'bank-data-runtime');
+  }
+
+  addRecurrence(recurrence: Recurrence): void {
+    this.recurrences.set(recurrence.id, recurrence);
+    this.recurrenceIdsByExternalId.set(recurrence.external_id, recurrence.id);
+  }
+
+  recurrenceByExternalId(externalId: string): Recurrence | undefined {
+    const id = this.recurrenceIdsByExternalId.get(externalId);
+    return id === undefined ? undefined : this.recurrences.get(id);
+  }
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { uuid } from '../../bank/schemas/common.js';
+import { finalEnrollmentStatuses } from '../../bank/schemas/enrollment.js';
+import { createEnrollmentRequestSchema } from '../../bank/schemas/enrollment-request.js';
+import { suggestedAccountInfo } from '../biometrics/accounts.js';
+import { credentialId, findEnrollment, Refusal, type BiometricsContext } from '../biometrics/context.js';
+import { canMoveEnrollment } from '../biometrics/lifecycle.js';
+import type { EnrollmentEntry } from '../biometrics/state.js';
+import { listedEnrollmentsOfDevice } from '../biometrics/views.js';
+import { sendValidationErrors, zodErrorItems } from '../errors.js';
+import { sandboxRegisterRequestSchema } from '../fido-requests.js';
+import { creationOptions, verifyRegistration } from '../webauthn.js';
+
+const enrollmentsPath = '/banking/cashin/pix/biometrics/enrollments';
+const enrollmentsQuerySchema = z.looseObject({ device_id: uuid });
+
+type EnrollmentParams = { Params: { enrollmentId: string } };
+
+/** The sandbox's own address as the caller reached it, for the pages it sends customers to. */
+const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+function awaitingRegistration(entry: EnrollmentEntry): Refusal | undefined {
+  if (canMoveEnrollment(entry, 'registration')) return undefined;
+  return new Refusal(
+    409,
+    'INVALID_STATUS',
+    `enrollment ${entry.record.id} is ${entry.record.status}; credentials are registered while it is awaiting_enrollment`,
+  );
+}
+
+/** Enrollment creation and listing, and the credential registration that authorizes an enrollment. */
+export function biometricsEnrollmentRoutes(app: FastifyInstance, context: BiometricsContext): void {
+  const biometrics = () => context.state.biometrics;
+
+  app.post(enrollmentsPath, async (request, reply) => {
+    const parsed = createEnrollmentRequestSchema.safeParse(request.body);
+    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
+    const body = parsed.data;
+    const first =
+      body.external_id === undefined ? undefined : biometrics().enrollmentByExternalId(body.external_id);
+    if (first) return { data: first.record };
+
+    const device = biometrics().devices.get(body.device_id);
+    if (!device) return new Refusal(422, 'NOT_FOUND', 'no device with this id', '/device_id').send(reply);
+    const participant = biometrics().participant(body.participant_id);
+    if (!participant) {
+      return new Refusal(422, 'NOT_FOUND', 'no participant with this id', '/participant_id').send(reply);
+    }
+    if (participant.unavailable || !participant.is_enrollment_available) {
+      return new Refusal(
+        422,
+        'PARTICIPANT_UNAVAILABLE',
+        `${participant.name} is not accepting enrollments`,
+        '/participant_id',
+      ).send(reply);
+    }
+    const open = biometrics()
+      .enrollmentsOfDevice(device.record.id)
+      .find(
+        (entry) =>
+          entry.record.participant_id === participant.id &&
+          !finalEnrollmentStatuses.includes(entry.record.status),
+      );
+    if (open) {
+      return new Refusal(
+        409,
+        'ENROLLMENT_EXISTS',
+        `device already has enrollment ${open.record.id} (${open.record.status}) with ${participant.name}`,
+      ).send(reply);
+    }
+
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const suggestedAccount = suggestedAccountInfo(body, device.record, participant);
+    const entry: EnrollmentEntry = {
+      record: {
+        id,
+        device_id: device.record.id,
+        participant_id: participant.id,
+        external_id: body.external_id ?? null,
+        status: 'awaiting_account_holder_validation',
+        redirect_url: `${baseUrl(request)}/sandbox/bank-authorization/${id}`,
+        expiration_datetime: null,
+        inserted_at: now,
+        updated_at: now,
+        account_info: suggestedAccount,
+      },
+      returnToUrl: body.return_to_url,
+      suggestedAccount,
+      expiresAt: null,
+      credentials: [],
+      registrationChallenge: null,
+    };
+    context.lifecycle.openEnrollment(entry);
+    return { data: entry.record };
+  });
+
+  app.get(enrollmentsPath, async (request, reply) => {
+    const parsed = enrollmentsQuerySchema.safeParse(request.query);
+    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
+    const deviceId = parsed.data.device_id;
+    if (!biometrics().devices.has(deviceId)) {
+      return new Refusal(404, 'NOT_FOUND', `device ${deviceId} not found`, '/device_id').send(reply);
+    }
+    return { data: listedEnrollmentsOfDevice(biometrics(), deviceId) };
+  });
+
+  app.get<EnrollmentParams>('/biometrics/enrollments/:enrollmentId/credentials', async (request, reply) => {
+    const entry = findEnrollment(context, request.params.enrollmentId);
+    if (entry instanceof Refusal) return entry.send(reply);
+    const refusal = awaitingRegistration(entry);
+    if (refusal) return refusal.send(reply);
+    const { device } = biometrics().partiesOf(entry);
+    const holder = device.record.counterparty_name ?? 'Sandbox customer';
+    const options = await creationOptions(
+      context.webauthn,
+      { id: entry.record.id, name: holder, displayName: holder },
+      entry.credentials,
+    );
+    entry.registrationChallenge = options.challenge;
+    return { data: { public_key_encoded: options.publicKeyEncoded } };
+  });
+
+  app.post<EnrollmentParams>(`${enrollmentsPath}/:enrollmentId/register`, async (request, reply) => {
+    const entry = findEnrollment(context, request.params.enrollmentId);
+    if (entry instanceof Refusal) return entry.send(reply);
+    const parsed = sandboxRegisterRequestSchema.safeParse(request.body);
+    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
+    const refusal = awaitingRegistration(entry);
+    if (refusal) return refusal.send(reply);
+    const challenge = entry.registrationChallenge;
+    if (challenge === null) {
+      return new Refusal(
+        409,
+        'REGISTRATION_OPTIONS_NOT_REQUESTED',
+        'get the registration options (GET /biometrics/enrollments/{id}/credentials) before registering',
+      ).send(reply);
+    }
+    const fido = parsed.data.fido_assertion;
+    const known = [...biometrics().enrollments.values()].some((other) =>
+      other.credentials.some((credential) => credential.id === credentialId(fido.id)),
+    );
+    if (known) {
+      return new Refusal(
+        422,
+        'CREDENTIAL_ALREADY_REGISTERED',
+        'this credential is already registered',
+        '/fido_assertion/id',
+      ).send(reply);
+    }
+    const result = await verifyRegistration(context.webauthn, challenge, fido);
+    if (!result.ok) return sendValidationErrors(reply, result.errors);
+    // Another registration may have completed while this one was being verified.
+    const late = awaitingRegistration(entry);
+    if (late) return late.send(reply);
+    entry.credentials.push(result.credential);
+    entry.registrationChallenge = null;
+    context.lifecycle.moveEnrollment(entry, 'authorized');
+    return { data: entry.record };
+  });
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  collectionAttemptListQuerySchema,
+  maxCollectionAttemptPageSize,
+  type CollectionAttempt,
+  type CollectionAttemptListQuery,
+} from '../../bank/schemas/collection-attempt.js';
+import { uuid } from '../../bank/schemas/common.js';
+import { generateRecurrenceRequestSchema } from '../../bank/schemas/recurrence.js';
+import { sendError, sendValidationErrors, zodErrorItems } from '../errors.js';
+import { defaultPageSize, keyOf, paginate, readPageRequest } from '../pagination.js';
+import { parseParameters, withinWindow } from '../query.js';
+import { ownerOf } from '../seed/accounts.js';
+import { listedAttempt } from '../seed/collection-attempts.js';
+import { buildRecurrence } from '../seed/recurrences.js';
+import type { SandboxState } from '../state.js';
+
+export const collectionAttemptsPath = '/banking/cashin/pix/recurrences/collections/attempts';
+
+const idParamsSchema = z.strictObject({ id: uuid });
+
+function matches(attempt: CollectionAttempt, query: CollectionAttemptListQuery): boolean {
+  return (
+    withinWindow(attempt.timestamp, query.from_datetime, query.to_datetime) &&
+    (query.entity_id === undefined || attempt.entity_id === query.entity_id) &&
+    (query.recurrence_id === undefined || attempt.recurrence_id === query.recurrence_id) &&
+    (query.collection_id === undefined || attempt.collection_id === query.collection_id)
+  );
+}
+
+/** Generate a recurrence, list and read its collection attempts; all answer errors in the errors-list form. */
+export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): void {
+  app.post('/banking/cashin/pix/recurrences', { config: { errorShape: 'list' } }, async (request, reply) => {
+    const parsed = generateRecurrenceRequestSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
+    const data = state.bankData;
+    const existing = data.recurrenceByExternalId(parsed.data.external_id);
+    if (existing) return reply.code(200).send({ data: existing });
+    const owner = ownerOf(state.world, parsed.data.virtual_account_id);
+    if (!owner) {
+      return sendValidationErrors(reply, [
+        {
+          title: 'INVALID_PARAMETER',
+          detail: `virtual account ${parsed.data.virtual_account_id} does not belong to this organisation`,
+          source: { pointer: '/virtual_account_id' },
+        },
+      ]);
+    }
+    const recurrence = buildRecurrence(data.random, parsed.data, owner, state.world, new Date());
+    data.addRecurrence(recurrence);
+    return reply.code(201).send({ data: recurrence });
+  });
+
+  app.get(collectionAttemptsPath, { config: { errorShape: 'list' } }, async (request, reply) => {
+    const query = parseParameters(reply, 'query', collectionAttemptListQuerySchema, request.query);
+    if (!query) return reply;
+    const limit = Math.min(query.limit ?? defaultPageSize, maxCollectionAttemptPageSize);
+    const page = readPageRequest(reply, 'collection-attempts', query, limit);
+    if (!page) return reply;
+    const matching = [...state.bankData.attempts.values()].filter((attempt) => matches(attempt, query));
+    const result = paginate(
+      'collection-attempts',
+      matching,
+      (attempt) => keyOf(attempt.timestamp, attempt.id),
+      page,
+    );
+    return { data: result.data.map(listedAttempt), metadata: result.metadata };
+  });
+
+  app.get(`${collectionAttemptsPath}/:id`, { config: { errorShape: 'list' } }, async (request, reply) => {
+    const params = parseParameters(reply, 'path', idParamsSchema, request.params);
+    if (!params) return reply;
+    const attempt = state.bankData.attempts.get(params.id);
+    if (!attempt) {
+      return sendError(reply, 404, 'NOT_FOUND', `collection attempt ${params.id} not found`, '/path/id');
+    }
+    return { data: attempt };
+  });
+}

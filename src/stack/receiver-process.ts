@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { Config, TemporalConfig } from '../config.js';
+import { ConfigError } from '../config.js';
+import { connectClient } from '../temporal/connection.js';
+import { createReceiver } from '../webhooks/app.js';
+import { bankflowRouter } from '../webhooks/routes.js';
+
+export interface RunningReceiver {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT, signalling workflows through its own Temporal client. */
+export async function startReceiver(
+  config: Config,
+  temporal: TemporalConfig,
+  logger: Logger,
+): Promise<RunningReceiver> {
+  const { webhooks } = config;
+  if (!webhooks.authDisabled && webhooks.secrets.length === 0) {
+    throw new ConfigError([
+      {
+        variable: 'WEBHOOK_SECRET',
+        reason: 'is required to authenticate the bank (or WEBHOOK_AUTH_DISABLED=true in development)',
+      },
+    ]);
+  }
+  const client = await connectClient(temporal);
+  const app = createReceiver({
+    client,
+    taskQueue: temporal.taskQueue,
+    auth: { secrets: webhooks.secrets, disabled: webhooks.authDisabled },
+    router: bankflowRouter,
+    logger,
+  });
+  const address = await app.listen({ host: webhooks.host, port: webhooks.port });
+  return {
+    url: address,
+    async stop() {
+      await app.close();
+      await client.connection.close();
+    },
+  };
+}

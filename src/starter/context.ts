@@ -1,0 +1,7 @@
+import type { Client } from '@temporalio/client';
+
+/** What every workflow-starting function needs: a Temporal client and the task queue bankflow's workers poll. */
+export interface StarterContext {
+  client: Client;
+  taskQueue: string;
+}

@@ -1,0 +1,122 @@
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import { z } from 'zod';
+import { uuid } from '../bank/schemas/common.js';
+import { suggestedAccountSchema } from '../bank/schemas/enrollment-request.js';
+import { registerFidoAssertionSchema, type RegisterFidoAssertion } from '../bank/schemas/fido.js';
+import {
+  enrollmentOutcomeUpdate,
+  enrollmentStartedUpdate,
+  enrollmentStateQuery,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+  type EnrollmentResult,
+  type EnrollmentStarted,
+  type EnrollmentState,
+  type RegistrationResult,
+} from '../workflows/enrollment/definitions.js';
+import { enrollmentWorkflow } from '../workflows/enrollment/workflow.js';
+import { workflowIds } from '../workflows/ids.js';
+import { searchAttributes } from '../workflows/search-attributes.js';
+import type { StarterContext } from './context.js';
+import { parseInput, pollingSettings } from './errors.js';
+
+const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
+type EnrollmentKey = z.infer<typeof enrollmentKey>;
+
+const startEnrollmentInput = enrollmentKey.extend({
+  returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  externalId: z.string().min(1).max(200).optional(),
+  suggestedAccount: suggestedAccountSchema.optional(),
+  accountHolderValidationMs: z.number().int().positive().optional(),
+  registrationMs: z.number().int().positive().optional(),
+  polling: pollingSettings.optional(),
+});
+export type StartEnrollmentInput = z.input<typeof startEnrollmentInput>;
+
+const handleFor = (ctx: StarterContext, key: EnrollmentKey) =>
+  ctx.client.workflow.getHandle<typeof enrollmentWorkflow>(
+    workflowIds.enrollment(key.deviceId, key.participantId),
+  );
+
+/**
+ * Step 4: starts (or joins) the enrollment of a device with a participant and answers, in one round trip, the
+ * bank's enrollment id and the `redirectUrl` to send the customer to.
+ */
+export async function startEnrollment(
+  ctx: StarterContext,
+  input: StartEnrollmentInput,
+): Promise<EnrollmentStarted & { workflowId: string }> {
+  const parsed = parseInput(startEnrollmentInput, input);
+  const workflowId = workflowIds.enrollment(parsed.deviceId, parsed.participantId);
+  const started = await ctx.client.workflow.executeUpdateWithStart(enrollmentStartedUpdate, {
+    startWorkflowOperation: new WithStartWorkflowOperation(enrollmentWorkflow, {
+      workflowId,
+      taskQueue: ctx.taskQueue,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [
+        {
+          deviceId: parsed.deviceId,
+          participantId: parsed.participantId,
+          returnToUrl: parsed.returnToUrl,
+          externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
+          suggestedAccount: parsed.suggestedAccount,
+          deadlines: {
+            accountHolderValidationMs: parsed.accountHolderValidationMs,
+            registrationMs: parsed.registrationMs,
+          },
+          polling: parsed.polling,
+        },
+      ],
+      staticSummary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
+      typedSearchAttributes: [
+        { key: searchAttributes.kind, value: 'enrollment' },
+        { key: searchAttributes.deviceId, value: parsed.deviceId },
+        { key: searchAttributes.participantId, value: parsed.participantId },
+        ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
+      ],
+    }),
+  });
+  return { ...started, workflowId };
+}
+
+/** Step 5: fresh WebAuthn creation options once the account holder authorized at the bank. */
+export async function getRegistrationOptions(ctx: StarterContext, input: EnrollmentKey): Promise<string> {
+  return handleFor(ctx, parseInput(enrollmentKey, input)).executeUpdate(registrationOptionsUpdate);
+}
+
+const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema });
+
+/** Step 5: registers the credential the device created; a refusal carries the bank's reason and can be retried. */
+export async function registerCredential(
+  ctx: StarterContext,
+  input: EnrollmentKey & { assertion: RegisterFidoAssertion },
+): Promise<RegistrationResult> {
+  const parsed = parseInput(registerInput, input);
+  return handleFor(ctx, parsed).executeUpdate(registerCredentialUpdate, { args: [parsed.assertion] });
+}
+
+/** Where an enrollment stands: phase, bank ids, account, and the outcome's reason once it ended. */
+export async function getEnrollment(ctx: StarterContext, input: EnrollmentKey): Promise<EnrollmentState> {
+  return handleFor(ctx, parseInput(enrollmentKey, input)).query(enrollmentStateQuery);
+}
+
+/**
+ * Step 6: resolves when the journey has an outcome: authorized (the workflow then keeps following the
+ * enrollment), or rejected, revoked, expired or blocked. Works on a finished workflow too.
+ */
+export async function waitForEnrollment(
+  ctx: StarterContext,
+  input: EnrollmentKey,
+): Promise<EnrollmentResult> {
+  const handle = handleFor(ctx, parseInput(enrollmentKey, input));
+  const { status } = await handle.describe();
+  if (status.name !== 'RUNNING') return handle.result();
+  try {
+    return await handle.executeUpdate(enrollmentOutcomeUpdate);
+  } catch (error) {
+    // The workflow may have ended between the describe and the update.
+    if ((await handle.describe()).status.name !== 'RUNNING') return handle.result();
+    throw error;
+  }
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import { z } from 'zod';
+import { uuid } from '../bank/schemas/common.js';
+import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
+import { workflowIds } from '../workflows/ids.js';
+import {
+  authorizationOptionsUpdate,
+  authorizePaymentUpdate,
+  paymentCreatedUpdate,
+  paymentStateQuery,
+  type AuthorizationResult,
+  type PaymentCreated,
+  type PaymentResult,
+  type PaymentState,
+} from '../workflows/payment/definitions.js';
+import { biometricPaymentWorkflow } from '../workflows/payment/workflow.js';
+import { searchAttributes } from '../workflows/search-attributes.js';
+import type { StarterContext } from './context.js';
+import { parseInput, pollingSettings } from './errors.js';
+
+const externalId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:-]+$/, 'may hold only letters, digits and . _ : -');
+
+const startPaymentInput = z.object({
+  externalId: externalId.optional(),
+  enrollmentId: uuid,
+  deviceId: uuid,
+  amountCents: z.number().int('must be a whole number of cents').positive('must be more than zero'),
+  description: z.string().min(1).max(140, 'must be at most 140 characters (Pix remittance information)'),
+  entityId: uuid,
+  virtualAccountId: uuid,
+  consentWindowMs: z.number().int().positive().optional(),
+  cashInWaitMs: z.number().int().nonnegative().optional(),
+  polling: pollingSettings.optional(),
+});
+export type StartPaymentInput = z.input<typeof startPaymentInput>;
+
+const paymentKey = z.object({ externalId });
+type PaymentKey = z.infer<typeof paymentKey>;
+
+const handleFor = (ctx: StarterContext, key: PaymentKey) =>
+  ctx.client.workflow.getHandle<typeof biometricPaymentWorkflow>(workflowIds.payment(key.externalId));
+
+/**
+ * Step 7-8: starts (or joins) the payment `payment:<externalId>` and answers, in one round trip, the bank's
+ * payment and the authorization options for the widget. Without `externalId` one is generated; keep it to
+ * follow the payment. Fails with the reason when the enrollment is not authorized.
+ */
+export async function startPayment(
+  ctx: StarterContext,
+  input: StartPaymentInput,
+): Promise<PaymentCreated & { externalId: string; workflowId: string }> {
+  const parsed = parseInput(startPaymentInput, input);
+  const reference = parsed.externalId ?? `pix-${randomUUID()}`;
+  const workflowId = workflowIds.payment(reference);
+  const created = await ctx.client.workflow.executeUpdateWithStart(paymentCreatedUpdate, {
+    startWorkflowOperation: new WithStartWorkflowOperation(biometricPaymentWorkflow, {
+      workflowId,
+      taskQueue: ctx.taskQueue,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [{ ...parsed, externalId: reference }],
+      staticSummary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2)}: ${parsed.description}`,
+      typedSearchAttributes: [
+        { key: searchAttributes.kind, value: 'payment' },
+        { key: searchAttributes.externalId, value: reference },
+        { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
+        { key: searchAttributes.deviceId, value: parsed.deviceId },
+      ],
+    }),
+  });
+  return { ...created, externalId: reference, workflowId };
+}
+
+/** Fresh authorization options for the widget, while the consent window is open. */
+export async function getAuthorizationOptions(ctx: StarterContext, input: PaymentKey): Promise<string> {
+  return handleFor(ctx, parseInput(paymentKey, input)).executeUpdate(authorizationOptionsUpdate);
+}
+
+const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema });
+
+/** Step 9: sends the widget's assertion; answers the new status, or the bank's reason for refusing it. */
+export async function authorizePayment(
+  ctx: StarterContext,
+  input: PaymentKey & { assertion: AuthorizeFidoAssertion },
+): Promise<AuthorizationResult> {
+  const parsed = parseInput(authorizeInput, input);
+  return handleFor(ctx, parsed).executeUpdate(authorizePaymentUpdate, { args: [parsed.assertion] });
+}
+
+/** Where a payment stands, with the evidence gathered so far. */
+export async function getPayment(ctx: StarterContext, input: PaymentKey): Promise<PaymentState> {
+  return handleFor(ctx, parseInput(paymentKey, input)).query(paymentStateQuery);
+}
+
+/** Step 10: resolves with the final status, end-to-end id, transaction date and the evidence used. */
+export async function waitForPaymentResult(ctx: StarterContext, input: PaymentKey): Promise<PaymentResult> {
+  return handleFor(ctx, parseInput(paymentKey, input)).result();
+}

@@ -1,0 +1,130 @@
+import type { Client } from '@temporalio/client';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+} from 'fastify';
+import type { Logger } from 'pino';
+import { webhookEnvelopeSchema, type WebhookEnvelope } from '../bank/schemas/webhook.js';
+import { webhookEventKey, type ReceivedWebhook } from '../workflows/webhook-events.js';
+import { authenticateWebhook, type WebhookAuthSettings } from './authenticate.js';
+import { deliverWebhook, TemporalUnavailableError } from './deliver.js';
+import { createReceiverMetrics } from './metrics.js';
+import { visibilityLookup, type WebhookRouter } from './router.js';
+
+export interface ReceiverOptions {
+  client: Client;
+  taskQueue: string;
+  auth: WebhookAuthSettings;
+  router: WebhookRouter;
+  logger: Logger;
+  /** Largest body accepted, in bytes (413 above). */
+  bodyLimit?: number;
+  /** How long Temporal may take to accept an event before the bank is told to retry (503). */
+  temporalDeadlineMs?: number;
+}
+
+const problem = (reply: FastifyReply, status: number, reason: string) =>
+  reply.code(status).send({ error: reason });
+
+function parseEnvelope(raw: Buffer): { ok: true; envelope: WebhookEnvelope } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'body is not valid JSON' };
+  }
+  const parsed = webhookEnvelopeSchema.safeParse(json);
+  if (parsed.success) return { ok: true, envelope: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    reason: `${issue?.path.map(String).join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
+  };
+}
+
+/**
+ * POST /webhooks: authenticate -> parse -> route -> signal -> 202. The 202 is sent only after Temporal has
+ * accepted the event, so an acknowledged webhook is never lost; when Temporal cannot take it the bank gets a 503
+ * and retries.
+ */
+export function createReceiver(options: ReceiverOptions): FastifyInstance {
+  const metrics = createReceiverMetrics();
+  const lookup = visibilityLookup(options.client);
+  const deadlineMs = options.temporalDeadlineMs ?? 2_000;
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.logger.child({ component: 'webhook-receiver' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimit ?? 256 * 1024,
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/(.+\+)?json$/, { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await options.client.connection.withDeadline(Date.now() + deadlineMs, () =>
+        options.client.workflowService.getSystemInfo({}),
+      );
+      return { status: 'ready' };
+    } catch (error) {
+      return problem(reply, 503, `Temporal is unreachable: ${(error as Error).message}`);
+    }
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+
+  app.post('/webhooks', async (request, reply) => {
+    const stopTimer = metrics.ackSeconds.startTimer();
+    const reject = (status: number, reason: string, category = 'unknown') => {
+      metrics.received.inc({ outcome: String(status), category });
+      stopTimer();
+      request.log.warn({ status, reason }, 'webhook rejected');
+      return problem(reply, status, reason);
+    };
+    const raw = request.body;
+    if (!Buffer.isBuffer(raw)) return reject(400, 'empty body');
+
+    const auth = authenticateWebhook(options.auth, request.headers, raw);
+    if (!auth.ok) return reject(401, auth.reason);
+    const parsed = parseEnvelope(raw);
+    if (!parsed.ok) return reject(400, parsed.reason);
+
+    const { envelope } = parsed;
+    const event: ReceivedWebhook = {
+      key: webhookEventKey(envelope),
+      envelope,
+      receivedAt: new Date().toISOString(),
+    };
+    try {
+      const outcome = await options.client.connection
+        .withDeadline(Date.now() + deadlineMs, () =>
+          deliverWebhook(options.client, options.taskQueue, event, () => options.router(envelope, lookup)),
+        )
+        .catch((error: unknown) => {
+          throw error instanceof TemporalUnavailableError ? error : new TemporalUnavailableError(error);
+        });
+      metrics.received.inc({ outcome: outcome.delivered, category: envelope.category });
+      stopTimer();
+      request.log.info({ key: event.key, ...outcome }, 'webhook accepted');
+      return reply
+        .code(202)
+        .send({ accepted: event.key, workflowId: outcome.workflowId, delivered: outcome.delivered });
+    } catch (error) {
+      if (error instanceof TemporalUnavailableError) return reject(503, error.message, envelope.category);
+      throw error;
+    }
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'webhook handling failed');
+    metrics.received.inc({ outcome: String(status), category: 'unknown' });
+    return problem(reply, status, status === 413 ? 'body too large' : error.message);
+  });
+  return app;
+}

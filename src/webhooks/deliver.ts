@@ -1,0 +1,76 @@
+import type { Client } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdConflictPolicy,
+  WorkflowNotFoundError,
+} from '@temporalio/common';
+import { workflowIds } from '../workflows/ids.js';
+import { searchAttributes } from '../workflows/search-attributes.js';
+import { unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
+import type { ReceivedWebhook } from '../workflows/webhook-events.js';
+import type { WebhookRoute } from './router.js';
+
+export type DeliveryOutcome =
+  { delivered: 'signal'; workflowId: string } | { delivered: 'unmatched'; workflowId: string };
+
+/**
+ * Temporal did not take the event (unreachable, too slow for the bank's deadline, or refusing): nothing is
+ * durable yet, so the bank must retry later (answered 503).
+ */
+export class TemporalUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`Temporal is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'TemporalUnavailableError';
+  }
+}
+
+/** Keeps an unclaimed event as a workflow of its own; a copy of an event already kept changes nothing. */
+async function keepUnmatched(
+  client: Client,
+  taskQueue: string,
+  event: ReceivedWebhook,
+): Promise<DeliveryOutcome> {
+  const workflowId = workflowIds.unmatchedWebhook(event.key);
+  try {
+    await client.workflow.start(unmatchedWebhookWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [event],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      staticSummary: `Unmatched ${event.envelope.category} ${event.envelope.type} for ${event.envelope.ref_id}`,
+      typedSearchAttributes: [
+        { key: searchAttributes.kind, value: 'webhook-unmatched' },
+        { key: searchAttributes.status, value: 'unmatched' },
+      ],
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+  return { delivered: 'unmatched', workflowId };
+}
+
+/**
+ * Hands the event to Temporal and resolves only once the server has accepted it, so a 2xx to the bank means the
+ * event is durable. Any failure becomes TemporalUnavailableError.
+ */
+export async function deliverWebhook(
+  client: Client,
+  taskQueue: string,
+  event: ReceivedWebhook,
+  findRoute: () => Promise<WebhookRoute | undefined>,
+): Promise<DeliveryOutcome> {
+  try {
+    const route = await findRoute();
+    if (route) {
+      try {
+        await client.workflow.getHandle(route.workflowId).signal(route.signal, event);
+        return { delivered: 'signal', workflowId: route.workflowId };
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+    }
+    return await keepUnmatched(client, taskQueue, event);
+  } catch (error) {
+    throw new TemporalUnavailableError(error);
+  }
+}

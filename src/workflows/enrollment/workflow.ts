@@ -1,0 +1,298 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { enrollmentSchema, type Enrollment } from '../../bank/schemas/enrollment.js';
+import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
+import { bankCallOptions } from '../activity-options.js';
+import { searchAttributes } from '../search-attributes.js';
+import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { EventInbox } from '../shared/event-inbox.js';
+import { defaultPolling, waitWithPolling } from '../shared/polling.js';
+import { accountMatchesSuggestion } from './account.js';
+import {
+  enrollmentOutcomeUpdate,
+  enrollmentStartedUpdate,
+  enrollmentStateQuery,
+  enrollmentWebhookSignal,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+  type EnrollmentInput,
+  type EnrollmentOutcome,
+  type EnrollmentResult,
+  type EnrollmentState,
+  type RegistrationResult,
+} from './definitions.js';
+
+const bank =
+  proxyActivities<
+    Pick<Activities, 'createEnrollment' | 'listEnrollments' | 'getRegistrationOptions' | 'registerCredential'>
+  >(bankCallOptions);
+
+const minutes = (n: number) => n * 60_000;
+
+const endingFor: Partial<Record<Enrollment['status'], EnrollmentOutcome>> = {
+  rejected: 'rejected',
+  revoked: 'revoked',
+  inactive: 'expired',
+};
+
+/**
+ * A device's Pix biometric enrollment with one participant, steps 4-6 of the bank's biometric flow: create the
+ * enrollment and hand its redirect URL to the merchant at once, wait for the account holder to authorize at the
+ * bank, take the credential registration, and reach `authorized` once the bank confirms it. The workflow then
+ * stays with the enrollment while it is usable and ends when the bank revokes or expires it. Rejected and
+ * expired journeys end with that outcome; an authorized account other than the suggested one ends as blocked.
+ */
+export async function enrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult> {
+  const polling = input.polling ?? defaultPolling;
+  const inbox = new EventInbox();
+  const state: EnrollmentState = input.resume?.state ?? {
+    phase: 'creating',
+    deviceId: input.deviceId,
+    participantId: input.participantId,
+    externalId: input.externalId,
+    webhooksReceived: 0,
+    duplicateWebhooks: 0,
+    polls: 0,
+  };
+  let enrollment: Enrollment | undefined = input.resume?.enrollment;
+  let registering = false;
+
+  const ended = () => state.phase !== 'authorized' && state.reason !== undefined;
+  const hasOutcome = () => state.reason !== undefined;
+  const result = (): EnrollmentResult => ({
+    outcome: state.phase as EnrollmentOutcome,
+    reason: state.reason ?? '',
+    enrollment,
+  });
+
+  function conclude(outcome: EnrollmentOutcome, reason: string): void {
+    if (ended()) return;
+    state.phase = outcome;
+    state.reason = reason;
+    publish();
+  }
+
+  /** Applies what the bank says about the enrollment, from a webhook, a poll or a register response. */
+  function apply(latest: Enrollment, source: string): void {
+    if (ended() || (enrollment && latest.updated_at < enrollment.updated_at)) return;
+    enrollment = latest;
+    state.enrollmentId = latest.id;
+    state.redirectUrl = latest.redirect_url;
+    state.expirationDatetime = latest.expiration_datetime;
+    state.accountInfo = latest.account_info ?? state.accountInfo;
+    const ending = endingFor[latest.status];
+    if (ending) {
+      conclude(ending, `the bank reports the enrollment ${latest.status} (${source})`);
+    } else if (
+      latest.status === 'awaiting_account_holder_validation' ||
+      latest.status === 'awaiting_enrollment'
+    ) {
+      state.phase = latest.status;
+    }
+    publish();
+  }
+
+  function publish(): void {
+    upsertSearchAttributes([
+      { key: searchAttributes.status, value: state.phase },
+      ...(state.enrollmentId ? [{ key: searchAttributes.enrollmentId, value: state.enrollmentId }] : []),
+    ]);
+    setCurrentDetails(
+      [
+        `**Enrollment** ${state.enrollmentId ?? '(not created yet)'} — **${state.phase}**`,
+        `Device ${state.deviceId}, participant ${state.participantId}`,
+        state.reason ? `Outcome: ${state.reason}` : `Waiting for: ${waitingFor()}`,
+        `Webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored), polls: ${state.polls}`,
+      ].join('\n\n'),
+    );
+  }
+
+  function waitingFor(): string {
+    switch (state.phase) {
+      case 'creating':
+        return 'the bank to create the enrollment';
+      case 'awaiting_account_holder_validation':
+        return 'the account holder to authorize at the bank';
+      case 'awaiting_enrollment':
+        return 'the biometric credential registration';
+      default:
+        return 'the bank to confirm';
+    }
+  }
+
+  async function poll(): Promise<void> {
+    if (!state.enrollmentId) return;
+    state.polls++;
+    const page = await bank.listEnrollments({ device_id: input.deviceId });
+    const latest = page.data.find((candidate) => candidate.id === state.enrollmentId);
+    if (latest) apply(latest, 'polled');
+  }
+
+  function takeWebhooks(): void {
+    for (const event of inbox.drain()) {
+      const parsed = enrollmentSchema.safeParse(event.envelope.data);
+      if (parsed.success && parsed.data.id === state.enrollmentId)
+        apply(parsed.data, `webhook ${event.envelope.type}`);
+    }
+  }
+
+  function requirePhase(phase: EnrollmentState['phase'], what: string): void {
+    if (state.phase !== phase) {
+      throw new Error(`${what} is possible only while the enrollment is ${phase}; it is ${state.phase}`);
+    }
+  }
+
+  setHandler(enrollmentStateQuery, () => state);
+  setHandler(enrollmentWebhookSignal, (event) => {
+    if (inbox.accept(event)) state.webhooksReceived++;
+    else state.duplicateWebhooks++;
+    if (state.enrollmentId) takeWebhooks();
+  });
+  setHandler(enrollmentStartedUpdate, async () => {
+    await condition(() => state.enrollmentId !== undefined || hasOutcome());
+    if (!enrollment) {
+      throw ApplicationFailure.create({
+        type: 'EnrollmentRefused',
+        message: state.reason ?? 'no enrollment',
+      });
+    }
+    return {
+      enrollmentId: enrollment.id,
+      redirectUrl: enrollment.redirect_url,
+      status: enrollment.status,
+      expirationDatetime: enrollment.expiration_datetime,
+    };
+  });
+  setHandler(enrollmentOutcomeUpdate, async () => {
+    await condition(hasOutcome);
+    return result();
+  });
+  setHandler(
+    registrationOptionsUpdate,
+    async () => (await bank.getRegistrationOptions(state.enrollmentId ?? '')).public_key_encoded,
+    { validator: () => requirePhase('awaiting_enrollment', 'registration options') },
+  );
+  setHandler(
+    registerCredentialUpdate,
+    async (assertion: RegisterFidoAssertion): Promise<RegistrationResult> => {
+      registering = true;
+      try {
+        const registered = await bank.registerCredential(state.enrollmentId ?? '', {
+          fido_assertion: assertion,
+        });
+        apply(registered, 'register response');
+        return { ok: true, status: registered.status, enrollment: registered };
+      } catch (error) {
+        const refusal = bankRefusal(error, correctableRefusals);
+        return { ok: false, reason: refusal.message, errors: refusal.details };
+      } finally {
+        registering = false;
+      }
+    },
+    {
+      validator: (_assertion: RegisterFidoAssertion) => {
+        requirePhase('awaiting_enrollment', 'a credential registration');
+        if (registering)
+          throw new Error('a credential registration is already in progress for this enrollment');
+      },
+    },
+  );
+
+  async function end(): Promise<EnrollmentResult> {
+    publish();
+    await condition(allHandlersFinished);
+    return result();
+  }
+
+  if (!input.resume) {
+    // Step 4: create the enrollment; the merchant's update-with-start call is answered from here.
+    try {
+      enrollment = await bank.createEnrollment({
+        device_id: input.deviceId,
+        participant_id: input.participantId,
+        return_to_url: input.returnToUrl,
+        external_id: input.externalId,
+        ...(input.suggestedAccount ? { account_info: input.suggestedAccount } : {}),
+      });
+    } catch (error) {
+      const refusal = bankRefusal(error, correctableRefusals);
+      conclude('rejected', `the bank refused to create the enrollment: ${refusal.message}`);
+      await condition(allHandlersFinished);
+      throw ApplicationFailure.create({
+        type: 'EnrollmentRefused',
+        message: state.reason ?? refusal.message,
+        nonRetryable: true,
+      });
+    }
+    apply(enrollment, 'create response');
+    takeWebhooks();
+
+    // Step 5a: the account holder authorizes at the bank.
+    await waitWithPolling({
+      done: () => ended() || state.phase !== 'awaiting_account_holder_validation',
+      deadline: Date.now() + (input.deadlines?.accountHolderValidationMs ?? minutes(15)),
+      poll,
+      polling,
+      arrivals: () => inbox.count,
+    });
+    if (state.phase === 'awaiting_account_holder_validation') {
+      conclude('expired', 'the account holder did not authorize at the bank in time');
+    }
+    if (ended()) return end();
+
+    // Step 5b-6: the credential is registered and the bank authorizes the enrollment.
+    await waitWithPolling({
+      done: () => ended() || enrollment?.status === 'authorized',
+      deadline: Date.now() + (input.deadlines?.registrationMs ?? minutes(5)),
+      poll,
+      polling,
+      arrivals: () => inbox.count,
+    });
+    await condition(() => !registering);
+    if (!ended() && enrollment?.status === 'authorized') await poll();
+    if (ended()) return end();
+    if (enrollment?.status !== 'authorized') {
+      conclude('expired', 'the biometric credential was not registered in time');
+      return end();
+    }
+    if (
+      input.suggestedAccount &&
+      !accountMatchesSuggestion(input.suggestedAccount, state.accountInfo ?? null)
+    ) {
+      conclude(
+        'blocked',
+        'the bank authorized an account other than the suggested one; the enrollment is blocked',
+      );
+      return end();
+    }
+    state.phase = 'authorized';
+    state.reason = 'the enrollment is authorized and ready for payments';
+    publish();
+  }
+
+  // While authorized, follow the enrollment until the bank revokes or expires it.
+  const checkEveryMs = input.authorizedCheckIntervalMs ?? 24 * 60 * 60_000;
+  while (!ended()) {
+    const arrivals = inbox.count;
+    const heard = await condition(
+      () => ended() || inbox.count !== arrivals || workflowInfo().continueAsNewSuggested,
+      checkEveryMs,
+    );
+    if (!heard) await poll();
+    if (!ended() && workflowInfo().continueAsNewSuggested && enrollment) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof enrollmentWorkflow>({ ...input, resume: { enrollment, state } });
+    }
+  }
+  return end();
+}

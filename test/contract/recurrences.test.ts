@@ -1,0 +1,212 @@
+import { createRecurrenceActivities } from '../../src/activities/recurrences.js';
+import { BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
+import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
+import { recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
+import { ownerOf } from '../../src/sandbox/seed/accounts.js';
+import { failureOf, startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';
+
+function pointers(error: Error): string[] {
+  expect(error).toBeInstanceOf(BankValidationError);
+  return (error as BankValidationError).errors.map((item) => item.source?.pointer ?? '');
+}
+
+describe('POST /banking/cashin/pix/recurrences through BankClient and the sandbox bank', () => {
+  let bank: DataSandbox;
+  let request: GenerateRecurrenceRequest;
+
+  beforeAll(async () => {
+    bank = await startDataSandbox();
+    request = {
+      amounts: { minimum: 1_990 },
+      contract_number: 'CT-2025-0001',
+      counterparty: {
+        name: 'Maria Souza',
+        tax_number: '12345678901',
+        bank_account: { branch: '0001', digit: '7', ispb: '18236120', number: '1234567' },
+      },
+      description: 'Plano mensal',
+      external_id: 'recurrence-contract-test-1',
+      first_payment: {
+        amount: 1_990,
+        dict_key: 'maria@example.com',
+        due_detail: {
+          due_date: '2025-07-05',
+          discount: 0,
+          discount_amounts: [100],
+          discount_dates: ['2025-07-01'],
+          discount_antecipation_type: 'per_day_antecipated',
+          discount_calculation_days: 'working',
+          discount_calculation_type: 'amount',
+          fine: 2,
+          fine_calculation_type: 'percentage',
+          interest: 1,
+          interest_calculation_days: 'calendar',
+          interest_calculation_period: 'month',
+          interest_calculation_type: 'amount',
+          rebate: 0,
+          rebate_calculation_type: 'percentage',
+        },
+      },
+      options: {
+        authorization_type: 'app',
+        automatic_schedule: true,
+        next_working_day: true,
+        qrcode_expiration_seconds: 3600,
+        retry_policy: '3r_7d',
+      },
+      periodicity: 'mnth',
+      start_date: '2025-07-05T00:00:00Z',
+      virtual_account_id: bank.sandbox.state.world.virtualAccountIds[1]!,
+    };
+  });
+  afterAll(async () => {
+    await bank?.stop();
+  });
+
+  it('generates an approved recurrence from the full request', async () => {
+    const recurrence = await bank.bank.generateRecurrence(request);
+    const owner = ownerOf(bank.sandbox.state.world, request.virtual_account_id)!;
+
+    expect(recurrenceSchema.safeParse(recurrence).success).toBe(true);
+    expect(recurrence).toMatchObject({
+      status: 'approved',
+      external_id: request.external_id,
+      periodicity: 'mnth',
+      retry_policy: '3r_7d',
+      automated_attempt_retry: true,
+      next_working_day: true,
+      start_date: request.start_date,
+      first_payment_date: '2025-07-05T00:00:00.000Z',
+      minimum_amount: { amount: 1_990, currency: 'BRL' },
+      first_payment_amount: { amount: 1_990, currency: 'BRL' },
+      ispb: '18236120',
+      virtual_account_id: owner.virtualAccountId,
+      entity_id: owner.entityId,
+      bank_account_id: owner.bankAccountId,
+      org_id: bank.sandbox.state.world.orgId,
+      company_id: bank.sandbox.state.world.companyId,
+      qrcode: null,
+    });
+    expect(bank.sandbox.state.bankData.recurrences.get(recurrence.id)).toEqual(recurrence);
+  });
+
+  it('answers the first recurrence again for a repeated external_id', async () => {
+    const first = await bank.bank.generateRecurrence({ ...request, external_id: 'idempotent-1' });
+    const again = await bank.bank.generateRecurrence({
+      ...request,
+      external_id: 'idempotent-1',
+      description: 'a different body',
+    });
+    expect(again).toEqual(first);
+    const stored = [...bank.sandbox.state.bankData.recurrences.values()].filter(
+      (recurrence) => recurrence.external_id === 'idempotent-1',
+    );
+    expect(stored).toHaveLength(1);
+
+    const created = await bank.raw('/banking/cashin/pix/recurrences', {
+      method: 'POST',
+      body: { ...request, external_id: 'idempotent-2' },
+    });
+    const repeated = await bank.raw('/banking/cashin/pix/recurrences', {
+      method: 'POST',
+      body: { ...request, external_id: 'idempotent-2' },
+    });
+    expect([created.statusCode, repeated.statusCode]).toEqual([201, 200]);
+    expect(repeated.json()).toEqual(created.json());
+  });
+
+  it('issues a QR code when the payer authorizes by scanning one', async () => {
+    const recurrence = await bank.bank.generateRecurrence({
+      ...request,
+      external_id: 'qrcode-journey',
+      options: { authorization_type: 'qrcode' },
+    });
+    expect(recurrence.journey).toBe('qrcode');
+    expect(recurrence.qrcode).toMatchObject({
+      type: 'dynamic',
+      hash: expect.stringContaining(recurrence.id),
+    });
+    expect(recurrence.retry_policy).toBe('none');
+  });
+
+  it('refuses an invalid request with a pointer per offending member', async () => {
+    const invalid = {
+      ...request,
+      external_id: undefined,
+      amounts: { minimum: -5 },
+      counterparty: {
+        name: 'Maria',
+        tax_number: '123456789012',
+        bank_account: { branch: '0001', ispb: '1823612', number: '12x' },
+      },
+      first_payment: {
+        amount: 10.5,
+        due_detail: { due_date: '05/07/2025', discount_amounts: [1, 2], discount_dates: ['2025-07-01'] },
+      },
+      options: { retry_policy: 'always' },
+      periodicity: 'daily',
+      start_date: 'tomorrow',
+      virtual_account_id: 'account-1',
+    } as unknown as GenerateRecurrenceRequest;
+
+    const error = await failureOf(bank.bank.generateRecurrence(invalid));
+    expect(pointers(error).sort()).toEqual(
+      [
+        '/amounts/minimum',
+        '/counterparty/tax_number',
+        '/counterparty/bank_account/ispb',
+        '/counterparty/bank_account/number',
+        '/external_id',
+        '/first_payment/amount',
+        '/first_payment/due_detail/due_date',
+        '/first_payment/due_detail/discount_dates',
+        '/options/retry_policy',
+        '/periodicity',
+        '/start_date',
+        '/virtual_account_id',
+      ].sort(),
+    );
+    expect(error.message).toContain('must be 11 (CPF) or 14 (CNPJ) digits');
+    expect(error.message).toContain('must be 8 digits');
+
+    const raw = await bank.raw('/banking/cashin/pix/recurrences', {
+      method: 'POST',
+      body: { ...request, counterparty: { ...request.counterparty, tax_number: '1' } },
+    });
+    expect(raw.statusCode).toBe(422);
+    expect(raw.json()).toEqual({
+      errors: [
+        {
+          title: 'INVALID_PARAMETER',
+          detail: 'must be 11 (CPF) or 14 (CNPJ) digits',
+          source: { pointer: '/counterparty/tax_number' },
+        },
+      ],
+    });
+  });
+
+  it('refuses a virtual account that is not the organisation’s', async () => {
+    const error = await failureOf(
+      bank.bank.generateRecurrence({
+        ...request,
+        external_id: 'foreign-account',
+        virtual_account_id: '00000000-0000-4000-8000-000000000000',
+      }),
+    );
+    expect(pointers(error)).toEqual(['/virtual_account_id']);
+  });
+
+  it('refuses wrong credentials with 401', async () => {
+    expect(await failureOf(bank.badBank.generateRecurrence(request))).toBeInstanceOf(BankUnauthorizedError);
+  });
+
+  it('is an activity whose validation failure is not retried', async () => {
+    const activities = createRecurrenceActivities(bank.bank);
+    const recurrence = await activities.generateRecurrence({ ...request, external_id: 'activity-1' });
+    expect(recurrence.status).toBe('approved');
+    const failure = await failureOf(
+      activities.generateRecurrence({ ...request, periodicity: 'x' as 'mnth' }),
+    );
+    expect(failure).toMatchObject({ type: 'BankValidation', nonRetryable: true });
+  });
+});

@@ -1,0 +1,14 @@
+import { testEnvKeys } from '../setup/shared.js';
+import { sandboxCredentials, type TestStack } from './stack.js';
+
+/** The environment that points the CLI at a test stack: its Temporal server, task queue and sandbox bank. */
+export function cliEnvFor(stack: TestStack): Record<string, string> {
+  return {
+    TEMPORAL_ADDRESS: process.env[testEnvKeys.address] ?? '',
+    TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace] ?? 'default',
+    TEMPORAL_TASK_QUEUE: stack.taskQueue,
+    BANK_BASE_URL: stack.sandbox.url,
+    BANK_CLIENT_ID: sandboxCredentials.clientId,
+    BANK_CLIENT_SECRET: sandboxCredentials.clientSecret,
+  };
+}

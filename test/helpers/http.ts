@@ -1,0 +1,16 @@
+export interface HttpAnswer {
+  statusCode: number;
+  body: string;
+  headers: Headers;
+  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A plain HTTP call over the loopback, answered with the status, body text and a JSON reader. */
+export async function httpCall(
+  url: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer> {
+  const response = await fetch(url, init);
+  const body = await response.text();
+  return { statusCode: response.status, body, headers: response.headers, json: () => JSON.parse(body) };
+}

@@ -1,0 +1,265 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { AuthorizeFidoAssertion } from '../../src/bank/schemas/fido.js';
+import {
+  authorizePayment,
+  getAuthorizationOptions,
+  getPayment,
+  InvalidInputError,
+  startEnrollment,
+  startPayment,
+  waitForPaymentResult,
+  type StartPaymentInput,
+} from '../../src/starter/index.js';
+import { workflowIds } from '../../src/workflows/ids.js';
+import {
+  control,
+  enroll,
+  fastPolling,
+  keyOf,
+  newCustomer,
+  world,
+  type Customer,
+} from '../helpers/journey.js';
+import { startTestStack, type TestStack } from '../helpers/stack.js';
+
+let sequence = 0;
+const uniqueRef = (label: string) => `${label}-${Date.now()}-${++sequence}`;
+
+function tamper(assertion: AuthorizeFidoAssertion): AuthorizeFidoAssertion {
+  const signature = assertion.response.signature;
+  const flipped = signature.slice(0, -2) + (signature.endsWith('AA') ? 'BA' : 'AA');
+  return { ...assertion, response: { ...assertion.response, signature: flipped } };
+}
+
+describe('biometric payment workflow through the receiver and the sandbox bank', () => {
+  let stack: TestStack;
+  let customer: Customer;
+  let enrollmentId: string;
+
+  const paymentInput = (overrides: Partial<StartPaymentInput> = {}): StartPaymentInput => ({
+    externalId: uniqueRef('pay'),
+    enrollmentId,
+    deviceId: customer.deviceId,
+    amountCents: 12_345,
+    description: 'Pedido 1234',
+    ...world(stack),
+    cashInWaitMs: 5_000,
+    ...overrides,
+  });
+
+  const authorizeCalls = async (paymentId: string) =>
+    (await control(stack, 'GET', `/sandbox/biometrics/payments/${paymentId}/authorize-calls`)) as {
+      successful: number;
+      refused: number;
+    };
+
+  beforeAll(async () => {
+    stack = await startTestStack({ receiver: true });
+    customer = await newCustomer(stack);
+    const { result } = await enroll(stack, customer);
+    enrollmentId = result.enrollment?.id ?? '';
+  });
+  afterAll(() => stack?.stop());
+
+  it('pays: payment and options in one round trip, assertion, settlement confirmed by the Pix cash-in', async () => {
+    const input = paymentInput();
+    const created = await startPayment(stack, input);
+    expect(created.workflowId).toBe(workflowIds.payment(input.externalId ?? ''));
+    expect(created.payment).toMatchObject({
+      amount: { amount: 12_345, currency: 'BRL' },
+      external_id: input.externalId,
+    });
+    expect(JSON.parse(created.publicKeyEncoded)).toHaveProperty('challenge');
+
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+    expect(await authorizePayment(stack, { externalId: created.externalId, assertion })).toEqual({
+      ok: true,
+      status: 'awaiting_payment',
+    });
+
+    const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+    expect(result).toMatchObject({ outcome: 'settled', status: 'settled', paymentId: created.payment.id });
+    expect(result.endToEndId).toMatch(/^E\d{8}\d{12}\w{11}$/);
+    expect(result.transactionDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const sources = result.evidence.map((item) => item.source);
+    expect(sources).toEqual(
+      expect.arrayContaining(['create', 'authorize', 'cash-in webhook', 'confirmation']),
+    );
+
+    expect(await authorizeCalls(created.payment.id)).toMatchObject({ successful: 1, refused: 0 });
+    const description = await stack.client.workflow.getHandle(created.workflowId).describe();
+    expect(description.searchAttributes).toMatchObject({
+      BankflowKind: ['payment'],
+      BankflowStatus: ['settled'],
+      BankflowExternalId: [created.externalId],
+      BankflowPaymentId: [created.payment.id],
+      BankflowEndToEndId: [result.endToEndId],
+    });
+  });
+
+  it('joins the running payment when started twice with the same external id', async () => {
+    const input = paymentInput();
+    const first = await startPayment(stack, input);
+    const second = await startPayment(stack, input);
+    expect(second.payment.id).toBe(first.payment.id);
+    const payments = (await control(
+      stack,
+      'GET',
+      `/sandbox/biometrics/payments?enrollment_id=${enrollmentId}`,
+    )) as unknown as {
+      external_id: string;
+    }[];
+    expect(payments.filter((payment) => payment.external_id === input.externalId)).toHaveLength(1);
+  });
+
+  it('answers a tampered assertion with the reason, then authorizes a good one', async () => {
+    const created = await startPayment(stack, paymentInput());
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+
+    const refused = await authorizePayment(stack, {
+      externalId: created.externalId,
+      assertion: tamper(assertion),
+    });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok === false && refused.reason).toMatch(/signature/);
+
+    const fresh = await getAuthorizationOptions(stack, { externalId: created.externalId });
+    const retry = customer.authenticator.getAssertion(fresh, stack.sandbox.url);
+    expect(await authorizePayment(stack, { externalId: created.externalId, assertion: retry })).toMatchObject(
+      { ok: true },
+    );
+    expect((await waitForPaymentResult(stack, { externalId: created.externalId })).outcome).toBe('settled');
+    expect(await authorizeCalls(created.payment.id)).toEqual(
+      expect.objectContaining({ successful: 1, refused: 1 }),
+    );
+  });
+
+  it.each([
+    ['failed', 12_391],
+    ['rejected', 12_392],
+  ])('ends %s when the bank says so', async (outcome, amountCents) => {
+    const created = await startPayment(stack, paymentInput({ amountCents }));
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+    await authorizePayment(stack, { externalId: created.externalId, assertion });
+    const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+    expect(result).toMatchObject({ outcome, status: outcome });
+    expect(result.reason).toBe(`the bank reports the payment ${outcome}`);
+  });
+
+  it('ends when the consent window closes unauthorized, and refuses a late assertion', async () => {
+    await control(stack, 'PUT', '/sandbox/biometrics/settings', { consent_window_ms: 1_500 });
+    try {
+      const created = await startPayment(
+        stack,
+        paymentInput({ consentWindowMs: 1_500, polling: fastPolling }),
+      );
+      const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+      expect(result.outcome).toBe('rejected');
+      expect(result.reason).toMatch(/rejected before the customer authorized it/);
+
+      const late = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+      const error = await authorizePayment(stack, { externalId: created.externalId, assertion: late }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeDefined();
+    } finally {
+      await control(stack, 'PUT', '/sandbox/biometrics/settings', { consent_window_ms: 300_000 });
+    }
+  });
+
+  it('refuses to pay on an enrollment that is not authorized, with the reason', async () => {
+    const other = await newCustomer(stack);
+    const pending = await startEnrollment(stack, {
+      ...keyOf(other),
+      returnToUrl: 'https://merchant.example/x',
+    });
+    const error = await startPayment(
+      stack,
+      paymentInput({ enrollmentId: pending.enrollmentId, deviceId: other.deviceId }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+    const cause = (error as WorkflowUpdateFailedError).cause;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect((cause as ApplicationFailure).type).toBe('EnrollmentNotAuthorized');
+    expect(cause?.message).toMatch(/is awaiting_account_holder_validation, not authorized/);
+  });
+
+  it('validates merchant input before starting anything, naming the field', async () => {
+    await expect(startPayment(stack, paymentInput({ amountCents: 10.5 }))).rejects.toThrow(
+      new InvalidInputError('amountCents', 'must be a whole number of cents'),
+    );
+    await expect(startPayment(stack, paymentInput({ description: 'x'.repeat(141) }))).rejects.toThrow(
+      /^description: /,
+    );
+    await expect(startPayment(stack, paymentInput({ entityId: 'e' }))).rejects.toThrow(
+      /^entityId: must be a uuid/,
+    );
+    await expect(startPayment(stack, paymentInput({ externalId: 'has space' }))).rejects.toThrow(
+      /^externalId: /,
+    );
+  });
+
+  it('settles on polling alone when every webhook is lost', async () => {
+    stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 1 });
+    try {
+      const created = await startPayment(stack, paymentInput({ polling: fastPolling, cashInWaitMs: 500 }));
+      const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+      await authorizePayment(stack, { externalId: created.externalId, assertion });
+      const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+      expect(result.outcome).toBe('settled');
+      expect(result.evidence.map((item) => item.source)).not.toContain('webhook');
+      expect(
+        result.evidence.some(
+          (item) => item.source === 'confirmation' && /no Pix cash-in/.test(item.detail ?? ''),
+        ),
+      ).toBe(true);
+      expect((await getPayment(stack, { externalId: created.externalId })).polls).toBeGreaterThan(0);
+    } finally {
+      stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 0 });
+    }
+  });
+
+  it('changes nothing on duplicated and reordered webhooks', async () => {
+    stack.sandbox.faults.configure({
+      ...stack.sandbox.faults.current(),
+      webhook_duplicate_rate: 1,
+      webhook_reorder_rate: 0.5,
+    });
+    try {
+      const created = await startPayment(stack, paymentInput());
+      const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+      await authorizePayment(stack, { externalId: created.externalId, assertion });
+      const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+      expect(result.outcome).toBe('settled');
+      const state = await getPayment(stack, { externalId: created.externalId });
+      expect(state.duplicateWebhooks).toBeGreaterThan(0);
+      const statuses = result.evidence.filter((item) => item.source === 'webhook').map((item) => item.status);
+      expect(new Set(statuses).size).toBe(statuses.length);
+    } finally {
+      stack.sandbox.faults.configure({
+        ...stack.sandbox.faults.current(),
+        webhook_duplicate_rate: 0,
+        webhook_reorder_rate: 0,
+      });
+    }
+  });
+
+  it('survives the worker stopping in the middle: one payment, one authorize at the bank, one outcome', async () => {
+    const created = await startPayment(stack, paymentInput());
+    await stack.stopWorker();
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+    const pending = authorizePayment(stack, { externalId: created.externalId, assertion });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stack.restartWorker();
+
+    expect(await pending).toMatchObject({ ok: true });
+    const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+    expect(result.outcome).toBe('settled');
+    expect(await authorizeCalls(created.payment.id)).toMatchObject({ successful: 1 });
+    const runs = [];
+    for await (const run of stack.client.workflow.list({ query: `WorkflowId = '${created.workflowId}'` }))
+      runs.push(run);
+    expect(runs).toHaveLength(1);
+  });
+});

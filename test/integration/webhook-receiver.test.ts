@@ -1,0 +1,181 @@
+import { Client, Connection } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import { webhookHeaders } from '../../src/bank/schemas/webhook.js';
+import { signWebhookBody } from '../../src/bank/webhook-signature.js';
+import { createReceiver } from '../../src/webhooks/app.js';
+import { bankflowRouter } from '../../src/webhooks/routes.js';
+import { workflowIds } from '../../src/workflows/ids.js';
+import {
+  resolveUnmatchedWebhookSignal,
+  unmatchedWebhookQuery,
+} from '../../src/workflows/unmatched-webhook.js';
+import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import { httpCall } from '../helpers/http.js';
+import { startTestStack, type TestStack } from '../helpers/stack.js';
+
+const secret = 'current-secret';
+const previousSecret = 'previous-secret';
+
+function envelope(overrides: Record<string, unknown> = {}) {
+  return {
+    category: 'some_future_category',
+    type: 'created',
+    ref_id: '5b1c1f0e-3a52-4c1e-9a8e-1f2d3c4b5a69',
+    timestamp: '2026-11-22T10:00:00.000Z',
+    data: { id: '5b1c1f0e-3a52-4c1e-9a8e-1f2d3c4b5a69', status: 'created' },
+    ...overrides,
+  };
+}
+
+describe('webhook receiver', () => {
+  let stack: TestStack;
+  let receiver: FastifyInstance;
+  let url: string;
+
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    httpCall(`${url}/webhooks`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  const signed = (body: string, key = secret) =>
+    post(body, { [webhookHeaders.signature]: signWebhookBody(body, key) });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    receiver = createReceiver({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      auth: { secrets: [secret, previousSecret], disabled: false },
+      router: bankflowRouter,
+      logger: stack.logger,
+      bodyLimit: 4096,
+    });
+    url = await receiver.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  it('keeps an event no workflow claims as a visible, durable workflow, once', async () => {
+    const body = JSON.stringify(envelope());
+    const first = await signed(body);
+    expect(first.statusCode).toBe(202);
+    const key = webhookEventKey(envelope());
+    expect(first.json()).toEqual({
+      accepted: key,
+      workflowId: workflowIds.unmatchedWebhook(key),
+      delivered: 'unmatched',
+    });
+
+    const again = await signed(body);
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toEqual(first.json());
+
+    const handle = stack.client.workflow.getHandle(workflowIds.unmatchedWebhook(key));
+    const description = await handle.describe();
+    expect(description.status.name).toBe('RUNNING');
+    expect(description.searchAttributes.BankflowKind).toEqual(['webhook-unmatched']);
+    expect((await handle.query(unmatchedWebhookQuery)).envelope).toMatchObject(envelope());
+
+    await handle.signal(resolveUnmatchedWebhookSignal, { by: 'support', note: 'test event' });
+    expect((await handle.result()).resolution).toEqual({ by: 'support', note: 'test event' });
+    expect((await handle.describe()).searchAttributes.BankflowStatus).toEqual(['resolved']);
+
+    const afterResolution = await signed(body);
+    expect(afterResolution.statusCode).toBe(202);
+  });
+
+  it('accepts the previous secret during a rotation, and the shared-secret header alone', async () => {
+    expect((await signed(JSON.stringify(envelope({ type: 'rotation' })), previousSecret)).statusCode).toBe(
+      202,
+    );
+    const body = JSON.stringify(envelope({ type: 'secret-header' }));
+    expect((await post(body, { [webhookHeaders.secret]: secret })).statusCode).toBe(202);
+  });
+
+  it('refuses unauthenticated, forged and wrongly signed requests with 401', async () => {
+    const body = JSON.stringify(envelope({ type: 'forged' }));
+    const missing = await post(body);
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json().error).toMatch(/missing x-webhook-signature/);
+    expect((await signed(body, 'some-other-secret')).statusCode).toBe(401);
+    expect((await post(body, { [webhookHeaders.secret]: 'guess' })).statusCode).toBe(401);
+    const tampered = await post(body.replace('forged', 'forgeD'), {
+      [webhookHeaders.signature]: signWebhookBody(body, secret),
+    });
+    expect(tampered.statusCode).toBe(401);
+    const validSecretBadSignature = await post(body, {
+      [webhookHeaders.secret]: secret,
+      [webhookHeaders.signature]: 'ab'.repeat(32),
+    });
+    expect(validSecretBadSignature.statusCode).toBe(401);
+  });
+
+  it('answers 400 naming the field for bad JSON or a bad envelope', async () => {
+    const notJson = await signed('{"category":');
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().error).toBe('body is not valid JSON');
+
+    const noRef = envelope();
+    delete (noRef as Partial<typeof noRef>).ref_id;
+    const missing = await signed(JSON.stringify(noRef));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toMatch(/^ref_id: /);
+
+    const badTimestamp = await signed(JSON.stringify(envelope({ timestamp: 'yesterday' })));
+    expect(badTimestamp.json().error).toMatch(/^timestamp: /);
+  });
+
+  it('answers 413 for an oversized body and 415 for a body that is not JSON', async () => {
+    const big = JSON.stringify(envelope({ data: { padding: 'x'.repeat(5000) } }));
+    expect((await signed(big)).statusCode).toBe(413);
+    const text = await httpCall(`${url}/webhooks`, {
+      method: 'POST',
+      body: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.statusCode).toBe(415);
+  });
+
+  it('answers 503 so the bank retries when Temporal cannot take the event', async () => {
+    const connection = Connection.lazy({ address: '127.0.0.1:1' });
+    const unreachable = createReceiver({
+      client: new Client({ connection }),
+      taskQueue: stack.taskQueue,
+      auth: { secrets: [secret], disabled: false },
+      router: bankflowRouter,
+      logger: stack.logger,
+      temporalDeadlineMs: 500,
+    });
+    try {
+      const unreachableUrl = await unreachable.listen({ host: '127.0.0.1', port: 0 });
+      const body = JSON.stringify(envelope({ type: 'temporal-down' }));
+      const response = await httpCall(`${unreachableUrl}/webhooks`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          [webhookHeaders.signature]: signWebhookBody(body, secret),
+        },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error).toMatch(/^Temporal is unavailable/);
+      expect((await httpCall(`${unreachableUrl}/readyz`)).statusCode).toBe(503);
+    } finally {
+      await unreachable.close();
+      await connection.close();
+    }
+  });
+
+  it('serves health, readiness and metrics', async () => {
+    expect((await httpCall(`${url}/healthz`)).statusCode).toBe(200);
+    expect((await httpCall(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
+    const metrics = await httpCall(`${url}/metrics`);
+    expect(metrics.body).toMatch(
+      /bankflow_webhooks_received_total\{outcome="unmatched",category="some_future_category"\} \d+/,
+    );
+    expect(metrics.body).toMatch(/bankflow_webhooks_received_total\{outcome="401",category="unknown"\} \d+/);
+  });
+});
