@@ -1,4 +1,7 @@
+import path from 'node:path';
 import { z } from 'zod';
+import { uuid } from './bank/schemas/common.js';
+import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
 
 /**
  * Every environment variable bankflow reads, in one schema. Defaults describe the embedded development stack
@@ -20,6 +23,50 @@ const flag = (fallback: boolean) =>
 /** The secret the sandbox signs webhooks with when SANDBOX_WEBHOOK_SECRET is unset; development only. */
 export const developmentWebhookSecret = 'bankflow-sandbox-webhook-secret';
 
+/** The payload key used when TEMPORAL_ENCRYPTION_KEYS is unset; development only, never secret. */
+export const developmentEncryptionKeys = `dev-1:${Buffer.from('bankflow-development-only-key-32').toString('base64')}`;
+
+/** A cron expression as Temporal Schedules read it: 5 to 7 fields, or a shortcut such as `@hourly`. */
+const cron = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .refine((value) => /^@\w+/.test(value) || /^(\S+\s+){4,6}\S+$/.test(value), {
+      message: 'must be a cron expression such as "0 6 * * *" (minute hour day-of-month month day-of-week)',
+    });
+const timeZone = z
+  .string()
+  .trim()
+  .default('America/Sao_Paulo')
+  .refine(
+    (value) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: value });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an IANA time zone such as America/Sao_Paulo or UTC' },
+  );
+/** Comma-separated uuids; empty or unset is an empty list. */
+const uuidList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const ids = (value ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+    const bad = ids.find((id) => !uuid.safeParse(id).success);
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `${JSON.stringify(bad)} is not a uuid (8-4-4-4-12 hex digits)` });
+      return z.NEVER;
+    }
+    return ids;
+  });
+
 export const envSchema = z
   .object({
     BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -36,6 +83,8 @@ export const envSchema = z
     TEMPORAL_TLS_CA_PATH: optionalText,
     TEMPORAL_TLS_SERVER_NAME: optionalText,
     TEMPORAL_CLI: optionalText,
+    /** `id:base64key,...`, current key first; encrypts every Temporal payload (AES-256-GCM). */
+    TEMPORAL_ENCRYPTION_KEYS: optionalText,
     /** Searched for a `temporal` binary when TEMPORAL_CLI is unset. */
     PATH: optionalText,
     TEMPORAL_DEV_PORT: port(7233),
@@ -52,11 +101,36 @@ export const envSchema = z
     SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
     SANDBOX_WEBHOOK_SECRET: z.string().min(1).default(developmentWebhookSecret),
 
+    CODEC_HOST: z.string().min(1).default('127.0.0.1'),
+    CODEC_PORT: port(4030),
+    /** `user:password` pairs, comma-separated, for HTTP Basic on the codec server. */
+    CODEC_AUTH_USERS: optionalText,
+    /** Bearer tokens, comma-separated, for tools calling the codec server. */
+    CODEC_AUTH_TOKENS: optionalText,
+    /** Browser origins (the Temporal UI) allowed to call the codec server; default: the embedded UI. */
+    CODEC_CORS_ORIGINS: optionalText,
+
     WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
     WEBHOOK_PORT: port(4020),
     WEBHOOK_SECRET: optionalText,
     WEBHOOK_SECRET_PREVIOUS: optionalText,
     WEBHOOK_AUTH_DISABLED: flag(false),
+
+    /** Where report and metrics snapshot files go; default `<BANKFLOW_DATA_DIR>/reports`. */
+    REPORTS_DIR: optionalText,
+    METRICS_BANK_ACCOUNT_IDS: uuidList,
+    /** Prefixes every schedule id, so several deployments (or test runs) share a namespace. */
+    SCHEDULE_ID_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]*$/, 'may hold only letters, digits and . _ -')
+      .default('bankflow-'),
+    SCHEDULE_TIME_ZONE: timeZone,
+    SCHEDULE_ATTEMPTS_SYNC_CRON: cron('*/15 * * * *'),
+    SCHEDULE_METRICS_CRON: cron('0 * * * *'),
+    SCHEDULE_REPORTS_CRON: cron('0 6 * * *'),
+
+    CHECKOUT_PORT: port(4040),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
@@ -72,6 +146,28 @@ export const envSchema = z
         code: 'custom',
         path: ['BANK_BASE_URL'],
         message: 'is required when BANKFLOW_ENV=production (the sandbox bank is for development only)',
+      });
+    }
+    if (env.TEMPORAL_ENCRYPTION_KEYS !== undefined) {
+      try {
+        parseEncryptionKeys(env.TEMPORAL_ENCRYPTION_KEYS);
+      } catch (error) {
+        if (!(error instanceof EncryptionKeyError)) throw error;
+        ctx.addIssue({ code: 'custom', path: ['TEMPORAL_ENCRYPTION_KEYS'], message: error.message });
+      }
+    } else if (env.BANKFLOW_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEMPORAL_ENCRYPTION_KEYS'],
+        message: 'is required when BANKFLOW_ENV=production (customer data is encrypted in Temporal payloads)',
+      });
+    }
+    if (env.BANKFLOW_ENV === 'production' && !env.CODEC_AUTH_USERS && !env.CODEC_AUTH_TOKENS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CODEC_AUTH_USERS'],
+        message:
+          'or CODEC_AUTH_TOKENS is required when BANKFLOW_ENV=production (the codec server decrypts customer data)',
       });
     }
     if (env.BANKFLOW_ENV === 'production' && env.WEBHOOK_AUTH_DISABLED) {
@@ -109,6 +205,8 @@ export interface TemporalConfig {
         serverName: string | undefined;
       };
   cliPath: string | undefined;
+  /** Payload encryption keys, current first. */
+  encryptionKeys: EncryptionKey[];
   searchPath: string | undefined;
   devServerPort: number;
   uiPort: number;
@@ -120,6 +218,19 @@ export interface BankConfig {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
+}
+
+/** What the scheduled jobs need on the worker: where files go and which accounts metrics snapshots read. */
+export interface JobsConfig {
+  reportsDir: string;
+  metricsBankAccountIds: string[];
+}
+
+/** How the Temporal Schedules are declared (src/schedules/declarations.ts). */
+export interface SchedulesConfig {
+  idPrefix: string;
+  timeZone: string;
+  cron: { attemptsSync: string; metrics: string; reports: string };
 }
 
 export interface Config {
@@ -136,7 +247,25 @@ export interface Config {
     webhookSecret: string;
   };
   webhooks: { host: string; port: number; secrets: string[]; authDisabled: boolean };
+  jobs: JobsConfig;
+  schedules: SchedulesConfig;
+  /** The reference checkout page `bankflow dev` serves on localhost. */
+  checkout: { port: number };
+  codec: {
+    host: string;
+    port: number;
+    users: string[];
+    tokens: string[];
+    corsOrigins: string[];
+    trustUiOrigin: boolean;
+  };
 }
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): string {
   const variable = String(issue.path[0]);
@@ -180,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : false,
       cliPath: e.TEMPORAL_CLI,
+      encryptionKeys: parseEncryptionKeys(e.TEMPORAL_ENCRYPTION_KEYS ?? developmentEncryptionKeys),
       searchPath: e.PATH,
       devServerPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
@@ -197,6 +327,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookUrl: e.SANDBOX_WEBHOOK_URL,
       webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
     },
+    codec: {
+      host: e.CODEC_HOST,
+      port: e.CODEC_PORT,
+      users: list(e.CODEC_AUTH_USERS),
+      tokens: list(e.CODEC_AUTH_TOKENS),
+      corsOrigins: e.CODEC_CORS_ORIGINS
+        ? list(e.CODEC_CORS_ORIGINS)
+        : [`http://localhost:${e.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${e.TEMPORAL_UI_PORT}`],
+      // Only the local development stack trusts the UI's origin in place of credentials.
+      trustUiOrigin: e.BANKFLOW_ENV === 'development',
+    },
     webhooks: {
       host: e.WEBHOOK_HOST,
       port: e.WEBHOOK_PORT,
@@ -207,5 +348,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ].filter((secret): secret is string => Boolean(secret)),
       authDisabled: e.WEBHOOK_AUTH_DISABLED,
     },
+    jobs: {
+      reportsDir: e.REPORTS_DIR ?? path.join(e.BANKFLOW_DATA_DIR, 'reports'),
+      metricsBankAccountIds: e.METRICS_BANK_ACCOUNT_IDS,
+    },
+    schedules: {
+      idPrefix: e.SCHEDULE_ID_PREFIX,
+      timeZone: e.SCHEDULE_TIME_ZONE,
+      cron: {
+        attemptsSync: e.SCHEDULE_ATTEMPTS_SYNC_CRON,
+        metrics: e.SCHEDULE_METRICS_CRON,
+        reports: e.SCHEDULE_REPORTS_CRON,
+      },
+    },
+    checkout: { port: e.CHECKOUT_PORT },
   };
 }

@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { createActivities } from './activities/index.js';
 import { BankClient } from './bank/client.js';
 import type { BankConfig } from './config.js';
+import { bankflowDataConverter } from './temporal/data-converter.js';
+import type { EncryptionKey } from './temporal/encryption.js';
 
 /** The workflows entry next to this file: `.ts` when run from source (tests), `.js` from `dist/`. */
 export const workflowsPath = fileURLToPath(
@@ -16,6 +18,8 @@ export interface BankflowWorkerOptions {
   namespace: string;
   taskQueue: string;
   bank: BankConfig & { baseUrl: string };
+  /** Payload encryption keys, the same the clients use (current first). */
+  encryptionKeys: EncryptionKey[];
   logger: Logger;
   /** A prebuilt workflow bundle; bundling from source otherwise. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -30,6 +34,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities({ bank }),
+    dataConverter: bankflowDataConverter(options.encryptionKeys),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath }),
     ...options.tuning,
   });

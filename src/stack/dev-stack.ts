@@ -4,6 +4,7 @@ import { startSandbox } from '../sandbox/app.js';
 import { findTemporalCli } from '../temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { resolveBank } from './bank-url.js';
+import { startCodecServer } from './codec-process.js';
 import { startReceiver } from './receiver-process.js';
 import { startWorker } from './worker-process.js';
 
@@ -30,6 +31,10 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
   };
 
   try {
+    const codec = await startCodecServer(config, logger);
+    stops.push(() => codec.stop());
+    urls['Codec server'] = codec.url;
+
     let temporal = config.temporal;
     if (!temporal.address) {
       const cliPath = await findTemporalCli({ explicitPath: temporal.cliPath, pathEnv: temporal.searchPath });
@@ -39,6 +44,7 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
         uiPort: temporal.uiPort,
         dataDir: config.dataDir,
         namespace: temporal.namespace,
+        codecEndpoint: codec.url,
         logger,
       });
       stops.push(() => server.stop());

@@ -25,6 +25,7 @@ export async function startWorker(
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
     bank,
+    encryptionKeys: temporal.encryptionKeys,
     logger,
   });
   const done = worker.run().finally(() => connection.close());

@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { TemporalConfig } from '../config.js';
+import { bankflowDataConverter } from './data-converter.js';
 
 export const defaultTemporalAddress = 'localhost:7233';
 
@@ -41,7 +42,11 @@ function connectionOptions(config: TemporalConfig) {
 
 export async function connectClient(config: TemporalConfig): Promise<Client> {
   const connection = await Connection.connect(connectionOptions(config));
-  return new Client({ connection, namespace: config.namespace });
+  return new Client({
+    connection,
+    namespace: config.namespace,
+    dataConverter: bankflowDataConverter(config.encryptionKeys),
+  });
 }
 
 export function connectWorkerConnection(config: TemporalConfig): Promise<NativeConnection> {

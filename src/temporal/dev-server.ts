@@ -12,6 +12,8 @@ export interface DevServerOptions {
   /** Directory for the persistent SQLite database; workflows survive a restart. */
   dataDir: string;
   namespace: string;
+  /** Where the Web UI asks to decrypt payloads (the codec server). */
+  codecEndpoint?: string;
   logger: Logger;
 }
 
@@ -68,6 +70,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       '--log-level',
       'error',
       ...searchAttributeFlags(),
+      ...(options.codecEndpoint ? ['--ui-codec-endpoint', options.codecEndpoint] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

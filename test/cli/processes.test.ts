@@ -2,11 +2,20 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BankClient } from '../../src/bank/client.js';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { signWebhookBody } from '../../src/bank/webhook-signature.js';
+import { developmentEncryptionKeys } from '../../src/config.js';
+import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { SandboxState } from '../../src/sandbox/state.js';
 import { cancelBoleto } from '../../src/starter/index.js';
 import { freePort, isListening, runCli, startCli } from '../helpers/cli.js';
-import { sandboxCredentials, startTestStack, testLogger, type TestStack } from '../helpers/stack.js';
+import {
+  encryptionKeys,
+  sandboxCredentials,
+  startTestStack,
+  testLogger,
+  type TestStack,
+} from '../helpers/stack.js';
 import { testEnvKeys } from '../setup/shared.js';
 
 const temporalEnv = () => ({
@@ -36,6 +45,7 @@ describe('long-running commands', () => {
       ...bankEnv,
       SANDBOX_PORT: String(sandboxPort),
       WEBHOOK_PORT: String(await freePort()),
+      CODEC_PORT: String(await freePort()),
       TEMPORAL_TASK_QUEUE: taskQueue,
     });
     try {
@@ -53,13 +63,19 @@ describe('long-running commands', () => {
   });
 
   it('`dev` with the embedded Temporal dev server serves the UI and leaves no listener after Ctrl-C', async () => {
-    const [grpcPort, uiPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
+    const [grpcPort, uiPort, sandboxPort, codecPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const dev = startCli(['dev'], {
       ...bankEnv,
       TEMPORAL_DEV_PORT: String(grpcPort),
       TEMPORAL_UI_PORT: String(uiPort),
       SANDBOX_PORT: String(sandboxPort),
       WEBHOOK_PORT: String(await freePort()),
+      CODEC_PORT: String(codecPort),
       BANKFLOW_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bankflow-dev-')),
     });
     try {
@@ -67,6 +83,10 @@ describe('long-running commands', () => {
       expect(dev.output()).toMatch(new RegExp(`Temporal UI +http://localhost:${uiPort}`));
       const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
       expect(ui.status).toBe(200);
+      const uiSettings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
+        Codec: { Endpoint: string };
+      };
+      expect(uiSettings.Codec.Endpoint).toBe(`http://127.0.0.1:${codecPort}`);
 
       const cancel = await runCli(['boleto', 'cancel', seededBoletoId()], {
         ...bankEnv,
@@ -77,7 +97,8 @@ describe('long-running commands', () => {
     } finally {
       expect(await dev.stop('SIGINT')).toBe(0);
     }
-    for (const port of [grpcPort, uiPort, sandboxPort]) expect(await isListening(port)).toBe(false);
+    for (const port of [grpcPort, uiPort, sandboxPort, codecPort])
+      expect(await isListening(port)).toBe(false);
   }, 120_000);
 
   it('`webhooks` accepts signed bank events until SIGTERM, and refuses to start without a secret in production', async () => {
@@ -114,10 +135,57 @@ describe('long-running commands', () => {
       ...temporalEnv(),
       BANKFLOW_ENV: 'production',
       BANK_BASE_URL: 'https://bank.example.com',
+      TEMPORAL_ENCRYPTION_KEYS: developmentEncryptionKeys,
+      CODEC_AUTH_TOKENS: 'token',
       WEBHOOK_PORT: String(port),
     });
     expect(production.code).toBe(1);
     expect(production.stderr).toMatch(/WEBHOOK_SECRET: is required/);
+  });
+
+  it('`codec-server` decrypts payloads for signed-in support staff only', async () => {
+    const port = await freePort();
+    const codec = startCli(['codec-server'], {
+      CODEC_PORT: String(port),
+      CODEC_AUTH_USERS: 'support:s3cret',
+    });
+    try {
+      await codec.waitFor(/Press Ctrl-C to stop/);
+      const [sealed] = await new EncryptionCodec(encryptionKeys).encode([
+        defaultPayloadConverter.toPayload('Maria'),
+      ]);
+      const body = JSON.stringify({
+        payloads: [
+          {
+            metadata: Object.fromEntries(
+              Object.entries(sealed?.metadata ?? {}).map(([k, v]) => [
+                k,
+                Buffer.from(v ?? []).toString('base64'),
+              ]),
+            ),
+            data: Buffer.from(sealed?.data ?? []).toString('base64'),
+          },
+        ],
+      });
+      const decode = (headers: Record<string, string>) =>
+        fetch(`http://127.0.0.1:${port}/decode`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+      const anonymous = await decode({});
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
+      const signedIn = await decode({
+        authorization: `Basic ${Buffer.from('support:s3cret').toString('base64')}`,
+      });
+      expect(signedIn.status).toBe(200);
+      const decoded = (await signedIn.json()) as { payloads: { data: string }[] };
+      expect(Buffer.from(decoded.payloads[0]?.data ?? '', 'base64').toString()).toBe('"Maria"');
+    } finally {
+      expect(await codec.stop()).toBe(0);
+    }
+    expect(await isListening(port)).toBe(false);
   });
 
   it('`sandbox` serves the Banking API with Basic auth until SIGTERM', async () => {

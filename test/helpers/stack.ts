@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import type { BankConfig } from '../../src/config.js';
+import { developmentEncryptionKeys, type BankConfig } from '../../src/config.js';
+import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
+import { parseEncryptionKeys } from '../../src/temporal/encryption.js';
 import { createLogger } from '../../src/logger.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
 import { createReceiver } from '../../src/webhooks/app.js';
@@ -11,6 +13,9 @@ import type { FastifyInstance } from 'fastify';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { createBankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
+
+/** The CLI's development default, so CLI processes and in-test workers and clients read each other's payloads. */
+export const encryptionKeys = parseEncryptionKeys(developmentEncryptionKeys);
 
 export const sandboxCredentials = { clientId: 'test-client', clientSecret: 'test-secret' };
 
@@ -80,13 +85,14 @@ export async function startTestStack(options: TestStackOptions = {}) {
       namespace,
       taskQueue,
       bank,
+      encryptionKeys,
       logger,
       workflowBundle: { codePath: required(testEnvKeys.bundle) },
     });
   let worker = await newWorker();
   let running: Promise<void> | undefined = worker.run();
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, dataConverter: bankflowDataConverter(encryptionKeys) });
 
   let receiver: FastifyInstance | undefined;
   let receiverUrl: string | undefined;

@@ -32,7 +32,9 @@ describe('webhook signatures', () => {
   it('refuses a signature over other bytes, even the same JSON reformatted', () => {
     const signature = signWebhookBody(body, current);
     expect(verifyWebhookSignature(`${body} `, signature, [current])).toBe(false);
-    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(body), null, 2), signature, [current])).toBe(false);
+    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(body), null, 2), signature, [current])).toBe(
+      false,
+    );
   });
 
   it('refuses a missing, empty, truncated, non-hex or prefixed signature', () => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { startSandbox } from '../../sandbox/app.js';
 import { resolveBank } from '../../stack/bank-url.js';
+import { startCodecServer } from '../../stack/codec-process.js';
 import { startDevStack } from '../../stack/dev-stack.js';
 import { startReceiver } from '../../stack/receiver-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
@@ -61,6 +62,20 @@ export function processCommands(program: Command): void {
           Metrics: `${receiver.url}/metrics`,
         });
         stopOnSignals(logger, receiver.stop);
+      }),
+    );
+
+  program
+    .command('codec-server')
+    .description(
+      'run the codec server the Temporal UI and CLI use to show decrypted payloads (CODEC_HOST:CODEC_PORT)',
+    )
+    .action(
+      action(async () => {
+        const { config, logger } = cliContext();
+        const codec = await startCodecServer(config, logger);
+        printUrls('codec server is running', { 'Codec endpoint': codec.url });
+        stopOnSignals(logger, codec.stop);
       }),
     );
 

@@ -8,7 +8,10 @@ import type { WebhookTarget } from '../webhooks/target.js';
 
 const targetUpdateSchema = z.strictObject({
   /** null stops delivery: later events are recorded as undeliverable. */
-  url: z.url({ protocol: /^https?$/ }).nullable().optional(),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .nullable()
+    .optional(),
   secret: z.string().min(1).optional(),
   max_attempts: z.number().int().min(1).max(10).optional(),
   base_delay_ms: z.number().int().nonnegative().optional(),

@@ -18,7 +18,7 @@ export interface WebhookEventRecord {
   envelope: WebhookEnvelope;
   /** The receiver it was addressed to when published; null when none was configured. */
   url: string | null;
-  /** Null when it was never meant to be sent (no URL). */
+  /** Null when it was not going to be sent: no URL, or the sandbox was closing. */
   faults: WebhookFaultDecision | null;
   attempts: number;
   /** 2 when the duplicate fault sent it twice and both copies arrived. */

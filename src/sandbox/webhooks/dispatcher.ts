@@ -20,11 +20,10 @@ export interface WebhookEvent {
 
 export interface WebhookDispatcherOptions {
   logger: Logger;
-  /** Drop, duplicate, reorder and delay come from its settings; no webhook faults without it. */
-  faults?: FaultInjector;
+  /** Drop, duplicate, reorder and delay come from its settings. */
+  faults: FaultInjector;
   /** Unset fields take the defaults (no URL, 5 attempts, 1 s base delay, 3 s timeout). */
   target?: Partial<WebhookTarget>;
-  now?: () => Date;
 }
 
 /** One event on its way: its record, the exact bytes announced, and the target it was addressed to. */
@@ -34,8 +33,6 @@ interface Delivery {
   target: WebhookTarget & { url: string };
   faults: WebhookFaultDecision;
 }
-
-const noFaults: WebhookFaultDecision = { dropped: false, duplicated: false, reordered: false, delay_ms: 0 };
 
 /**
  * The bank's outgoing webhooks. Routes call `publish`; every published envelope is kept in `published` so tests
@@ -47,8 +44,7 @@ export class WebhookDispatcher {
   readonly log = new WebhookLog();
   private target: WebhookTarget;
   private readonly logger: Logger;
-  private readonly faults: FaultInjector | undefined;
-  private readonly now: () => Date;
+  private readonly faults: FaultInjector;
   private readonly closing = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private readonly reorder = new ReorderBuffer<Delivery>((delivery) => this.start(delivery));
@@ -56,7 +52,6 @@ export class WebhookDispatcher {
   constructor(options: WebhookDispatcherOptions) {
     this.logger = options.logger;
     this.faults = options.faults;
-    this.now = options.now ?? (() => new Date());
     this.target = mergeTarget(defaultWebhookTarget, options.target ?? {});
   }
 
@@ -75,7 +70,7 @@ export class WebhookDispatcher {
 
   /** `publish`, answering the record (and so the event id) the control API lists. */
   announce(event: WebhookEvent): WebhookEventRecord {
-    const body = JSON.stringify({ ...event, timestamp: this.now().toISOString() });
+    const body = JSON.stringify({ ...event, timestamp: new Date().toISOString() });
     // A snapshot: routes keep changing their records, and a retry must send what was announced.
     const envelope = JSON.parse(body) as WebhookEnvelope;
     this.published.push(envelope);
@@ -96,14 +91,14 @@ export class WebhookDispatcher {
       return record;
     }
 
-    const faults = this.faults?.decideWebhook() ?? noFaults;
+    const faults = this.faults.decideWebhook();
     record.faults = faults;
     const delivery: Delivery = { record, body, target: { ...target, url: target.url }, faults };
     if (faults.dropped) {
       record.status = 'dropped';
     } else if (faults.reordered) {
       record.status = 'held';
-      this.reorder.hold(delivery, this.faults?.current().webhook_reorder_max_hold_ms ?? 0);
+      this.reorder.hold(delivery, this.faults.current().webhook_reorder_max_hold_ms);
     } else {
       this.start(delivery, this.reorder.takeAll());
     }
@@ -148,7 +143,7 @@ export class WebhookDispatcher {
     for (let attempt = 1; attempt <= target.maxAttempts; attempt++) {
       if (attempt > 1) await sleep(backoffMs(target, attempt - 1), undefined, { signal });
       signal.throwIfAborted();
-      const startedAt = this.now().toISOString();
+      const startedAt = new Date().toISOString();
       const started = performance.now();
       const outcome = await postWebhook({
         url: target.url,

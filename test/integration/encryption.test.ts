@@ -1,0 +1,71 @@
+import { Client, Connection } from '@temporalio/client';
+import { startPayment, authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
+import { workflowIds } from '../../src/workflows/ids.js';
+import { enroll, newCustomer, world } from '../helpers/journey.js';
+import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { testEnvKeys } from '../setup/shared.js';
+
+/** Every string and every byte string (as latin1) in a history, as the server stores it. */
+function rawText(value: unknown): string {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(rawText).join('\n');
+  if (value && typeof value === 'object') return Object.values(value).map(rawText).join('\n');
+  return '';
+}
+
+describe('customer data in Temporal histories', () => {
+  let stack: TestStack;
+  let raw: Client;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ receiver: true });
+    raw = new Client({
+      connection: await Connection.connect({ address: process.env[testEnvKeys.address] ?? '' }),
+      namespace: process.env[testEnvKeys.namespace],
+    });
+  });
+  afterAll(async () => {
+    await raw?.connection.close();
+    await stack?.stop();
+  });
+
+  it('is unreadable in the raw history of an enrollment and a payment, and readable through the codec', async () => {
+    const customer = await newCustomer(stack);
+    const { result } = await enroll(stack, customer);
+    const accountNumber = result.enrollment?.account_info?.number ?? '';
+    const externalId = `enc-${Date.now()}`;
+    const created = await startPayment(stack, {
+      externalId,
+      enrollmentId: result.enrollment?.id ?? '',
+      deviceId: customer.deviceId,
+      amountCents: 4_200,
+      description: 'Pedido confidencial',
+      ...world(stack),
+      cashInWaitMs: 2_000,
+    });
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+    await authorizePayment(stack, { externalId, assertion });
+    expect((await waitForPaymentResult(stack, { externalId })).outcome).toBe('settled');
+
+    const secrets = [
+      '12345678909',
+      'Maria Silva',
+      accountNumber,
+      assertion.response.signature,
+      'Pedido confidencial',
+    ];
+    for (const workflowId of [
+      workflowIds.enrollment(customer.deviceId, customer.participantId),
+      workflowIds.payment(externalId),
+    ]) {
+      const history = rawText(await raw.workflow.getHandle(workflowId).fetchHistory());
+      expect(history).toContain('binary/encrypted');
+      for (const secret of secrets) expect(history).not.toContain(secret);
+    }
+    const readable = JSON.stringify(
+      await stack.client.workflow.getHandle(workflowIds.payment(externalId)).result(),
+    );
+    expect(readable).toContain(created.payment.id);
+  });
+});
