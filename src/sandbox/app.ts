@@ -96,7 +96,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   boletoRoutes(app, state);
-  controlRoutes(app, state, faults);
+  controlRoutes(app, state, faults, webhooks);
   webhookRoutes(app, webhooks);
   biometricsRoutes(app, { state, webhooks, webauthn });
   transferRoutes(app, state);

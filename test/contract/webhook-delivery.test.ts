@@ -186,6 +186,19 @@ describe('webhook delivery', () => {
     ]);
   });
 
+  it('forgets published events and deliveries when the sandbox is reset', async () => {
+    const receiver = await openReceiver();
+    const sandbox = await openSandbox({ webhookUrl: receiver.url });
+    await announce(sandbox, paymentEvent());
+    await settledEvents(sandbox);
+    expect(await listDeliveries(sandbox)).toHaveLength(1);
+
+    expect((await sandboxControl(sandbox.url).post('/sandbox/reset', {})).status).toBe(200);
+    expect(await listEvents(sandbox)).toEqual([]);
+    expect(await listDeliveries(sandbox)).toEqual([]);
+    expect(sandbox.webhooks.published).toEqual([]);
+  });
+
   it('gives up after 5 tries and never sends a sixth', async () => {
     const receiver = await openReceiver(() => 500);
     const sandbox = await openSandbox({ webhookUrl: receiver.url, webhookDelivery: { baseDelayMs: 20 } });

@@ -2,15 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { faultSettingsSchema, type FaultInjector } from '../faults.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
 import type { SandboxState } from '../state.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 
 /**
  * The bank's side of the story, for tests, demos and operators: inspect and reset state, inject faults.
  * Not part of the Banking API; unauthenticated because the sandbox only ever listens for development.
  */
-export function controlRoutes(app: FastifyInstance, state: SandboxState, faults: FaultInjector): void {
+export function controlRoutes(
+  app: FastifyInstance,
+  state: SandboxState,
+  faults: FaultInjector,
+  webhooks: WebhookDispatcher,
+): void {
   app.post('/sandbox/reset', async () => {
     state.reset();
     faults.reset(state.seed);
+    webhooks.clearHistory();
     return { data: { seed: state.seed } };
   });
 

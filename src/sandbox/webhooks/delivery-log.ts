@@ -55,6 +55,12 @@ export class WebhookLog {
   private readonly events: WebhookEventRecord[] = [];
   private readonly attempts: DeliveryAttempt[] = [];
 
+  /** Forgets every event and attempt (a sandbox reset); deliveries still in flight log into the new history. */
+  clear(): void {
+    this.events.splice(0);
+    this.attempts.splice(0);
+  }
+
   addEvent(record: WebhookEventRecord): void {
     this.events.push(record);
   }

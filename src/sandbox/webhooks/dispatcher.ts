@@ -64,6 +64,12 @@ export class WebhookDispatcher {
     this.target = mergeTarget(this.target, update);
   }
 
+  /** Forgets what was published and delivered, as part of a sandbox reset. */
+  clearHistory(): void {
+    this.published.splice(0);
+    this.log.clear();
+  }
+
   publish(event: WebhookEvent): WebhookEnvelope {
     return this.announce(event).envelope;
   }
