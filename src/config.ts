@@ -61,7 +61,10 @@ const uuidList = z
       .filter(Boolean);
     const bad = ids.find((id) => !uuid.safeParse(id).success);
     if (bad !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `${JSON.stringify(bad)} is not a uuid (8-4-4-4-12 hex digits)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${JSON.stringify(bad)} is not a uuid (8-4-4-4-12 hex digits)`,
+      });
       return z.NEVER;
     }
     return ids;
@@ -150,7 +153,18 @@ export const envSchema = z
     }
     if (env.TEMPORAL_ENCRYPTION_KEYS !== undefined) {
       try {
-        parseEncryptionKeys(env.TEMPORAL_ENCRYPTION_KEYS);
+        const keys = parseEncryptionKeys(env.TEMPORAL_ENCRYPTION_KEYS);
+        const publicKey = parseEncryptionKeys(developmentEncryptionKeys)[0]?.key;
+        if (
+          env.BANKFLOW_ENV === 'production' &&
+          keys.some((entry) => publicKey && entry.key.equals(publicKey))
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['TEMPORAL_ENCRYPTION_KEYS'],
+            message: 'holds the public development key; generate your own (openssl rand -base64 32)',
+          });
+        }
       } catch (error) {
         if (!(error instanceof EncryptionKeyError)) throw error;
         ctx.addIssue({ code: 'custom', path: ['TEMPORAL_ENCRYPTION_KEYS'], message: error.message });

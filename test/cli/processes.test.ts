@@ -1,10 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BankClient } from '../../src/bank/client.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { signWebhookBody } from '../../src/bank/webhook-signature.js';
-import { developmentEncryptionKeys } from '../../src/config.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { SandboxState } from '../../src/sandbox/state.js';
 import { cancelBoleto } from '../../src/starter/index.js';
@@ -135,7 +135,7 @@ describe('long-running commands', () => {
       ...temporalEnv(),
       BANKFLOW_ENV: 'production',
       BANK_BASE_URL: 'https://bank.example.com',
-      TEMPORAL_ENCRYPTION_KEYS: developmentEncryptionKeys,
+      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
       CODEC_AUTH_TOKENS: 'token',
       WEBHOOK_PORT: String(port),
     });

@@ -4,6 +4,7 @@ import { cancelBoleto, InvalidInputError } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { activityAttempts } from '../helpers/history.js';
+import { recordHistory } from '../helpers/replay.js';
 
 function seededBoletoId(stack: TestStack, index = 0): string {
   const boleto = [...stack.sandbox.state.boletos.values()][index];
@@ -49,6 +50,7 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     expect(description.status.name).toBe('COMPLETED');
     expect(description.searchAttributes.BankflowBoletoId).toEqual([boletoId]);
     expect(description.searchAttributes.BankflowStatus).toEqual(['cancelled']);
+    await recordHistory(stack.client, workflowIds.boletoCancel(boletoId), 'boleto-cancel-succeeded');
   });
 
   it('cancelling an already cancelled boleto answers the same cancelled boleto', async () => {
@@ -70,6 +72,11 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await activityAttempts(badCredentials.client, workflowIds.boletoCancel(boletoId))).toEqual([1]);
     expect(badCredentials.sandbox.state.boletos.get(boletoId)?.status).toBe('confirmed');
+    await recordHistory(
+      badCredentials.client,
+      workflowIds.boletoCancel(boletoId),
+      'boleto-cancel-unauthorized',
+    );
   });
 
   it('retries a burst of 500 INTEGRATION_ERROR answers until the bank cancels the boleto', async () => {
@@ -85,6 +92,7 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     expect(boleto.status).toBe('cancelled');
     expect(stack.sandbox.faults.injected.ruleFailures - failuresBefore).toBe(3);
     expect(await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId))).toEqual([4]);
+    await recordHistory(stack.client, workflowIds.boletoCancel(boletoId), 'boleto-cancel-retried');
   });
 
   it('fails without retrying when the boleto does not exist', async () => {

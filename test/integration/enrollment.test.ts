@@ -18,6 +18,7 @@ import {
   waitForPhase,
 } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { recordHistory } from '../helpers/replay.js';
 
 describe('enrollment workflow through the receiver and the sandbox bank', () => {
   let stack: TestStack;
@@ -71,6 +72,7 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
     expect(result.outcome).toBe('revoked');
     expect(result.reason).toMatch(/revoked/);
     expect(await waitForEnrollment(stack, keyOf(customer))).toEqual(result);
+    await recordHistory(stack.client, started.workflowId, 'enrollment-revoked');
   });
 
   it('ends as rejected when the bank rejects the enrollment', async () => {
@@ -132,6 +134,7 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
     const result = await waitForEnrollment(stack, keyOf(customer));
     expect(result.outcome).toBe('blocked');
     expect(result.reason).toMatch(/other than the suggested one/);
+    await recordHistory(stack.client, started.workflowId, 'enrollment-blocked');
   });
 
   it('refuses a tampered attestation with the bank reason, then accepts a good one', async () => {
@@ -160,6 +163,7 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
       ok: true,
     });
     expect((await waitForEnrollment(stack, keyOf(customer))).outcome).toBe('authorized');
+    await recordHistory(stack.client, started.workflowId, 'enrollment-refused-then-authorized');
   });
 
   it('refuses registration before the bank authorization, and bad input naming the field', async () => {

@@ -22,6 +22,7 @@ import {
   type Customer,
 } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { recordHistory } from '../helpers/replay.js';
 
 let sequence = 0;
 const uniqueRef = (label: string) => `${label}-${Date.now()}-${++sequence}`;
@@ -88,6 +89,7 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     );
 
     expect(await authorizeCalls(created.payment.id)).toMatchObject({ successful: 1, refused: 0 });
+    await recordHistory(stack.client, created.workflowId, 'payment-settled');
     const description = await stack.client.workflow.getHandle(created.workflowId).describe();
     expect(description.searchAttributes).toMatchObject({
       BankflowKind: ['payment'],
@@ -133,6 +135,7 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     expect(await authorizeCalls(created.payment.id)).toEqual(
       expect.objectContaining({ successful: 1, refused: 1 }),
     );
+    await recordHistory(stack.client, created.workflowId, 'payment-refused-then-settled');
   });
 
   it.each([
@@ -157,6 +160,7 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
       const result = await waitForPaymentResult(stack, { externalId: created.externalId });
       expect(result.outcome).toBe('rejected');
       expect(result.reason).toMatch(/rejected before the customer authorized it/);
+      await recordHistory(stack.client, created.workflowId, 'payment-consent-window-closed');
 
       const late = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
       const error = await authorizePayment(stack, { externalId: created.externalId, assertion: late }).catch(
@@ -261,5 +265,6 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     for await (const run of stack.client.workflow.list({ query: `WorkflowId = '${created.workflowId}'` }))
       runs.push(run);
     expect(runs).toHaveLength(1);
+    await recordHistory(stack.client, created.workflowId, 'payment-worker-restarted');
   });
 });

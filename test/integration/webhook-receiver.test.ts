@@ -12,6 +12,7 @@ import {
 import { webhookEventKey } from '../../src/workflows/webhook-events.js';
 import { httpCall } from '../helpers/http.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { recordHistory } from '../helpers/replay.js';
 
 const secret = 'current-secret';
 const previousSecret = 'previous-secret';
@@ -82,6 +83,7 @@ describe('webhook receiver', () => {
     await handle.signal(resolveUnmatchedWebhookSignal, { by: 'support', note: 'test event' });
     expect((await handle.result()).resolution).toEqual({ by: 'support', note: 'test event' });
     expect((await handle.describe()).searchAttributes.BankflowStatus).toEqual(['resolved']);
+    await recordHistory(stack.client, handle.workflowId, 'unmatched-webhook-resolved');
 
     const afterResolution = await signed(body);
     expect(afterResolution.statusCode).toBe(202);

@@ -1,4 +1,9 @@
-import { ConfigError, developmentWebhookSecret, loadConfig } from '../../src/config.js';
+import {
+  ConfigError,
+  developmentEncryptionKeys,
+  developmentWebhookSecret,
+  loadConfig,
+} from '../../src/config.js';
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -41,6 +46,22 @@ describe('configuration', () => {
     const message = problemsOf({ BANKFLOW_ENV: 'production', WEBHOOK_AUTH_DISABLED: 'true' });
     expect(message).toMatch(/BANK_BASE_URL: is required when BANKFLOW_ENV=production/);
     expect(message).toMatch(/WEBHOOK_AUTH_DISABLED: cannot be true/);
+  });
+
+  it('requires payload encryption keys and codec credentials in production, and refuses the public key', () => {
+    const missing = problemsOf({ BANKFLOW_ENV: 'production', BANK_BASE_URL: 'https://bank.example.com' });
+    expect(missing).toMatch(/TEMPORAL_ENCRYPTION_KEYS: is required when BANKFLOW_ENV=production/);
+    expect(missing).toMatch(/CODEC_AUTH_USERS: or CODEC_AUTH_TOKENS is required/);
+    const publicKey = problemsOf({
+      BANKFLOW_ENV: 'production',
+      BANK_BASE_URL: 'https://bank.example.com',
+      TEMPORAL_ENCRYPTION_KEYS: developmentEncryptionKeys,
+      CODEC_AUTH_TOKENS: 't',
+    });
+    expect(publicKey).toMatch(/TEMPORAL_ENCRYPTION_KEYS: holds the public development key/);
+    expect(problemsOf({ TEMPORAL_ENCRYPTION_KEYS: 'k1:short' })).toMatch(
+      /TEMPORAL_ENCRYPTION_KEYS: key k1 must be 32 bytes/,
+    );
   });
 
   it('requires the mTLS certificate and key together', () => {

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import * as workflows from '../../src/workflows/index.js';
+import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
+import { encryptionKeys, testLogger } from '../helpers/stack.js';
+import { installTemporalRuntime } from '../../src/temporal/runtime.js';
+import { replayHistoriesDir } from '../helpers/replay.js';
+import { testEnvKeys } from '../setup/shared.js';
+
+const files = readdirSync(replayHistoriesDir).filter((file) => file.endsWith('.json'));
+
+function workflowTypeOf(history: ReturnType<typeof historyFromJSON>): string {
+  return history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '';
+}
+
+describe('recorded histories replay against the current workflow code', () => {
+  const histories = files.map((file) => ({
+    workflowId: path.basename(file, '.json'),
+    history: historyFromJSON(JSON.parse(readFileSync(path.join(replayHistoriesDir, file), 'utf8'))),
+  }));
+
+  beforeAll(() => installTemporalRuntime(testLogger()));
+
+  it('has a recorded history for every workflow type', () => {
+    const recorded = new Set(histories.map(({ history }) => workflowTypeOf(history)));
+    expect([...recorded].sort()).toEqual(expect.arrayContaining(Object.keys(workflows).sort()));
+  });
+
+  it('replays every history without a nondeterminism error', async () => {
+    const results = Worker.runReplayHistories(
+      {
+        workflowBundle: { codePath: process.env[testEnvKeys.bundle] ?? '' },
+        dataConverter: bankflowDataConverter(encryptionKeys),
+      },
+      histories,
+    );
+    const failures: string[] = [];
+    let replayed = 0;
+    for await (const result of results) {
+      replayed++;
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    expect(failures).toEqual([]);
+    expect(replayed).toBe(histories.length);
+  });
+});
