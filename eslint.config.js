@@ -59,4 +59,28 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  // Browser scripts of the sandbox's hosted pages and of the reference checkout page.
+  {
+    files: ['src/sandbox/pages/**/*.js', 'src/checkout/public/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'history',
+          'navigator',
+          'screen',
+          'localStorage',
+          'crypto',
+          'fetch',
+          'atob',
+          'btoa',
+          'setTimeout',
+          'URLSearchParams',
+          'DOMException',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

@@ -11,6 +11,9 @@ const outputFile = path.join(resultsDir, `jest-${process.pid}.json`);
 mkdirSync(resultsDir, { recursive: true });
 rmSync(outputFile, { force: true });
 
+// A full run (no test paths given) also measures coverage and enforces jest.config.js's thresholds.
+const fullRun = process.argv.slice(2).every((arg) => arg.startsWith('-'));
+
 const jest = spawnSync(
   process.execPath,
   [
@@ -19,6 +22,7 @@ const jest = spawnSync(
     'node_modules/jest/bin/jest.js',
     '--json',
     `--outputFile=${outputFile}`,
+    ...(fullRun ? ['--coverage'] : []),
     ...process.argv.slice(2),
   ],
   { stdio: 'inherit' },

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from './activities/index.js';
 import { BankClient } from './bank/client.js';
-import type { BankConfig } from './config.js';
+import type { BankConfig, JobsConfig } from './config.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 
@@ -18,6 +19,8 @@ export interface BankflowWorkerOptions {
   namespace: string;
   taskQueue: string;
   bank: BankConfig & { baseUrl: string };
+  /** Where scheduled jobs write their files and which accounts metrics snapshots read. */
+  jobs: JobsConfig;
   /** Payload encryption keys, the same the clients use (current first). */
   encryptionKeys: EncryptionKey[];
   logger: Logger;
@@ -33,7 +36,11 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ bank }),
+    activities: createActivities({
+      bank,
+      jobs: options.jobs,
+      temporal: new Client({ connection: options.connection, namespace: options.namespace }),
+    }),
     dataConverter: bankflowDataConverter(options.encryptionKeys),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath }),
     ...options.tuning,

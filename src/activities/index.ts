@@ -1,14 +1,22 @@
+import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
+import { createAttemptsSyncActivities } from './attempts-sync.js';
 import { createBiometricsActivities } from './biometrics.js';
 import { createBoletoActivities } from './boletos.js';
 import { createCardActivities } from './cards.js';
 import { createMetricsActivities } from './metrics.js';
 import { createRecurrenceActivities } from './recurrences.js';
 import { createRefundActivities } from './refunds.js';
+import { createReportActivities, type ReportActivityDeps } from './reports.js';
+import { createScheduleActivities } from './schedules.js';
 import { createTransferActivities } from './transfers.js';
 
 export interface ActivityDeps {
   bank: BankClient;
+  /** Scheduled jobs: the reports directory, the metrics accounts and an optional snapshot sink. */
+  jobs: Omit<ReportActivityDeps, 'bank'>;
+  /** A client on the worker's own connection, for what workflows ask of Temporal (schedule times). */
+  temporal: Client;
 }
 
 /** Every activity the worker registers, bound to its dependencies. */
@@ -17,10 +25,13 @@ export function createActivities(deps: ActivityDeps) {
     ...createBoletoActivities(deps.bank),
     ...createTransferActivities(deps.bank),
     ...createRecurrenceActivities(deps.bank),
+    ...createAttemptsSyncActivities(deps.bank),
     ...createRefundActivities(deps.bank),
     ...createCardActivities(deps.bank),
     ...createMetricsActivities(deps.bank),
     ...createBiometricsActivities(deps.bank),
+    ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
+    ...createScheduleActivities(deps.temporal),
   };
 }
 

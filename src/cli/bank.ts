@@ -1,9 +1,22 @@
 import { BankClient } from '../bank/client.js';
 import type { BankReadContext } from '../starter/index.js';
 import { resolveBank } from '../stack/bank-url.js';
-import type { CliContext } from './context.js';
+import { cliContext, type CliContext } from './context.js';
 
-/** Bank reads go straight to the bank the worker uses: BANK_BASE_URL, else the local sandbox. */
+/** A client of the bank the worker uses: BANK_BASE_URL, else the local sandbox. */
+function bankClient(ctx: CliContext): BankClient {
+  // A failed call is the command's one error line already; the client's warning would say it twice on stderr.
+  // Asking for debug logs still shows every call.
+  const level = ctx.logger.isLevelEnabled('debug') ? ctx.logger.level : 'error';
+  return new BankClient(resolveBank(ctx.config), ctx.logger.child({}, { level }));
+}
+
+/** What the starters' bank reads need. */
 export function bankReadContext(ctx: CliContext): BankReadContext {
-  return { bank: new BankClient(resolveBank(ctx.config), ctx.logger) };
+  return { bank: bankClient(ctx) };
+}
+
+/** A bank client for a read command, configured from the environment. */
+export function cliBank(): BankClient {
+  return bankClient(cliContext());
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
+import { pino } from 'pino';
 import type { StarterContext } from '../starter/index.js';
 import { connectClient } from '../temporal/connection.js';
 
@@ -14,7 +15,8 @@ export interface CliContext {
 export function cliContext(): CliContext {
   try {
     const config = loadConfig();
-    return { config, logger: createLogger(config.logLevel) };
+    // Logs go to stderr so a command's stdout holds only its answer (JSON a script can pipe).
+    return { config, logger: createLogger(config.logLevel, pino.destination(2)) };
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -11,7 +11,7 @@ export function rootMessage(error: unknown): string {
   let current: unknown = error;
   while (isWrapper(current) && current.cause) current = current.cause;
   if (current instanceof WorkflowNotFoundError) {
-    return `no workflow ${current.workflowId} in this namespace: ${current.message}`;
+    return `no workflow ${current.workflowId} in this namespace (was it started?)`;
   }
   return current instanceof Error ? current.message : String(current);
 }

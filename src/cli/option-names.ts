@@ -21,7 +21,7 @@ export async function withOptionNames<T>(names: OptionNames, run: () => Promise<
   }
 }
 
-/** A whole, positive number of cents; `option` names the option in the error. */
+/** A whole number of cents, as typed; the starters refuse zero. `option` names the option in the error. */
 export function parseCents(option: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidInputError(option, 'must be a whole number of cents');
   return Number(value);

@@ -1,6 +1,8 @@
 export interface Column<Row> {
   title: string;
   value: (row: Row) => string;
+  /** Amounts read best right-aligned, so their decimal commas line up. */
+  align?: 'right';
 }
 
 /** Rows as aligned text columns under a header, for people rather than scripts. */
@@ -13,7 +15,11 @@ export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<
   return cells
     .map((line) =>
       line
-        .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+        .map((cell, index) =>
+          columns[index]?.align === 'right'
+            ? cell.padStart(widths[index] ?? 0)
+            : cell.padEnd(widths[index] ?? 0),
+        )
         .join('  ')
         .trimEnd(),
     )

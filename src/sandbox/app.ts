@@ -9,6 +9,7 @@ import { biometricsRoutes } from './routes/biometrics.js';
 import { boletoRoutes } from './routes/boletos.js';
 import { cardRoutes } from './routes/cards.js';
 import { controlRoutes } from './routes/control.js';
+import { dataControlRoutes } from './routes/data-control.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { recurrenceControlRoutes } from './routes/recurrence-control.js';
 import { recurrenceRoutes } from './routes/recurrences.js';
@@ -105,6 +106,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   cardRoutes(app, state);
   metricsRoutes(app, state);
   recurrenceControlRoutes(app, state, webhooks);
+  dataControlRoutes(app, state);
   app.addHook('onClose', () => webhooks.close());
   return { app, state, faults, webhooks, webauthn };
 }

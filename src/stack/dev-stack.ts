@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { startSandbox } from '../sandbox/app.js';
+import { applySchedulesAtStart } from '../schedules/at-start.js';
 import { findTemporalCli } from '../temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { resolveBank } from './bank-url.js';
+import { startCheckout } from './checkout-process.js';
 import { startCodecServer } from './codec-process.js';
 import { startReceiver } from './receiver-process.js';
 import { startWorker } from './worker-process.js';
@@ -15,7 +17,8 @@ export interface DevStack {
 
 /**
  * `bankflow dev`: an embedded Temporal dev server (unless TEMPORAL_ADDRESS is set), the webhook receiver, the
- * sandbox bank delivering its webhooks to it (unless BANK_BASE_URL is set) and a worker, stopped in reverse order. A failure half-way stops what already started.
+ * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set) and a
+ * worker, stopped in reverse order. A failure half-way stops what already started.
  */
 export async function startDevStack(config: Config, logger: Logger): Promise<DevStack> {
   const stops: (() => Promise<void>)[] = [];
@@ -71,13 +74,25 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
       stops.push(() => sandbox.stop());
       sandboxUrl = sandbox.url;
       urls['Sandbox bank'] = sandbox.url;
+      const checkout = await startCheckout(
+        config,
+        temporal,
+        resolveBank(config, sandbox.url),
+        sandbox,
+        logger,
+      );
+      stops.push(() => checkout.stop());
+      urls['Checkout page'] = checkout.url;
     }
 
     const bank = resolveBank(config, sandboxUrl);
     urls['Bank API'] = bank.baseUrl;
-    const worker = await startWorker(temporal, bank, logger);
+    const worker = await startWorker(temporal, bank, logger, config.jobs);
     stops.push(() => worker.stop());
     urls['Task queue'] = temporal.taskQueue;
+    const schedules = await applySchedulesAtStart(temporal, config.schedules, logger);
+    urls['Schedules'] = schedules.map((schedule) => schedule.scheduleId).join(', ');
+    urls['Reports'] = config.jobs.reportsDir;
     return { urls, stop };
   } catch (error) {
     await stop();

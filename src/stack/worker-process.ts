@@ -1,6 +1,6 @@
 import type { Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import type { BankConfig, TemporalConfig } from '../config.js';
+import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
 import { installTemporalRuntime } from '../temporal/runtime.js';
 import { createBankflowWorker } from '../worker.js';
@@ -17,6 +17,7 @@ export async function startWorker(
   temporal: TemporalConfig,
   bank: BankConfig & { baseUrl: string },
   logger: Logger,
+  jobs: JobsConfig,
 ): Promise<RunningWorker> {
   installTemporalRuntime(logger);
   const connection = await connectWorkerConnection(temporal);
@@ -25,6 +26,7 @@ export async function startWorker(
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
     bank,
+    jobs,
     encryptionKeys: temporal.encryptionKeys,
     logger,
   });

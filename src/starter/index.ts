@@ -18,3 +18,18 @@ export {
   waitForPaymentResult,
   type StartPaymentInput,
 } from './payments.js';
+export { getRecurrence, runAttemptsSync, startRecurrence, type AttemptsSyncRequest } from './recurrences.js';
+export {
+  applySchedules,
+  backfillSchedule,
+  describeSchedule,
+  listSchedules,
+  pauseSchedule,
+  triggerSchedule,
+  unpauseSchedule,
+  type AppliedSchedule,
+  type Backfill,
+  type ScheduleView,
+  type SchedulesContext,
+  type TriggeredRun,
+} from './schedules.js';

@@ -10,6 +10,7 @@ import { webhookEnvelopeSchema, type WebhookEnvelope } from '../bank/schemas/web
 import { webhookEventKey, type ReceivedWebhook } from '../workflows/webhook-events.js';
 import { authenticateWebhook, type WebhookAuthSettings } from './authenticate.js';
 import { deliverWebhook, TemporalUnavailableError } from './deliver.js';
+import { readJsonBody } from './json-body.js';
 import { createReceiverMetrics } from './metrics.js';
 import { visibilityLookup, type WebhookRouter } from './router.js';
 
@@ -29,13 +30,9 @@ const problem = (reply: FastifyReply, status: number, reason: string) =>
   reply.code(status).send({ error: reason });
 
 function parseEnvelope(raw: Buffer): { ok: true; envelope: WebhookEnvelope } | { ok: false; reason: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'body is not valid JSON' };
-  }
-  const parsed = webhookEnvelopeSchema.safeParse(json);
+  const json = readJsonBody(raw);
+  if (!json.ok) return json;
+  const parsed = webhookEnvelopeSchema.safeParse(json.value);
   if (parsed.success) return { ok: true, envelope: parsed.data };
   const issue = parsed.error.issues[0];
   return {
@@ -59,7 +56,8 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     bodyLimit: options.bodyLimit ?? 256 * 1024,
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/(.+\+)?json$/, { parseAs: 'buffer' }, (_request, body, done) =>
+  // Fastify matches the whole header, parameters included: `application/json; charset=utf-8` must pass too.
+  app.addContentTypeParser(/^application\/([^;]+\+)?json(;|$)/, { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, body),
   );
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import {
   WorkflowExecutionAlreadyStartedError,
@@ -24,13 +25,26 @@ export class TemporalUnavailableError extends Error {
   }
 }
 
+/** Temporal's default `limit.maxIDLength`: a longer workflow id is refused as an invalid argument. */
+const maxWorkflowIdBytes = 1000;
+
+/**
+ * The event key as the workflow id while it fits; an event whose category or type is too long for one is kept
+ * under the key's digest instead (the key itself stays in the workflow's input and summary).
+ */
+export function unmatchedWorkflowId(key: string): string {
+  const readable = workflowIds.unmatchedWebhook(key);
+  if (Buffer.byteLength(readable) <= maxWorkflowIdBytes) return readable;
+  return workflowIds.unmatchedWebhook(`sha256:${createHash('sha256').update(key).digest('hex')}`);
+}
+
 /** Keeps an unclaimed event as a workflow of its own; a copy of an event already kept changes nothing. */
 async function keepUnmatched(
   client: Client,
   taskQueue: string,
   event: ReceivedWebhook,
 ): Promise<DeliveryOutcome> {
-  const workflowId = workflowIds.unmatchedWebhook(event.key);
+  const workflowId = unmatchedWorkflowId(event.key);
   try {
     await client.workflow.start(unmatchedWebhookWorkflow, {
       workflowId,

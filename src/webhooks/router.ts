@@ -31,6 +31,9 @@ export type WebhookRouter = ReturnType<typeof createRouter>;
 /** The most recently started workflow carrying the search attribute value. */
 export function visibilityLookup(client: Client): VisibilityLookup {
   return async (attribute, value) => {
+    // No search attribute bankflow sets holds a NUL, and SQL visibility stores fail on one with Unavailable,
+    // which the client retries until the receiver's deadline.
+    if (value.includes('\u0000')) return undefined;
     const escaped = value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
     for await (const workflow of client.workflow.list({
       query: `${attribute} = '${escaped}'`,

@@ -3,6 +3,7 @@ import { webhookCategories } from '../bank/schemas/webhook.js';
 import { enrollmentWebhookSignal } from '../workflows/enrollment/definitions.js';
 import { workflowIds } from '../workflows/ids.js';
 import { paymentWebhookSignal } from '../workflows/payment/definitions.js';
+import { recurrenceWebhookSignal } from '../workflows/recurrence/definitions.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import { createRouter, type VisibilityLookup, type WebhookRoute } from './router.js';
 
@@ -10,6 +11,8 @@ const text = z.string().min(1);
 const enrollmentKeys = z.looseObject({ device_id: text, participant_id: text });
 const paymentKeys = z.looseObject({ external_id: text });
 const cashInKeys = z.looseObject({ end_to_end_id: text });
+const attemptKeys = z.looseObject({ external_id: text });
+const attemptRecurrence = z.looseObject({ recurrence_id: text });
 
 async function byAttribute(
   lookup: VisibilityLookup,
@@ -47,6 +50,21 @@ export const bankflowRouter = createRouter({
       searchAttributes.endToEndId.name,
       keys.data.end_to_end_id,
       paymentWebhookSignal,
+    );
+  },
+  // An attempt carries its recurrence's external_id, the key of `recurrence:<external_id>`.
+  [webhookCategories.recurrenceCollectionAttempt]: async (envelope, lookup) => {
+    const keys = attemptKeys.safeParse(envelope.data);
+    if (keys.success) {
+      return { workflowId: workflowIds.recurrence(keys.data.external_id), signal: recurrenceWebhookSignal };
+    }
+    const recurrence = attemptRecurrence.safeParse(envelope.data);
+    if (!recurrence.success) return undefined;
+    return byAttribute(
+      lookup,
+      searchAttributes.recurrenceId.name,
+      recurrence.data.recurrence_id,
+      recurrenceWebhookSignal,
     );
   },
 });

@@ -4,6 +4,8 @@ export const workflowIds = {
   enrollment: (deviceId: string, participantId: string) => `enrollment:${deviceId}:${participantId}`,
   payment: (externalId: string) => `payment:${externalId}`,
   recurrence: (externalId: string) => `recurrence:${externalId}`,
+  /** One attempts sync per window; asking again while it runs joins it. */
+  attemptsSync: (from: string, to: string) => `attempts-sync:${from}..${to}`,
   /** One workflow per unclaimed bank event, keyed by the event's dedupe key. */
   unmatchedWebhook: (eventKey: string) => `webhook-unmatched:${eventKey}`,
 };

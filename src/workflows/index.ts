@@ -2,3 +2,8 @@ export { cancelBoletoWorkflow } from './boleto-cancel.js';
 export { unmatchedWebhookWorkflow } from './unmatched-webhook.js';
 export { enrollmentWorkflow } from './enrollment/workflow.js';
 export { biometricPaymentWorkflow } from './payment/workflow.js';
+export { recurrenceWorkflow } from './recurrence/workflow.js';
+export { syncRecurrenceAttempts } from './sync/attempts-workflow.js';
+export { refundReport } from './jobs/refund-report.js';
+export { transferReport } from './jobs/transfer-report.js';
+export { metricsSnapshot } from './jobs/metrics-snapshot.js';

@@ -15,6 +15,7 @@ export const searchAttributes = {
   paymentId: defineSearchAttributeKey('BankflowPaymentId', SearchAttributeType.KEYWORD),
   boletoId: defineSearchAttributeKey('BankflowBoletoId', SearchAttributeType.KEYWORD),
   endToEndId: defineSearchAttributeKey('BankflowEndToEndId', SearchAttributeType.KEYWORD),
+  recurrenceId: defineSearchAttributeKey('BankflowRecurrenceId', SearchAttributeType.KEYWORD),
 } as const;
 
 export const allSearchAttributeKeys = Object.values(searchAttributes);

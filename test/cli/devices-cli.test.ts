@@ -54,7 +54,9 @@ describe('bankflow device and participants', () => {
       { ...env, BANK_CLIENT_SECRET: 'wrong' },
     );
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: .*401.*BANK_CLIENT_ID/);
+    expect(result.stderr).toMatch(
+      /^error: findOrCreateDevice: the bank refused the credentials \(HTTP 401 UNAUTHORIZED\); check BANK_CLIENT_ID and BANK_CLIENT_SECRET\n$/,
+    );
   });
 
   it('`participants` lists every participant as JSON', async () => {

@@ -46,6 +46,7 @@ describe('long-running commands', () => {
       SANDBOX_PORT: String(sandboxPort),
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(await freePort()),
+      CHECKOUT_PORT: String(await freePort()),
       TEMPORAL_TASK_QUEUE: taskQueue,
     });
     try {
@@ -63,7 +64,8 @@ describe('long-running commands', () => {
   });
 
   it('`dev` with the embedded Temporal dev server serves the UI and leaves no listener after Ctrl-C', async () => {
-    const [grpcPort, uiPort, sandboxPort, codecPort] = [
+    const [grpcPort, uiPort, sandboxPort, codecPort, checkoutPort] = [
+      await freePort(),
       await freePort(),
       await freePort(),
       await freePort(),
@@ -76,11 +78,13 @@ describe('long-running commands', () => {
       SANDBOX_PORT: String(sandboxPort),
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(codecPort),
+      CHECKOUT_PORT: String(checkoutPort),
       BANKFLOW_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bankflow-dev-')),
     });
     try {
       await dev.waitFor(/Press Ctrl-C to stop/, 90_000);
       expect(dev.output()).toMatch(new RegExp(`Temporal UI +http://localhost:${uiPort}`));
+      expect(dev.output()).toMatch(new RegExp(`Checkout page +http://localhost:${checkoutPort}`));
       const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
       expect(ui.status).toBe(200);
       const uiSettings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
@@ -97,7 +101,7 @@ describe('long-running commands', () => {
     } finally {
       expect(await dev.stop('SIGINT')).toBe(0);
     }
-    for (const port of [grpcPort, uiPort, sandboxPort, codecPort])
+    for (const port of [grpcPort, uiPort, sandboxPort, codecPort, checkoutPort])
       expect(await isListening(port)).toBe(false);
   }, 120_000);
 

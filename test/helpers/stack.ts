@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { developmentEncryptionKeys, type BankConfig } from '../../src/config.js';
+import { developmentEncryptionKeys, type BankConfig, type JobsConfig } from '../../src/config.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../../src/temporal/encryption.js';
 import { createLogger } from '../../src/logger.js';
@@ -28,6 +31,8 @@ export interface TestStack {
   receiverUrl?: string;
   bank: BankConfig & { baseUrl: string };
   taskQueue: string;
+  /** The worker's scheduled-jobs settings; reports go to a fresh temporary directory unless given. */
+  jobs: JobsConfig;
   logger: Logger;
   worker: Worker;
   /** Stops the worker; `restartWorker` brings a fresh one up on the same task queue. */
@@ -58,10 +63,13 @@ export interface TestStackOptions {
   /** Run the webhook receiver and have the sandbox deliver its webhooks to it (fast retries). */
   receiver?: boolean;
   sandbox?: Pick<SandboxOptions, 'biometrics' | 'webhookDelivery'>;
+  /** Where every component logs; the test logger (LOG_LEVEL, default error) otherwise. */
+  logger?: Logger;
+  jobs?: Partial<JobsConfig>;
 }
 
 export async function startTestStack(options: TestStackOptions = {}) {
-  const logger = testLogger();
+  const logger = options.logger ?? testLogger();
   installTemporalRuntime(logger);
   const address = required(testEnvKeys.address);
   const namespace = required(testEnvKeys.namespace);
@@ -78,6 +86,11 @@ export async function startTestStack(options: TestStackOptions = {}) {
   });
   const bank = { ...sandboxCredentials, timeoutMs: 5_000, ...options.bank, baseUrl: sandbox.url };
   const taskQueue = `test-${randomUUID()}`;
+  const jobs: JobsConfig = {
+    reportsDir: mkdtempSync(path.join(tmpdir(), 'bankflow-reports-')),
+    metricsBankAccountIds: [],
+    ...options.jobs,
+  };
   const workerConnection = await NativeConnection.connect({ address });
   const newWorker = () =>
     createBankflowWorker({
@@ -85,6 +98,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
       namespace,
       taskQueue,
       bank,
+      jobs,
       encryptionKeys,
       logger,
       workflowBundle: { codePath: required(testEnvKeys.bundle) },
@@ -113,6 +127,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
     sandbox,
     bank,
     taskQueue,
+    jobs,
     logger,
     get worker() {
       return worker;

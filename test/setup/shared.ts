@@ -3,4 +3,5 @@ export const testEnvKeys = {
   address: 'BANKFLOW_TEST_TEMPORAL_ADDRESS',
   namespace: 'BANKFLOW_TEST_TEMPORAL_NAMESPACE',
   bundle: 'BANKFLOW_TEST_WORKFLOW_BUNDLE',
+  uiUrl: 'BANKFLOW_TEST_TEMPORAL_UI_URL',
 } as const;

@@ -8,7 +8,9 @@ import { createLogger, temporalLoggerFor } from '../../src/logger.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { allSearchAttributeKeys } from '../../src/workflows/search-attributes.js';
+import { freePort } from '../helpers/cli.js';
 import { testEnvKeys } from './shared.js';
+import { startUiCodec } from './ui-codec.js';
 
 /**
  * One real Temporal dev server for the whole run, with bankflow's search attributes, and one workflow bundle
@@ -23,13 +25,19 @@ export async function startTemporal(): Promise<void> {
     pathEnv: config.temporal.searchPath,
   });
 
+  // The Web UI too, decrypting through a codec server, so browser tests can check what support staff see.
+  const uiPort = await freePort();
+  const uiUrl = `http://127.0.0.1:${uiPort}`;
+  const codec = await startUiCodec(uiUrl, logger);
+  (globalThis as { __bankflowUiCodec?: typeof codec }).__bankflowUiCodec = codec;
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: cliPath },
       ip: '127.0.0.1',
-      ui: false,
+      ui: true,
+      uiPort,
       searchAttributes: allSearchAttributeKeys,
-      extraArgs: ['--log-level', 'error'],
+      extraArgs: ['--log-level', 'error', '--ui-codec-endpoint', codec.url],
     },
   });
   (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal = env;
@@ -45,4 +53,5 @@ export async function startTemporal(): Promise<void> {
   process.env[testEnvKeys.address] = env.address;
   process.env[testEnvKeys.namespace] = env.namespace ?? 'default';
   process.env[testEnvKeys.bundle] = bundlePath;
+  process.env[testEnvKeys.uiUrl] = uiUrl;
 }

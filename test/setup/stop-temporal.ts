@@ -3,4 +3,5 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 export async function stopTemporal(): Promise<void> {
   const env = (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal;
   await env?.teardown();
+  await (globalThis as { __bankflowUiCodec?: { stop(): Promise<void> } }).__bankflowUiCodec?.stop();
 }

@@ -44,30 +44,19 @@ const keyOf = (options: KeyOptions) => ({ deviceId: options.device, participantI
 
 /** The account the merchant suggests: all three of ISPB, branch and number, or none of them. */
 function suggestedAccount(options: StartOptions): SuggestedAccount | undefined {
-  const parts = {
-    '--account-ispb': options.accountIspb,
-    '--account-issuer': options.accountIssuer,
-    '--account-number': options.accountNumber,
-  };
-  const given =
-    Object.values(parts).some((value) => value !== undefined) || options.accountType !== undefined;
-  if (!given) return undefined;
-  const missing = Object.entries(parts).find(([, value]) => value === undefined);
-  if (missing) {
+  const { accountIspb: ispb, accountIssuer: issuer, accountNumber: number, accountType } = options;
+  if ([ispb, issuer, number, accountType].every((value) => value === undefined)) return undefined;
+  if (ispb === undefined || issuer === undefined || number === undefined) {
+    const missing =
+      ispb === undefined ? '--account-ispb' : issuer === undefined ? '--account-issuer' : '--account-number';
     throw new InvalidInputError(
-      missing[0],
+      missing,
       'is required to suggest an account (--account-ispb, --account-issuer and --account-number go together)',
     );
   }
-  return {
-    ispb: options.accountIspb ?? '',
-    issuer: options.accountIssuer ?? '',
-    number: options.accountNumber ?? '',
-    // The starter validates the type; a wrong one is reported against --account-type.
-    ...(options.accountType === undefined
-      ? {}
-      : { account_type: options.accountType as SuggestedAccount['account_type'] }),
-  };
+  // The starter validates the type; a wrong one is reported against --account-type.
+  const type = accountType as SuggestedAccount['account_type'];
+  return { ispb, issuer, number, ...(type === undefined ? {} : { account_type: type }) };
 }
 
 function keyed(command: Command): Command {
@@ -153,7 +142,9 @@ export function enrollmentCommands(program: Command): void {
     );
 
   keyed(enrollment.command('wait'))
-    .description('wait until the enrollment ends and print its outcome; exit 1 unless it is authorized')
+    .description(
+      "wait for the enrollment's outcome (authorized, rejected, revoked, expired or blocked) and print it; exit 1 unless authorized",
+    )
     .action(
       action(async (options: KeyOptions) => {
         const ctx = cliContext();

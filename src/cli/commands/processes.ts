@@ -38,7 +38,7 @@ export function processCommands(program: Command): void {
     .action(
       action(async () => {
         const { config, logger } = cliContext();
-        const worker = await startWorker(config.temporal, resolveBank(config), logger);
+        const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs);
         logger.info(
           { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace },
           'worker running',

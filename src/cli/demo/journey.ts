@@ -93,7 +93,8 @@ export async function runDemoJourney(options: DemoOptions): Promise<PaymentResul
         throw new Error(`the enrollment is ${state.phase}: ${state.reason}`);
       return state;
     },
-    (state) => `the workflow sees ${state.phase} (${state.webhooksReceived} webhooks, ${state.polls} polls)`,
+    (state) =>
+      `the workflow sees ${state.phase} (webhooks: ${state.webhooksReceived}, polls: ${state.polls})`,
   );
 
   const creationOptions = await steps.step(

@@ -5,13 +5,11 @@ import { uuid } from '../../bank/schemas/common.js';
 import { finalEnrollmentStatuses } from '../../bank/schemas/enrollment.js';
 import { createEnrollmentRequestSchema } from '../../bank/schemas/enrollment-request.js';
 import { suggestedAccountInfo } from '../biometrics/accounts.js';
-import { credentialId, findEnrollment, Refusal, type BiometricsContext } from '../biometrics/context.js';
-import { canMoveEnrollment } from '../biometrics/lifecycle.js';
+import { Refusal, type BiometricsContext } from '../biometrics/context.js';
+import { answerRegistration, answerRegistrationOptions } from '../biometrics/registration.js';
 import type { EnrollmentEntry } from '../biometrics/state.js';
 import { listedEnrollmentsOfDevice } from '../biometrics/views.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
-import { sandboxRegisterRequestSchema } from '../fido-requests.js';
-import { creationOptions, verifyRegistration } from '../webauthn.js';
 
 const enrollmentsPath = '/banking/cashin/pix/biometrics/enrollments';
 const enrollmentsQuerySchema = z.looseObject({ device_id: uuid });
@@ -20,15 +18,6 @@ type EnrollmentParams = { Params: { enrollmentId: string } };
 
 /** The sandbox's own address as the caller reached it, for the pages it sends customers to. */
 const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
-function awaitingRegistration(entry: EnrollmentEntry): Refusal | undefined {
-  if (canMoveEnrollment(entry, 'registration')) return undefined;
-  return new Refusal(
-    409,
-    'INVALID_STATUS',
-    `enrollment ${entry.record.id} is ${entry.record.status}; credentials are registered while it is awaiting_enrollment`,
-  );
-}
 
 /** Enrollment creation and listing, and the credential registration that authorizes an enrollment. */
 export function biometricsEnrollmentRoutes(app: FastifyInstance, context: BiometricsContext): void {
@@ -107,57 +96,11 @@ export function biometricsEnrollmentRoutes(app: FastifyInstance, context: Biomet
     return { data: listedEnrollmentsOfDevice(biometrics(), deviceId) };
   });
 
-  app.get<EnrollmentParams>('/biometrics/enrollments/:enrollmentId/credentials', async (request, reply) => {
-    const entry = findEnrollment(context, request.params.enrollmentId);
-    if (entry instanceof Refusal) return entry.send(reply);
-    const refusal = awaitingRegistration(entry);
-    if (refusal) return refusal.send(reply);
-    const { device } = biometrics().partiesOf(entry);
-    const holder = device.record.counterparty_name ?? 'Sandbox customer';
-    const options = await creationOptions(
-      context.webauthn,
-      { id: entry.record.id, name: holder, displayName: holder },
-      entry.credentials,
-    );
-    entry.registrationChallenge = options.challenge;
-    return { data: { public_key_encoded: options.publicKeyEncoded } };
-  });
+  app.get<EnrollmentParams>('/biometrics/enrollments/:enrollmentId/credentials', (request, reply) =>
+    answerRegistrationOptions(context, request.params.enrollmentId, reply),
+  );
 
-  app.post<EnrollmentParams>(`${enrollmentsPath}/:enrollmentId/register`, async (request, reply) => {
-    const entry = findEnrollment(context, request.params.enrollmentId);
-    if (entry instanceof Refusal) return entry.send(reply);
-    const parsed = sandboxRegisterRequestSchema.safeParse(request.body);
-    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
-    const refusal = awaitingRegistration(entry);
-    if (refusal) return refusal.send(reply);
-    const challenge = entry.registrationChallenge;
-    if (challenge === null) {
-      return new Refusal(
-        409,
-        'REGISTRATION_OPTIONS_NOT_REQUESTED',
-        'get the registration options (GET /biometrics/enrollments/{id}/credentials) before registering',
-      ).send(reply);
-    }
-    const fido = parsed.data.fido_assertion;
-    const known = [...biometrics().enrollments.values()].some((other) =>
-      other.credentials.some((credential) => credential.id === credentialId(fido.id)),
-    );
-    if (known) {
-      return new Refusal(
-        422,
-        'CREDENTIAL_ALREADY_REGISTERED',
-        'this credential is already registered',
-        '/fido_assertion/id',
-      ).send(reply);
-    }
-    const result = await verifyRegistration(context.webauthn, challenge, fido);
-    if (!result.ok) return sendValidationErrors(reply, result.errors);
-    // Another registration may have completed while this one was being verified.
-    const late = awaitingRegistration(entry);
-    if (late) return late.send(reply);
-    entry.credentials.push(result.credential);
-    entry.registrationChallenge = null;
-    context.lifecycle.moveEnrollment(entry, 'authorized');
-    return { data: entry.record };
-  });
+  app.post<EnrollmentParams>(`${enrollmentsPath}/:enrollmentId/register`, (request, reply) =>
+    answerRegistration(context, request.params.enrollmentId, request.body, reply),
+  );
 }

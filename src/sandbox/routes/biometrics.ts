@@ -6,6 +6,8 @@ import { biometricsControlRoutes } from './biometrics-control.js';
 import { biometricsDeviceRoutes } from './biometrics-devices.js';
 import { biometricsEnrollmentRoutes } from './biometrics-enrollments.js';
 import { biometricsPaymentRoutes } from './biometrics-payments.js';
+import { hostedPageRoutes } from './hosted-pages.js';
+import { registrationPageRoutes } from './registration-page.js';
 
 /** The Pix biometrics family of the Banking API, and the control API that plays the bank's side of it. */
 export function biometricsRoutes(app: FastifyInstance, deps: Omit<BiometricsContext, 'lifecycle'>): void {
@@ -18,6 +20,8 @@ export function biometricsRoutes(app: FastifyInstance, deps: Omit<BiometricsCont
   biometricsPaymentRoutes(app, context);
   biometricsControlRoutes(app, context);
   bankAuthorizationPageRoutes(app, context);
+  registrationPageRoutes(app, context);
+  hostedPageRoutes(app, deps.webauthn);
   // Settlement and expiry timers must not outlive the sandbox.
   app.addHook('onClose', async () => deps.state.biometrics.dispose());
 }

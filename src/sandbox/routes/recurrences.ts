@@ -7,7 +7,10 @@ import {
   type CollectionAttemptListQuery,
 } from '../../bank/schemas/collection-attempt.js';
 import { uuid } from '../../bank/schemas/common.js';
-import { generateRecurrenceRequestSchema } from '../../bank/schemas/recurrence.js';
+import {
+  generateRecurrenceRequestSchema,
+  type GenerateRecurrenceRequest,
+} from '../../bank/schemas/recurrence.js';
 import { sendError, sendValidationErrors, zodErrorItems } from '../errors.js';
 import { defaultPageSize, keyOf, paginate, readPageRequest } from '../pagination.js';
 import { parseParameters, withinWindow } from '../query.js';
@@ -19,6 +22,9 @@ import type { SandboxState } from '../state.js';
 export const collectionAttemptsPath = '/banking/cashin/pix/recurrences/collections/attempts';
 
 const idParamsSchema = z.strictObject({ id: uuid });
+
+/** Magic amount, like the payments': a minimum amount whose cents end in 92 is rejected by the payer's bank. */
+const rejectedByPayer = (request: GenerateRecurrenceRequest) => (request.amounts?.minimum ?? 0) % 100 === 92;
 
 function matches(attempt: CollectionAttempt, query: CollectionAttemptListQuery): boolean {
   return (
@@ -47,7 +53,14 @@ export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): voi
         },
       ]);
     }
-    const recurrence = buildRecurrence(data.random, parsed.data, owner, state.world, new Date());
+    const recurrence = buildRecurrence(
+      data.random,
+      parsed.data,
+      owner,
+      state.world,
+      new Date(),
+      rejectedByPayer(parsed.data) ? 'rejected' : 'approved',
+    );
     data.addRecurrence(recurrence);
     return reply.code(201).send({ data: recurrence });
   });

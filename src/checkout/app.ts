@@ -1,0 +1,53 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { loadAssets, sendAsset } from '../http/static-assets.js';
+import { InvalidInputError } from '../starter/index.js';
+import { checkoutApiRoutes, type CheckoutApiDeps } from './api.js';
+
+const assets = loadAssets(new URL('./public/', import.meta.url), [
+  'index.html',
+  'checkout.js',
+  'checkout.css',
+]);
+
+export interface CheckoutOptions extends CheckoutApiDeps {
+  logger: Logger;
+}
+
+/** What the page shows when a call fails: the reason, never a stack. */
+function failureAnswer(error: unknown): { status: number; message: string } {
+  if (error instanceof InvalidInputError) return { status: 400, message: error.message };
+  if (error instanceof WorkflowNotFoundError) return { status: 404, message: 'nothing started yet' };
+  if (error instanceof WorkflowUpdateFailedError) {
+    return { status: 422, message: error.cause?.message ?? error.message };
+  }
+  const status = (error as { statusCode?: number }).statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status, message: (error as Error).message };
+  }
+  return { status: 500, message: 'the checkout backend failed; see its log' };
+}
+
+/**
+ * The reference checkout page and its small merchant backend: static HTML and a few lines of browser script, and
+ * a JSON API that calls bankflow's starter functions.
+ */
+export function createCheckout(options: CheckoutOptions): FastifyInstance {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.logger.child({ component: 'checkout' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+
+  for (const [name, asset] of assets) {
+    app.get(name === 'index.html' ? '/' : `/${name}`, async (_request, reply) => sendAsset(reply, asset));
+  }
+  checkoutApiRoutes(app, options);
+
+  app.setErrorHandler((error, request, reply) => {
+    const answer = failureAnswer(error);
+    if (answer.status >= 500) request.log.error({ err: error }, 'checkout call failed');
+    return reply.code(answer.status).send({ error: answer.message });
+  });
+  return app;
+}

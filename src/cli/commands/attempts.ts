@@ -1,0 +1,129 @@
+import type { Command } from 'commander';
+import {
+  collectionAttemptListQuerySchema,
+  maxCollectionAttemptPageSize,
+  type CollectionAttempt,
+} from '../../bank/schemas/collection-attempt.js';
+import type { Stage } from '../../bank/schemas/stage.js';
+import { cliBank } from '../bank.js';
+import { action } from '../errors.js';
+import {
+  addFilters,
+  checkedArgument,
+  countValue,
+  cursorFilters,
+  dateTimeValue,
+  queryFromOptions,
+  uuidValue,
+  type Filter,
+} from '../filters.js';
+import {
+  addListOptions,
+  addTableOption,
+  orDash,
+  printListing,
+  printRecord,
+  type ListOptions,
+  type OutputOptions,
+} from '../output.js';
+import { formatTable, type Column } from '../table.js';
+
+const attemptColumns: Column<CollectionAttempt>[] = [
+  { title: 'ID', value: (a) => a.id },
+  { title: 'TIMESTAMP', value: (a) => a.timestamp },
+  { title: 'STATUS', value: (a) => a.status },
+  { title: 'TYPE', value: (a) => a.type },
+  { title: 'DUE', value: (a) => a.due_date },
+  { title: 'EXTERNAL ID', value: (a) => a.external_id },
+  { title: 'END TO END ID', value: (a) => orDash(a.end_to_end_id) },
+];
+
+const stageColumns: Column<Stage>[] = [
+  { title: 'STATUS', value: (s) => s.status },
+  { title: 'AT', value: (s) => s.inserted_at },
+  {
+    title: 'ERROR',
+    value: (s) => (s.error_code === null ? '-' : `${s.error_code}: ${orDash(s.error_message)}`),
+  },
+];
+
+const attemptFilters: Filter[] = [
+  {
+    flags: '--entity <id>',
+    parameter: 'entity_id',
+    value: uuidValue,
+    description: "attempts of this entity's recurrences (uuid)",
+  },
+  {
+    flags: '--recurrence <id>',
+    parameter: 'recurrence_id',
+    value: uuidValue,
+    description: 'attempts of this recurrence (uuid)',
+  },
+  {
+    flags: '--collection <id>',
+    parameter: 'collection_id',
+    value: uuidValue,
+    description: 'attempts of this collection (uuid)',
+  },
+  {
+    flags: '--from <date-time>',
+    parameter: 'from_datetime',
+    value: dateTimeValue,
+    description: 'attempts at or after this instant (ISO 8601)',
+  },
+  {
+    flags: '--to <date-time>',
+    parameter: 'to_datetime',
+    value: dateTimeValue,
+    description: 'attempts before this instant (ISO 8601)',
+  },
+  {
+    flags: '--limit <count>',
+    parameter: 'limit',
+    value: countValue,
+    description: `records per page (default 50, at most ${maxCollectionAttemptPageSize})`,
+  },
+  ...cursorFilters,
+];
+
+export function attemptCommands(program: Command): void {
+  const attempts = program
+    .command('attempts')
+    .description('Pix recurrence collection attempts, read straight from the bank');
+
+  addListOptions(
+    addFilters(
+      attempts.command('list').description('list collection attempts, oldest first'),
+      attemptFilters,
+    ),
+  ).action(
+    action(async (options: ListOptions & Record<string, unknown>) => {
+      const query = queryFromOptions(collectionAttemptListQuerySchema, attemptFilters, options);
+      const bank = cliBank();
+      await printListing(
+        {
+          page: () => bank.listCollectionAttempts(query),
+          every: () => bank.listAllCollectionAttempts(query),
+          columns: attemptColumns,
+        },
+        options,
+      );
+    }),
+  );
+
+  addTableOption(
+    attempts
+      .command('get')
+      .description('print one collection attempt with its stages')
+      .argument('<attempt-id>', 'the attempt (uuid)'),
+  ).action(
+    action(async (attemptId: string, options: OutputOptions) => {
+      const id = checkedArgument('<attempt-id>', uuidValue, attemptId);
+      printRecord(await cliBank().getCollectionAttempt(id), options, (found) => [
+        formatTable([found], attemptColumns),
+        formatTable(found.stages ?? [], stageColumns),
+      ]);
+    }),
+  );
+}

@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import type { GenerateRecurrenceRequest } from '../../bank/schemas/recurrence.js';
+import { getRecurrence, runAttemptsSync, startRecurrence } from '../../starter/index.js';
+import { cliContext, printJson, withStarter } from '../context.js';
+import { action } from '../errors.js';
+import { readJsonInput } from '../json-input.js';
+import { withOptionNames } from '../option-names.js';
+
+const optionNames = {
+  externalId: '--external-id',
+  from: '--from',
+  to: '--to',
+  pageSize: '--page-size',
+};
+
+function pageSize(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}
+
+/** `bankflow recurrence create|get` and `bankflow sync attempts`. */
+export function recurrenceCommands(program: Command): void {
+  const recurrence = program
+    .command('recurrence')
+    .description('Pix recurrences: generate one and follow its collection attempts');
+
+  recurrence
+    .command('create')
+    .description(
+      "generate a recurrence from the bank's request body and print it; the workflow recurrence:<external_id> then follows its attempts",
+    )
+    .requiredOption(
+      '--file <request.json>',
+      'the generate-recurrence request as JSON, from a file or - for stdin',
+    )
+    .action(
+      action(async (options: { file: string }) => {
+        const ctx = cliContext();
+        const request = (await readJsonInput('--file', options.file)) as GenerateRecurrenceRequest;
+        printJson(await withStarter(ctx, (starter) => startRecurrence(starter, request)));
+      }),
+    );
+
+  recurrence
+    .command('get')
+    .description("print the recurrence's status and its collection attempts with their latest statuses")
+    .requiredOption('--external-id <id>', 'the external_id the recurrence was created with')
+    .action(
+      action(async (options: { externalId: string }) => {
+        const ctx = cliContext();
+        printJson(
+          await withOptionNames(optionNames, () =>
+            withStarter(ctx, (starter) => getRecurrence(starter, options)),
+          ),
+        );
+      }),
+    );
+
+  program
+    .command('sync')
+    .description('one-off syncs from the bank into the workflows')
+    .command('attempts')
+    .description(
+      'list the collection attempts of [from, to), update each recurrence workflow, and print the summary',
+    )
+    .requiredOption('--from <iso>', 'start of the window, inclusive (ISO 8601, e.g. 2025-06-01T00:00:00Z)')
+    .requiredOption('--to <iso>', 'end of the window, exclusive')
+    .option('--page-size <n>', "records per page asked of the bank (1-100; the bank's default is 50)")
+    .action(
+      action(async (options: { from: string; to: string; pageSize?: string }) => {
+        const ctx = cliContext();
+        const input = { from: options.from, to: options.to, pageSize: pageSize(options.pageSize) };
+        printJson(
+          await withOptionNames(optionNames, () =>
+            withStarter(ctx, (starter) => runAttemptsSync(starter, input)),
+          ),
+        );
+      }),
+    );
+}

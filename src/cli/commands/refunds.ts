@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { refundListQuerySchema, type ReceivableRefund } from '../../bank/schemas/refund.js';
+import { cliBank } from '../bank.js';
+import { action } from '../errors.js';
+import {
+  addFilters,
+  cursorFilters,
+  dateTimeValue,
+  queryFromOptions,
+  uuidValue,
+  type Filter,
+} from '../filters.js';
+import { money } from '../money.js';
+import { addListOptions, printListing, type ListOptions } from '../output.js';
+import type { Column } from '../table.js';
+
+const refundColumns: Column<ReceivableRefund>[] = [
+  { title: 'ID', value: (r) => r.id },
+  { title: 'TIMESTAMP', value: (r) => r.timestamp },
+  { title: 'STATUS', value: (r) => r.status },
+  { title: 'AMOUNT', value: (r) => money(r.amount), align: 'right' },
+  { title: 'END TO END ID', value: (r) => r.end_to_end_id },
+  { title: 'DESCRIPTION', value: (r) => r.description },
+];
+
+const refundFilters: Filter[] = [
+  {
+    flags: '--virtual-account <id>',
+    parameter: 'virtual_account_id',
+    value: uuidValue,
+    description: 'refunds of this virtual account (uuid)',
+  },
+  {
+    flags: '--from <date-time>',
+    parameter: 'from_datetime',
+    value: dateTimeValue,
+    description: 'refunds at or after this instant (ISO 8601)',
+  },
+  {
+    flags: '--to <date-time>',
+    parameter: 'to_datetime',
+    value: dateTimeValue,
+    description: 'refunds before this instant (ISO 8601)',
+  },
+  {
+    flags: '--reconciliation <id>',
+    parameter: 'reconciliation_id',
+    value: uuidValue,
+    description: 'refunds with this reconciliation id (uuid)',
+  },
+  ...cursorFilters,
+];
+
+export function refundCommands(program: Command): void {
+  const refunds = program.command('refunds').description('receivable refunds, read straight from the bank');
+  addListOptions(
+    addFilters(
+      refunds.command('list').description('list receivable refunds, oldest first (50 per page)'),
+      refundFilters,
+    ),
+  ).action(
+    action(async (options: ListOptions & Record<string, unknown>) => {
+      const query = queryFromOptions(refundListQuerySchema, refundFilters, options);
+      const bank = cliBank();
+      await printListing(
+        {
+          page: () => bank.listReceivableRefunds(query),
+          every: () => bank.listAllReceivableRefunds(query),
+          columns: refundColumns,
+        },
+        options,
+      );
+    }),
+  );
+}

@@ -1,0 +1,53 @@
+import type { Logger } from 'pino';
+import { BankClient } from '../bank/client.js';
+import type { BankConfig, Config, TemporalConfig } from '../config.js';
+import { createCheckout } from '../checkout/app.js';
+import type { RunningSandbox } from '../sandbox/app.js';
+import { hostedPageUrl, widgetPath } from '../sandbox/page-urls.js';
+import { connectClient } from '../temporal/connection.js';
+
+export interface RunningCheckout {
+  /** On localhost: the widget it embeds runs WebAuthn for the RP id localhost. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The reference checkout page on localhost:CHECKOUT_PORT, paying into the sandbox's first merchant account and
+ * embedding the sandbox's widget; it starts workflows through its own Temporal client, as a merchant backend would.
+ */
+export async function startCheckout(
+  config: Config,
+  temporal: TemporalConfig,
+  bank: BankConfig & { baseUrl: string },
+  sandbox: RunningSandbox,
+  logger: Logger,
+): Promise<RunningCheckout> {
+  const { entityIds, virtualAccountIds } = sandbox.state.world;
+  const [entityId, virtualAccountId] = [entityIds[0], virtualAccountIds[0]];
+  if (!entityId || !virtualAccountId) throw new Error('the sandbox has no merchant account to pay into');
+  const client = await connectClient(temporal);
+  const app = createCheckout({
+    starter: { client, taskQueue: temporal.taskQueue },
+    bank: { bank: new BankClient(bank, logger) },
+    merchant: { entityId, virtualAccountId },
+    widgetUrl: hostedPageUrl(sandbox.url, sandbox.webauthn.rpId, widgetPath),
+    logger,
+  });
+  try {
+    // localhost binds every loopback address the browser may resolve it to (127.0.0.1 and ::1).
+    await app.listen({ host: 'localhost', port: config.checkout.port });
+  } catch (error) {
+    await client.connection.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.checkout.port;
+  return {
+    url: `http://localhost:${port}`,
+    async stop() {
+      await app.close();
+      await client.connection.close();
+    },
+  };
+}

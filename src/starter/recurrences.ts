@@ -1,0 +1,107 @@
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import { z } from 'zod';
+import { maxCollectionAttemptPageSize } from '../bank/schemas/collection-attempt.js';
+import { dateTime } from '../bank/schemas/common.js';
+import {
+  generateRecurrenceRequestSchema,
+  type GenerateRecurrenceRequest,
+  type Recurrence,
+} from '../bank/schemas/recurrence.js';
+import { workflowIds } from '../workflows/ids.js';
+import {
+  recurrenceGeneratedUpdate,
+  recurrenceStateQuery,
+  type RecurrenceSettings,
+  type RecurrenceState,
+} from '../workflows/recurrence/definitions.js';
+import { recurrenceWorkflow } from '../workflows/recurrence/workflow.js';
+import { searchAttributes } from '../workflows/search-attributes.js';
+import type { AttemptsSyncSummary } from '../workflows/sync/attempts-definitions.js';
+import { syncRecurrenceAttempts } from '../workflows/sync/attempts-workflow.js';
+import type { StarterContext } from './context.js';
+import { parseInput } from './errors.js';
+
+const recurrenceSettings = z.object({
+  maxHistoryEvents: z.number().int().min(20).optional(),
+  maxAttemptsKept: z.number().int().positive().optional(),
+});
+
+const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2)}`;
+
+/**
+ * Generates a Pix recurrence through `recurrence:<external_id>` and answers, in one round trip, the bank's
+ * recurrence. The request is checked field by field before anything starts (`counterparty.tax_number: must be
+ * 11 (CPF) or 14 (CNPJ) digits`). Starting again with the same external_id while the workflow runs joins it.
+ * The workflow then follows the recurrence's collection attempts; read them with `getRecurrence`.
+ */
+export async function startRecurrence(
+  ctx: StarterContext,
+  request: GenerateRecurrenceRequest,
+  settings: RecurrenceSettings = {},
+): Promise<{ workflowId: string; externalId: string; recurrence: Recurrence }> {
+  const parsed = parseInput(generateRecurrenceRequestSchema, request);
+  const parsedSettings = parseInput(recurrenceSettings, settings);
+  const workflowId = workflowIds.recurrence(parsed.external_id);
+  const amount = parsed.amounts?.minimum ?? parsed.first_payment?.amount;
+  const recurrence = await ctx.client.workflow.executeUpdateWithStart(recurrenceGeneratedUpdate, {
+    startWorkflowOperation: new WithStartWorkflowOperation(recurrenceWorkflow, {
+      workflowId,
+      taskQueue: ctx.taskQueue,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [{ request: parsed, settings: parsedSettings }],
+      staticSummary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
+      typedSearchAttributes: [
+        { key: searchAttributes.kind, value: 'recurrence' },
+        { key: searchAttributes.externalId, value: parsed.external_id },
+      ],
+    }),
+  });
+  return { workflowId, externalId: parsed.external_id, recurrence };
+}
+
+const recurrenceKey = z.object({ externalId: z.string().min(1).max(100) });
+
+/** Where a recurrence stands: the bank's record and status, and its attempts with their latest statuses. */
+export async function getRecurrence(
+  ctx: StarterContext,
+  input: { externalId: string },
+): Promise<RecurrenceState> {
+  const { externalId } = parseInput(recurrenceKey, input);
+  return ctx.client.workflow.getHandle(workflowIds.recurrence(externalId)).query(recurrenceStateQuery);
+}
+
+const attemptsSyncInput = z
+  .object({
+    from: dateTime,
+    to: dateTime,
+    pageSize: z.number().int().min(1).max(maxCollectionAttemptPageSize).optional(),
+    pagesPerRun: z.number().int().positive().optional(),
+  })
+  .refine((window) => Date.parse(window.from) < Date.parse(window.to), {
+    path: ['to'],
+    message: 'must be later than from',
+  });
+export type AttemptsSyncRequest = z.input<typeof attemptsSyncInput>;
+
+/**
+ * Syncs the collection attempts of the window [from, to) into the recurrence workflows and waits for the
+ * summary. A sync of the same window still running is joined rather than started twice.
+ */
+export async function runAttemptsSync(
+  ctx: StarterContext,
+  input: AttemptsSyncRequest,
+): Promise<AttemptsSyncSummary> {
+  const parsed = parseInput(attemptsSyncInput, input);
+  const from = new Date(parsed.from).toISOString();
+  const to = new Date(parsed.to).toISOString();
+  const handle = await ctx.client.workflow.start(syncRecurrenceAttempts, {
+    workflowId: workflowIds.attemptsSync(from, to),
+    taskQueue: ctx.taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    args: [{ ...parsed, from, to }],
+    staticSummary: `Collection attempts sync from ${from} to ${to}`,
+    typedSearchAttributes: [{ key: searchAttributes.kind, value: 'attempts-sync' }],
+  });
+  return handle.result();
+}

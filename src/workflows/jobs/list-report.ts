@@ -1,0 +1,102 @@
+import {
+  proxyActivities,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { centsToReais, emptyTotals, mergeTotals } from '../../reports/totals.js';
+import { bankCallOptions } from '../activity-options.js';
+import { searchAttributes } from '../search-attributes.js';
+import { resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
+import type { ListReportJob, ReportProgress, ReportSummary } from './definitions.js';
+
+const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>(bankCallOptions);
+
+/** Writing files is local work: retried with backoff while the disk is full or unreachable. */
+const fileWriteOptions: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+const { writeListReport, discardReportStaging } =
+  proxyActivities<Pick<Activities, 'writeListReport' | 'discardReportStaging'>>(fileWriteOptions);
+
+/**
+ * Pages fetched per workflow run before continuing as new. A page costs six history events (its activity and
+ * the workflow task that follows), so a run stays near 160 events however many records the window holds.
+ */
+export const reportPagesPerRun = 25;
+
+const titles: Record<ListReportJob, string> = {
+  'refund-report': 'Receivable refunds report',
+  'transfer-report': 'Cash-out transfers report',
+};
+
+function publish(job: ListReportJob, progress: ReportProgress, phase: string): void {
+  setCurrentDetails(
+    [
+      `**${titles[job]}** — ${phase}`,
+      `Window [${progress.window.from}, ${progress.window.to})`,
+      `${progress.totals.count} records in ${progress.pages} pages so far, R$ ${centsToReais(progress.totals.amountCents)} (run ${progress.runs})`,
+    ].join('\n\n'),
+  );
+}
+
+/**
+ * A list report over a window: one activity per page, each staging its records on disk and answering only its
+ * totals and the next cursor; every `reportPagesPerRun` pages the workflow continues as new with the cursor and
+ * the running totals. Then the writer builds the JSON and CSV files from the staged pages.
+ */
+export async function runListReport(
+  job: ListReportJob,
+  input: JobWindowInput | undefined,
+  carried: ReportProgress | undefined,
+  continueWith: (progress: ReportProgress) => Promise<never>,
+): Promise<ReportSummary> {
+  const progress: ReportProgress = carried
+    ? { ...carried, runs: carried.runs + 1 }
+    : {
+        window: await resolveJobWindow(input),
+        stagingKey: `${job}-${workflowInfo().firstExecutionRunId}`,
+        pages: 0,
+        after: null,
+        totals: emptyTotals(),
+        runs: 1,
+      };
+  upsertSearchAttributes([
+    { key: searchAttributes.kind, value: job },
+    { key: searchAttributes.status, value: 'listing' },
+  ]);
+  publish(job, progress, 'listing');
+
+  for (let pagesThisRun = 0; ; pagesThisRun++) {
+    if (pagesThisRun >= reportPagesPerRun || workflowInfo().continueAsNewSuggested) {
+      await continueWith(progress);
+    }
+    const page = await collectReportPage({
+      job,
+      window: progress.window,
+      after: progress.after,
+      page: progress.pages,
+      stagingKey: progress.stagingKey,
+    });
+    progress.pages++;
+    progress.totals = mergeTotals(progress.totals, page.totals);
+    progress.after = page.after;
+    publish(job, progress, 'listing');
+    if (page.after === null) break;
+  }
+
+  publish(job, progress, 'writing the files');
+  const written = await writeListReport({
+    job,
+    window: progress.window,
+    stagingKey: progress.stagingKey,
+    pages: progress.pages,
+  });
+  await discardReportStaging(progress.stagingKey);
+  upsertSearchAttributes([{ key: searchAttributes.status, value: 'completed' }]);
+  publish(job, progress, `written to ${written.files.json}`);
+  return { job, window: progress.window, pages: progress.pages, runs: progress.runs, ...written };
+}

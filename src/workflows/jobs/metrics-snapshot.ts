@@ -1,0 +1,79 @@
+import {
+  proxyActivities,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { bankCallOptions } from '../activity-options.js';
+import { searchAttributes } from '../search-attributes.js';
+import { bankRefusal } from '../shared/bank-failure.js';
+import { resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
+import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from './definitions.js';
+
+const bank = proxyActivities<Pick<Activities, 'getMetrics' | 'metricsAccounts'>>(bankCallOptions);
+const { storeMetricsSnapshot } = proxyActivities<Pick<Activities, 'storeMetricsSnapshot'>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** Answers the bank gives for one account that must not cost the other accounts their snapshot. */
+const accountRefusals = ['BankNotFound', 'BankValidation'];
+
+function finish(result: MetricsSnapshotResult): MetricsSnapshotResult {
+  upsertSearchAttributes([{ key: searchAttributes.status, value: result.status }]);
+  setCurrentDetails(
+    [
+      `**Metrics snapshot** — ${result.status}`,
+      `Window [${result.window.from}, ${result.window.to})`,
+      result.message,
+    ].join('\n\n'),
+  );
+  return result;
+}
+
+/**
+ * Account metrics (cents settled and failed, cash-in and cash-out) of every METRICS_BANK_ACCOUNT_IDS account over
+ * a window, stored as one snapshot (a JSON file per run by default). With no account configured it says it had
+ * nothing to do. Input is `{from, to}`; a Schedule starts it with none (time since the previous scheduled time).
+ */
+export async function metricsSnapshot(input?: JobWindowInput): Promise<MetricsSnapshotResult> {
+  const job = jobIds.metricsSnapshot;
+  upsertSearchAttributes([{ key: searchAttributes.kind, value: job }]);
+  const window = await resolveJobWindow(input);
+  const accountIds = await bank.metricsAccounts();
+  if (accountIds.length === 0) {
+    return finish({
+      job,
+      window,
+      status: 'nothing_to_do',
+      message: 'nothing to do: no bank account configured (METRICS_BANK_ACCOUNT_IDS is empty on the worker)',
+      accounts: [],
+      file: null,
+    });
+  }
+  const accounts = await Promise.all(
+    accountIds.map(async (bankAccountId): Promise<AccountMetrics> => {
+      try {
+        const metrics = await bank.getMetrics({
+          bank_account_id: bankAccountId,
+          from_datetime: window.from,
+          to_datetime: window.to,
+        });
+        return { bankAccountId, metrics, error: null };
+      } catch (error) {
+        return { bankAccountId, metrics: null, error: bankRefusal(error, accountRefusals).message };
+      }
+    }),
+  );
+  const { file } = await storeMetricsSnapshot({ job, window, runId: workflowInfo().runId, accounts });
+  const refused = accounts.filter((account) => account.error !== null).length;
+  return finish({
+    job,
+    window,
+    status: 'stored',
+    message: `stored the metrics of ${accounts.length - refused} of ${accounts.length} accounts in ${file}`,
+    accounts,
+    file,
+  });
+}

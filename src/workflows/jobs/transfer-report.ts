@@ -1,0 +1,18 @@
+import { continueAsNew } from '@temporalio/workflow';
+import type { JobWindowInput } from '../shared/schedule-window.js';
+import { jobIds, type ReportProgress, type ReportSummary } from './definitions.js';
+import { runListReport } from './list-report.js';
+
+/**
+ * The cash-out transfers of a window as JSON and CSV files in REPORTS_DIR, with totals by status. Input is
+ * `{from, to}`; a Schedule starts it with none and it covers the time since the previous scheduled time.
+ * `progress` is internal: what a continued run carries over.
+ */
+export async function transferReport(
+  input?: JobWindowInput,
+  progress?: ReportProgress,
+): Promise<ReportSummary> {
+  return runListReport(jobIds.transferReport, input, progress, (next) =>
+    continueAsNew<typeof transferReport>(input, next),
+  );
+}

@@ -1,0 +1,132 @@
+/** Where an attempt update came from. */
+export type AttemptSource = 'sync' | 'webhook';
+
+/** One collection attempt as the recurrence workflow knows it. */
+export interface RecurrenceAttempt {
+  id: string;
+  collectionId: string;
+  status: string;
+  timestamp: string;
+  type: string;
+  dueDate: string;
+  endToEndId: string | null;
+  transactionDate: string | null;
+  /** The paths that reported this status; a second path reporting it is a duplicate, not a second attempt. */
+  sources: AttemptSource[];
+}
+
+/** Old final attempts no longer kept one by one: how many, by status, up to which attempt timestamp. */
+export interface ArchivedAttempts {
+  count: number;
+  byStatus: Record<string, number>;
+  through: string | null;
+}
+
+export type AttemptUpdateOutcome = 'applied' | 'duplicate' | 'stale';
+
+export const noArchivedAttempts = (): ArchivedAttempts => ({ count: 0, byStatus: {}, through: null });
+
+/** Only `created` moves on (the sandbox's state machine); an unknown status sits between. */
+const finalStatuses = new Set(['settled', 'failed', 'cancelled']);
+const rank = (status: string) => (status === 'created' ? 0 : finalStatuses.has(status) ? 2 : 1);
+
+/**
+ * Which of two reports of the same attempt is newer: the further status first, then the later timestamp.
+ * Zero only for the same status at the same time; a different status at the same rank and time keeps the first.
+ */
+function compare(update: RecurrenceAttempt, known: RecurrenceAttempt): number {
+  const byRank = rank(update.status) - rank(known.status);
+  if (byRank !== 0) return byRank;
+  const byTime = Date.parse(update.timestamp) - Date.parse(known.timestamp);
+  if (byTime !== 0) return byTime;
+  return update.status === known.status ? 0 : -1;
+}
+
+const newestFirst = (a: RecurrenceAttempt, b: RecurrenceAttempt) =>
+  Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * The attempts of one recurrence, deduplicated by attempt id + status + timestamp: the same report through the
+ * sync and a webhook counts once, and an older status never overwrites a newer one. To keep what
+ * continue-as-new carries bounded, only the newest `maxKept` attempts stay listed; older final ones are folded
+ * into `archived`, and a final report no newer than the archive's watermark is taken as one of those.
+ */
+export class AttemptTable {
+  private readonly byId: Map<string, RecurrenceAttempt>;
+
+  constructor(
+    attempts: RecurrenceAttempt[],
+    readonly archived: ArchivedAttempts,
+    private readonly maxKept: number,
+  ) {
+    this.byId = new Map(attempts.map((attempt) => [attempt.id, attempt]));
+  }
+
+  /** Applies a batch, then archives what exceeds the limit. */
+  applyAll(updates: RecurrenceAttempt[], source: AttemptSource): AttemptUpdateOutcome[] {
+    const outcomes = updates.map((update) => this.apply(update, source));
+    this.trim();
+    return outcomes;
+  }
+
+  private apply(update: RecurrenceAttempt, source: AttemptSource): AttemptUpdateOutcome {
+    const known = this.byId.get(update.id);
+    if (!known) {
+      if (this.isArchived(update)) return 'duplicate';
+      this.byId.set(update.id, { ...update, sources: [source] });
+      return 'applied';
+    }
+    const order = compare(update, known);
+    if (order < 0) return 'stale';
+    if (order === 0) {
+      if (!known.sources.includes(source)) known.sources.push(source);
+      return 'duplicate';
+    }
+    this.byId.set(update.id, { ...update, sources: [source] });
+    return 'applied';
+  }
+
+  private isArchived(update: RecurrenceAttempt): boolean {
+    const through = this.archived.through;
+    return (
+      through !== null && rank(update.status) === 2 && Date.parse(update.timestamp) <= Date.parse(through)
+    );
+  }
+
+  private trim(): void {
+    const excess = this.byId.size - this.maxKept;
+    if (excess <= 0) return;
+    const oldestFinal = [...this.byId.values()]
+      .filter((attempt) => rank(attempt.status) === 2)
+      .sort(newestFirst)
+      .reverse()
+      .slice(0, excess);
+    for (const attempt of oldestFinal) {
+      this.byId.delete(attempt.id);
+      this.archived.count++;
+      this.archived.byStatus[attempt.status] = (this.archived.byStatus[attempt.status] ?? 0) + 1;
+      if (
+        this.archived.through === null ||
+        Date.parse(attempt.timestamp) > Date.parse(this.archived.through)
+      ) {
+        this.archived.through = attempt.timestamp;
+      }
+    }
+  }
+
+  /** Listed attempts, newest first. */
+  list(): RecurrenceAttempt[] {
+    return [...this.byId.values()].sort(newestFirst);
+  }
+
+  /** Every attempt known, listed or archived, by its current status. */
+  countByStatus(): Record<string, number> {
+    const counts: Record<string, number> = { ...this.archived.byStatus };
+    for (const attempt of this.byId.values()) counts[attempt.status] = (counts[attempt.status] ?? 0) + 1;
+    return counts;
+  }
+
+  get size(): number {
+    return this.byId.size + this.archived.count;
+  }
+}

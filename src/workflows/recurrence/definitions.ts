@@ -1,0 +1,111 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
+import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
+import type { ReceivedWebhook } from '../webhook-events.js';
+import type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from './attempt-table.js';
+
+export type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from './attempt-table.js';
+
+/**
+ * Recurrence statuses after which the bank collects nothing more: the workflow ends when the bank reports one.
+ * `approved` (the spec's example) and `created` keep it running.
+ */
+export const endedRecurrenceStatuses = ['rejected', 'cancelled', 'expired'] as const;
+export type RecurrenceOutcome = (typeof endedRecurrenceStatuses)[number];
+
+export interface RecurrenceSettings {
+  /** Continue-as-new once the run's history reaches this many events (or when Temporal suggests it). */
+  maxHistoryEvents?: number;
+  /** Attempts kept one by one; older final ones are folded into counts (see attempt-table.ts). */
+  maxAttemptsKept?: number;
+}
+
+export const defaultRecurrenceSettings: Required<RecurrenceSettings> = {
+  maxHistoryEvents: 2_000,
+  maxAttemptsKept: 500,
+};
+
+/** What continue-as-new carries into the next run. */
+export interface RecurrenceCarry {
+  recurrence: Recurrence;
+  attempts: RecurrenceAttempt[];
+  archived: ArchivedAttempts;
+  updates: RecurrenceUpdateCounts;
+  runs: number;
+}
+
+export interface RecurrenceInput {
+  /** The full generate request; `external_id` names the workflow (`recurrence:<external_id>`). */
+  request: GenerateRecurrenceRequest;
+  settings?: RecurrenceSettings;
+  resume?: RecurrenceCarry;
+}
+
+export type RecurrencePhase = 'generating' | 'active' | 'refused' | RecurrenceOutcome;
+
+export interface RecurrenceUpdateCounts {
+  /** Attempt updates that changed the table (a new attempt, or a newer status of a known one). */
+  applied: number;
+  /** The same attempt, status and timestamp again, e.g. from the sync after a webhook. */
+  duplicates: number;
+  /** An older status than the one known, e.g. a late webhook. */
+  stale: number;
+  /** Webhooks whose data is not an attempt of this recurrence. */
+  ignored: number;
+  fromSync: number;
+  fromWebhooks: number;
+}
+
+export interface RecurrenceState {
+  phase: RecurrencePhase;
+  externalId: string;
+  recurrenceId?: string;
+  /** The bank's status of the recurrence, once generated. */
+  status?: string;
+  recurrence?: Recurrence;
+  /** Newest first. */
+  attempts: RecurrenceAttempt[];
+  /** Every attempt known, including the archived ones, by its current status. */
+  attemptsByStatus: Record<string, number>;
+  archived: ArchivedAttempts;
+  updates: RecurrenceUpdateCounts;
+  /** Runs of this workflow so far (continue-as-new starts the next one). */
+  runs: number;
+  reason?: string;
+}
+
+export interface RecurrenceResult {
+  outcome: RecurrenceOutcome;
+  reason: string;
+  recurrence: Recurrence;
+  attemptsByStatus: Record<string, number>;
+}
+
+/** The attempts the sync found for this recurrence on one page. */
+export interface AttemptsBatch {
+  source: AttemptSource;
+  attempts: RecurrenceAttempt[];
+}
+
+/** The part of a collection attempt the recurrence keeps, small enough to carry hundreds across runs. */
+export function toRecurrenceAttempt(attempt: CollectionAttempt): RecurrenceAttempt {
+  return {
+    id: attempt.id,
+    collectionId: attempt.collection_id,
+    status: attempt.status,
+    timestamp: attempt.timestamp,
+    type: attempt.type,
+    dueDate: attempt.due_date,
+    endToEndId: attempt.end_to_end_id,
+    transactionDate: attempt.transaction_date,
+    sources: [],
+  };
+}
+
+export const recurrenceStateQuery = defineQuery<RecurrenceState>('recurrenceState');
+/** Answers once the bank generated the recurrence (or refused it, as a failure with the bank's reason). */
+export const recurrenceGeneratedUpdate = defineUpdate<Recurrence>('recurrenceGenerated');
+/** Attempts found by `syncRecurrenceAttempts`, one batch per recurrence per page. */
+export const recurrenceAttemptsSignal = defineSignal<[AttemptsBatch]>('recurrenceAttempts');
+/** A `recurrence_collection_attempt` webhook, routed by the receiver. */
+export const recurrenceWebhookSignal = defineSignal<[ReceivedWebhook]>('recurrenceWebhook');

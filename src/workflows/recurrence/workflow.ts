@@ -1,0 +1,218 @@
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { collectionAttemptSchema } from '../../bank/schemas/collection-attempt.js';
+import type { Recurrence } from '../../bank/schemas/recurrence.js';
+import { bankCallOptions } from '../activity-options.js';
+import { searchAttributes } from '../search-attributes.js';
+import {
+  AttemptTable,
+  noArchivedAttempts,
+  type AttemptSource,
+  type RecurrenceAttempt,
+} from './attempt-table.js';
+import {
+  defaultRecurrenceSettings,
+  endedRecurrenceStatuses,
+  recurrenceAttemptsSignal,
+  recurrenceGeneratedUpdate,
+  recurrenceStateQuery,
+  recurrenceWebhookSignal,
+  toRecurrenceAttempt,
+  type RecurrenceInput,
+  type RecurrenceOutcome,
+  type RecurrenceResult,
+  type RecurrenceState,
+} from './definitions.js';
+
+const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
+
+/** A webhook may omit the key the receiver routed by; the recurrence id still ties it to this recurrence. */
+const webhookAttemptSchema = collectionAttemptSchema.extend({
+  external_id: collectionAttemptSchema.shape.external_id.nullish(),
+});
+
+const isOutcome = (status: string): status is RecurrenceOutcome =>
+  (endedRecurrenceStatuses as readonly string[]).includes(status);
+
+const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
+
+/**
+ * A Pix recurrence for as long as it lives: generates it at the bank with the merchant's full request, then
+ * follows its collection attempts as the attempts sync and the bank's `recurrence_collection_attempt` webhooks
+ * report them (deduplicated, newest status wins), queryable at any time. The spec shows no event or read for the
+ * recurrence itself, so the bank's word on its status is the generate response: a rejected, cancelled or
+ * expired recurrence ends the workflow at once; an approved one is followed until the workflow is terminated.
+ * History stays bounded: the run continues as new, carrying the attempt table, at `maxHistoryEvents` or when
+ * Temporal suggests it.
+ */
+export async function recurrenceWorkflow(input: RecurrenceInput): Promise<RecurrenceResult> {
+  const settings = { ...defaultRecurrenceSettings, ...input.settings };
+  const externalId = input.request.external_id;
+  const resume = input.resume;
+  const table = new AttemptTable(
+    resume?.attempts ?? [],
+    resume?.archived ?? noArchivedAttempts(),
+    settings.maxAttemptsKept,
+  );
+  let recurrence: Recurrence | undefined = resume?.recurrence;
+  let failure: ApplicationFailure | undefined;
+  const state: RecurrenceState = {
+    phase: recurrence ? phaseOf(recurrence.status) : 'generating',
+    externalId,
+    recurrenceId: recurrence?.id,
+    status: recurrence?.status,
+    recurrence,
+    attempts: [],
+    attemptsByStatus: {},
+    archived: table.archived,
+    updates: resume?.updates ?? {
+      applied: 0,
+      duplicates: 0,
+      stale: 0,
+      ignored: 0,
+      fromSync: 0,
+      fromWebhooks: 0,
+    },
+    runs: (resume?.runs ?? 0) + 1,
+  };
+
+  function phaseOf(status: string): RecurrenceState['phase'] {
+    return isOutcome(status) ? status : 'active';
+  }
+
+  const ended = () => state.phase !== 'generating' && state.phase !== 'active';
+
+  function take(attempts: RecurrenceAttempt[], source: AttemptSource): void {
+    for (const outcome of table.applyAll(attempts, source)) {
+      if (outcome === 'applied') state.updates.applied++;
+      else if (outcome === 'duplicate') state.updates.duplicates++;
+      else state.updates.stale++;
+    }
+    if (source === 'sync') state.updates.fromSync += attempts.length;
+    else state.updates.fromWebhooks += attempts.length;
+    publish();
+  }
+
+  // Each upsert is a history event, so only a change is written.
+  let published = '';
+  function publish(): void {
+    const status = state.status ?? state.phase;
+    if (published !== `${status}:${state.recurrenceId}`) {
+      published = `${status}:${state.recurrenceId}`;
+      upsertSearchAttributes([
+        { key: searchAttributes.status, value: status },
+        ...(state.recurrenceId ? [{ key: searchAttributes.recurrenceId, value: state.recurrenceId }] : []),
+      ]);
+    }
+    const counts = table.countByStatus();
+    const latest = table.list()[0];
+    const amount = recurrence?.minimum_amount ?? recurrence?.first_payment_amount;
+    setCurrentDetails(
+      [
+        `**Recurrence ${externalId}** — **${state.status ?? state.phase}**`,
+        recurrence
+          ? `${recurrence.description || 'Pix recurrence'}, ${recurrence.periodicity}${amount ? `, from ${reais(amount.amount)}` : ''}; bank id ${recurrence.id}`
+          : 'Not generated at the bank yet',
+        `Attempts: ${table.size}${
+          Object.keys(counts).length
+            ? ` (${Object.entries(counts)
+                .map(([status, n]) => `${n} ${status}`)
+                .join(', ')})`
+            : ''
+        }`,
+        latest ? `Latest attempt ${latest.id}: ${latest.status} at ${latest.timestamp}` : 'No attempt yet',
+        `Updates: ${state.updates.applied} applied, ${state.updates.duplicates} duplicates, ${state.updates.stale} stale; run ${state.runs}`,
+        ...(state.reason ? [`Outcome: ${state.reason}`] : []),
+      ].join('\n\n'),
+    );
+  }
+
+  setHandler(recurrenceStateQuery, () => ({
+    ...state,
+    attempts: table.list(),
+    attemptsByStatus: table.countByStatus(),
+  }));
+  setHandler(recurrenceAttemptsSignal, (batch) => take(batch.attempts, batch.source));
+  setHandler(recurrenceWebhookSignal, (event) => {
+    const parsed = webhookAttemptSchema.safeParse(event.envelope.data);
+    const ours =
+      parsed.success &&
+      (parsed.data.external_id === externalId ||
+        (state.recurrenceId !== undefined && parsed.data.recurrence_id === state.recurrenceId));
+    if (!parsed.success || !ours) {
+      state.updates.ignored++;
+      return;
+    }
+    take([toRecurrenceAttempt({ ...parsed.data, external_id: externalId })], 'webhook');
+  });
+  setHandler(recurrenceGeneratedUpdate, async () => {
+    await condition(() => recurrence !== undefined || failure !== undefined);
+    if (!recurrence) throw failure;
+    return recurrence;
+  });
+
+  if (!recurrence) {
+    try {
+      recurrence = await bank.generateRecurrence(input.request);
+    } catch (error) {
+      const cause = error instanceof ActivityFailure ? error.cause : undefined;
+      const type = cause instanceof ApplicationFailure && cause.type ? cause.type : 'RecurrenceNotGenerated';
+      const message = `the bank did not generate the recurrence: ${cause?.message ?? String(error)}`;
+      failure = ApplicationFailure.create({
+        type: 'RecurrenceRefused',
+        message,
+        details: [
+          { bankFailure: type, ...(cause instanceof ApplicationFailure ? { details: cause.details } : {}) },
+        ],
+        nonRetryable: true,
+      });
+      state.phase = 'refused';
+      state.reason = message;
+      publish();
+      await condition(allHandlersFinished);
+      throw failure;
+    }
+    state.recurrence = recurrence;
+    state.recurrenceId = recurrence.id;
+    state.status = recurrence.status;
+    state.phase = phaseOf(recurrence.status);
+  }
+  if (ended()) state.reason = `the bank reports the recurrence ${recurrence.status}`;
+  publish();
+
+  const continueAsNewDue = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= settings.maxHistoryEvents;
+  if (!ended()) {
+    await condition(continueAsNewDue);
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof recurrenceWorkflow>({
+      ...input,
+      resume: {
+        recurrence,
+        attempts: table.list(),
+        archived: table.archived,
+        updates: state.updates,
+        runs: state.runs,
+      },
+    });
+  }
+
+  await condition(allHandlersFinished);
+  return {
+    outcome: state.phase as RecurrenceOutcome,
+    reason: state.reason ?? '',
+    recurrence,
+    attemptsByStatus: table.countByStatus(),
+  };
+}

@@ -1,0 +1,50 @@
+import {
+  unknownAttemptIdsKept,
+  type AttemptsPageResult,
+  type AttemptsSyncSummary,
+  type UnknownRecurrence,
+} from './attempts-definitions.js';
+
+export function emptySummary(from: string, to: string): AttemptsSyncSummary {
+  return {
+    from,
+    to,
+    pages: 0,
+    attempts: 0,
+    byStatus: {},
+    recurrencesUpdated: 0,
+    signals: 0,
+    unknownRecurrences: [],
+    unknownAttempts: 0,
+    runs: 0,
+  };
+}
+
+function addUnknown(known: UnknownRecurrence[], found: UnknownRecurrence): void {
+  const entry = known.find((item) => item.externalId === found.externalId);
+  if (!entry) {
+    known.push({ ...found, attemptIds: found.attemptIds.slice(0, unknownAttemptIdsKept) });
+    return;
+  }
+  entry.attempts += found.attempts;
+  entry.workflow = found.workflow;
+  entry.recurrenceId ??= found.recurrenceId;
+  const room = unknownAttemptIdsKept - entry.attemptIds.length;
+  if (room > 0) entry.attemptIds.push(...found.attemptIds.slice(0, room));
+}
+
+/** Adds one page to the running summary; `updated` collects the recurrences signalled across pages. */
+export function addPage(summary: AttemptsSyncSummary, page: AttemptsPageResult, updated: Set<string>): void {
+  summary.pages++;
+  summary.attempts += page.attempts;
+  for (const [status, count] of Object.entries(page.byStatus)) {
+    summary.byStatus[status] = (summary.byStatus[status] ?? 0) + count;
+  }
+  summary.signals += page.updated.length;
+  for (const externalId of page.updated) updated.add(externalId);
+  summary.recurrencesUpdated = updated.size;
+  for (const unknown of page.unknown) {
+    summary.unknownAttempts += unknown.attempts;
+    addUnknown(summary.unknownRecurrences, unknown);
+  }
+}

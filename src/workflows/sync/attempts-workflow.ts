@@ -1,0 +1,87 @@
+import {
+  continueAsNew,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { bankCallOptions } from '../activity-options.js';
+import { searchAttributes } from '../search-attributes.js';
+import { resolveJobWindow } from '../shared/schedule-window.js';
+import {
+  attemptsSyncProgressQuery,
+  defaultPagesPerRun,
+  type AttemptsSyncInput,
+  type AttemptsSyncSummary,
+} from './attempts-definitions.js';
+import { addPage, emptySummary } from './attempts-summary.js';
+
+/** A page and its signals; the bank's transient failures are retried with backoff for as long as they last. */
+const { syncAttemptsPage } = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>({
+  ...bankCallOptions,
+  startToCloseTimeout: '2 minutes',
+});
+
+/**
+ * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its previous
+ * scheduled run) page by page, one activity per page that fetches the page and signals each recurrence workflow
+ * its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes from
+ * the last page fetched; every `pagesPerRun` pages the run continues as new with the cursor and the running
+ * summary, so the history stays the same size whatever the volume.
+ */
+export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
+  const window = await resolveJobWindow(input);
+  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
+  const summary = input.resume?.summary ?? emptySummary(window.from, window.to);
+  summary.runs++;
+  const updated = new Set(input.resume?.updatedRecurrences ?? []);
+  let cursor = input.resume?.cursor;
+  let done = false;
+
+  setHandler(attemptsSyncProgressQuery, () => ({ summary, cursor, done }));
+  const publish = () =>
+    setCurrentDetails(
+      [
+        `**Attempts sync** ${window.from} to ${window.to} — **${done ? 'completed' : 'running'}**`,
+        `Pages: ${summary.pages}; attempts: ${summary.attempts} (${Object.entries(summary.byStatus)
+          .map(([status, count]) => `${count} ${status}`)
+          .join(', ')})`,
+        `Recurrences updated: ${summary.recurrencesUpdated}; unknown recurrences: ${summary.unknownRecurrences.length} (${summary.unknownAttempts} attempts)`,
+        `Run ${summary.runs}${cursor ? `, next cursor ${cursor}` : ''}`,
+      ].join('\n\n'),
+    );
+  if (!input.resume) {
+    upsertSearchAttributes([
+      { key: searchAttributes.kind, value: 'attempts-sync' },
+      { key: searchAttributes.status, value: 'running' },
+    ]);
+  }
+  publish();
+
+  for (let pagesThisRun = 0; ; pagesThisRun++) {
+    if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
+      await continueAsNew<typeof syncRecurrenceAttempts>({
+        ...input,
+        ...window,
+        resume: { cursor, summary, updatedRecurrences: [...updated] },
+      });
+    }
+    const page = await syncAttemptsPage({
+      from_datetime: window.from,
+      to_datetime: window.to,
+      ...(input.pageSize ? { limit: input.pageSize } : {}),
+      ...(cursor ? { after: cursor } : {}),
+    });
+    addPage(summary, page, updated);
+    cursor = page.next ?? undefined;
+    publish();
+    if (!cursor) break;
+  }
+
+  done = true;
+  upsertSearchAttributes([{ key: searchAttributes.status, value: 'completed' }]);
+  publish();
+  return summary;
+}

@@ -1,0 +1,112 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Client } from '@temporalio/client';
+import type { History } from '@temporalio/common/lib/proto-utils.js';
+import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
+import type { GenerateRecurrenceRequest, Recurrence } from '../../src/bank/schemas/recurrence.js';
+import type { RunningSandbox } from '../../src/sandbox/app.js';
+import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
+import type { TestStack } from './stack.js';
+
+let sequence = 0;
+export const uniqueExternalId = (label: string) => `${label}-${Date.now()}-${++sequence}`;
+
+/** A complete generate-recurrence request for one of the sandbox's virtual accounts. */
+export function recurrenceRequest(
+  stack: TestStack,
+  overrides: Partial<GenerateRecurrenceRequest> = {},
+): GenerateRecurrenceRequest {
+  return {
+    amounts: { minimum: 4_990 },
+    contract_number: 'CT-2025-0042',
+    counterparty: {
+      name: 'Maria Souza',
+      tax_number: '12345678901',
+      bank_account: { branch: '0001', digit: '7', ispb: '18236120', number: '1234567' },
+    },
+    description: 'Plano mensal',
+    external_id: uniqueExternalId('rec'),
+    first_payment: {
+      amount: 4_990,
+      dict_key: 'maria@example.com',
+      due_detail: {
+        due_date: '2025-07-05',
+        discount_amounts: [100],
+        discount_dates: ['2025-07-01'],
+        discount_antecipation_type: 'per_day_antecipated',
+        discount_calculation_days: 'working',
+        discount_calculation_type: 'amount',
+        fine: 2,
+        fine_calculation_type: 'percentage',
+        interest: 1,
+        interest_calculation_days: 'calendar',
+        interest_calculation_period: 'month',
+        interest_calculation_type: 'amount',
+      },
+    },
+    options: {
+      authorization_type: 'app',
+      automatic_schedule: true,
+      next_working_day: true,
+      qrcode_expiration_seconds: 3_600,
+      retry_policy: '3r_7d',
+    },
+    periodicity: 'mnth',
+    start_date: '2025-07-05T00:00:00Z',
+    virtual_account_id: stack.sandbox.state.world.virtualAccountIds[0]!,
+    ...overrides,
+  };
+}
+
+/** The sandbox's stored attempts whose timestamp falls in [from, to): the independent answer to a sync. */
+export function attemptsIn(sandbox: RunningSandbox, from: string, to: string): CollectionAttempt[] {
+  const start = Date.parse(from);
+  const end = Date.parse(to);
+  return [...sandbox.state.bankData.attempts.values()].filter(
+    (attempt) => Date.parse(attempt.timestamp) >= start && Date.parse(attempt.timestamp) < end,
+  );
+}
+
+export function countByStatus(attempts: { status: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const attempt of attempts) counts[attempt.status] = (counts[attempt.status] ?? 0) + 1;
+  return counts;
+}
+
+export function seededRecurrences(sandbox: RunningSandbox): Recurrence[] {
+  return [...sandbox.state.bankData.recurrences.values()];
+}
+
+export interface AttemptsListRequest {
+  after: string | null;
+  status: number;
+}
+
+/**
+ * Every request the sandbox answered on the attempts list, with its cursor and status code, observed on the
+ * sandbox's own HTTP server (a second listener that only watches).
+ */
+export function recordAttemptsListRequests(sandbox: RunningSandbox): AttemptsListRequest[] {
+  const seen: AttemptsListRequest[] = [];
+  sandbox.app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://sandbox');
+    if (request.method !== 'GET' || url.pathname !== collectionAttemptsPath) return;
+    response.on('finish', () =>
+      seen.push({ after: url.searchParams.get('after'), status: response.statusCode }),
+    );
+  });
+  return seen;
+}
+
+/** The history length of every run of a workflow, first to last, following continue-as-new. */
+export async function runHistoryLengths(client: Client, workflowId: string): Promise<number[]> {
+  const latest = await client.workflow.getHandle(workflowId).describe();
+  let runId: string | undefined = latest.raw.workflowExecutionInfo?.firstRunId ?? latest.runId;
+  const lengths: number[] = [];
+  while (runId) {
+    const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    const events = history.events ?? [];
+    lengths.push(events.length);
+    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  }
+  return lengths;
+}

@@ -1,0 +1,319 @@
+import { ScheduleOverlapPolicy } from '@temporalio/client';
+import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
+import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
+import {
+  getRecurrence,
+  InvalidInputError,
+  runAttemptsSync,
+  startRecurrence,
+} from '../../src/starter/index.js';
+import { workflowIds } from '../../src/workflows/ids.js';
+import {
+  attemptsSyncProgressQuery,
+  type AttemptsSyncSummary,
+} from '../../src/workflows/sync/attempts-definitions.js';
+import { fixedNow } from '../helpers/data-sandbox.js';
+import { control, eventually } from '../helpers/journey.js';
+import {
+  attemptsIn,
+  countByStatus,
+  recordAttemptsListRequests,
+  recurrenceRequest,
+  runHistoryLengths,
+  seededRecurrences,
+  type AttemptsListRequest,
+} from '../helpers/recurrences.js';
+import { recordHistory } from '../helpers/replay.js';
+import { startTestStack, type TestStack } from '../helpers/stack.js';
+
+/** The summary a sync of these attempts must return, computed from the sandbox's records alone. */
+function expectedSummary(
+  attempts: CollectionAttempt[],
+  withWorkflow: Set<string>,
+): Pick<AttemptsSyncSummary, 'attempts' | 'byStatus' | 'recurrencesUpdated' | 'unknownAttempts'> {
+  const recurrences = new Set(attempts.map((attempt) => attempt.external_id));
+  return {
+    attempts: attempts.length,
+    byStatus: countByStatus(attempts),
+    recurrencesUpdated: [...recurrences].filter((id) => withWorkflow.has(id)).length,
+    unknownAttempts: attempts.filter((attempt) => !withWorkflow.has(attempt.external_id)).length,
+  };
+}
+
+describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
+  let stack: TestStack;
+  let requests: AttemptsListRequest[];
+
+  /** Starts a recurrence workflow; for a seeded external_id the bank answers its existing recurrence. */
+  const adopt = async (externalId: string) =>
+    (await startRecurrence(stack, recurrenceRequest(stack, { external_id: externalId }))).recurrence;
+  const bulk = (recurrenceId: string, body: Record<string, unknown>) =>
+    control(stack, 'POST', `/sandbox/recurrences/${recurrenceId}/attempts/bulk`, body);
+  const syncHandle = (from: string, to: string) =>
+    stack.client.workflow.getHandle(workflowIds.attemptsSync(from, to));
+
+  beforeAll(async () => {
+    stack = await startTestStack({ now: fixedNow });
+    requests = recordAttemptsListRequests(stack.sandbox);
+  });
+  afterAll(() => stack?.stop());
+
+  it('covers a window with no attempt in one empty page', async () => {
+    const window = { from: '2024-01-01T00:00:00.000Z', to: '2024-02-01T00:00:00.000Z' };
+    expect(attemptsIn(stack.sandbox, window.from, window.to)).toHaveLength(0);
+    const summary = await runAttemptsSync(stack, window);
+    expect(summary).toEqual({
+      ...window,
+      pages: 1,
+      attempts: 0,
+      byStatus: {},
+      recurrencesUpdated: 0,
+      signals: 0,
+      unknownRecurrences: [],
+      unknownAttempts: 0,
+      runs: 1,
+    });
+  });
+
+  it('keeps an attempt whose recurrence has no workflow in the summary', async () => {
+    const byTime = new Map<string, CollectionAttempt[]>();
+    for (const attempt of stack.sandbox.state.bankData.attempts.values()) {
+      byTime.set(attempt.timestamp, [...(byTime.get(attempt.timestamp) ?? []), attempt]);
+    }
+    const [only] = [...byTime.values()].find((group) => group.length === 1)!;
+    const from = new Date(only!.timestamp).toISOString();
+    const window = { from, to: new Date(Date.parse(from) + 1).toISOString() };
+    expect(attemptsIn(stack.sandbox, window.from, window.to)).toEqual([only]);
+
+    const summary = await runAttemptsSync(stack, window);
+    expect(summary).toMatchObject({
+      pages: 1,
+      attempts: 1,
+      byStatus: { [only!.status]: 1 },
+      recurrencesUpdated: 0,
+      unknownAttempts: 1,
+      unknownRecurrences: [
+        {
+          externalId: only!.external_id,
+          recurrenceId: only!.recurrence_id,
+          workflow: 'missing',
+          attempts: 1,
+          attemptIds: [only!.id],
+        },
+      ],
+    });
+  });
+
+  it('pages through a month of seeded attempts, updating the recurrences that have a workflow', async () => {
+    const window = { from: '2025-05-01T00:00:00.000Z', to: '2025-06-01T00:00:00.000Z' };
+    const inWindow = attemptsIn(stack.sandbox, window.from, window.to);
+    expect(inWindow.length).toBeGreaterThan(50);
+
+    const recurrences = seededRecurrences(stack.sandbox);
+    const present = new Set(inWindow.map((attempt) => attempt.external_id));
+    const approved = recurrences.filter((r) => r.status === 'approved' && present.has(r.external_id));
+    const cancelled = recurrences.find((r) => r.status === 'cancelled' && present.has(r.external_id))!;
+    const followed = approved.slice(0, 3);
+    for (const recurrence of [...followed, cancelled]) {
+      expect((await adopt(recurrence.external_id)).id).toBe(recurrence.id);
+    }
+    // The cancelled one ended at once: its attempts belong to a closed workflow.
+    await stack.client.workflow.getHandle(workflowIds.recurrence(cancelled.external_id)).result();
+
+    const summary = await runAttemptsSync(stack, window);
+    const followedIds = new Set(followed.map((r) => r.external_id));
+    expect(summary).toMatchObject({
+      ...expectedSummary(inWindow, followedIds),
+      pages: Math.ceil(inWindow.length / 50),
+      runs: 1,
+    });
+    const unknown = new Map(summary.unknownRecurrences.map((entry) => [entry.externalId, entry]));
+    expect(unknown.size).toBe(present.size - followed.length);
+    expect(unknown.get(cancelled.external_id)).toMatchObject({ workflow: 'closed' });
+    for (const entry of unknown.values()) {
+      const theirs = inWindow.filter((attempt) => attempt.external_id === entry.externalId);
+      expect(entry.attempts).toBe(theirs.length);
+      expect(entry.attemptIds.sort()).toEqual(theirs.map((attempt) => attempt.id).sort());
+      if (entry.externalId !== cancelled.external_id) expect(entry.workflow).toBe('missing');
+    }
+
+    for (const recurrence of followed) {
+      const theirs = inWindow.filter((attempt) => attempt.external_id === recurrence.external_id);
+      const state = await eventually(
+        () => getRecurrence(stack, { externalId: recurrence.external_id }),
+        (s) => s.updates.fromSync === theirs.length,
+      );
+      expect(state.attempts.map((a) => [a.id, a.status]).sort()).toEqual(
+        theirs.map((attempt) => [attempt.id, attempt.status]).sort(),
+      );
+      expect(state.updates).toMatchObject({ applied: theirs.length, duplicates: 0 });
+    }
+  });
+
+  it('covers the time since the previous scheduled time when a Schedule starts it without input', async () => {
+    const { id, external_id } = await adopt(`scheduled-${Date.now()}`);
+    await control(stack, 'POST', `/sandbox/recurrences/${id}/attempts`, {
+      // A scheduled time is in whole seconds: the attempt must be earlier than the second the trigger lands in.
+      attempts: [{ status: 'settled', timestamp: new Date(Date.now() - 2_000).toISOString() }],
+    });
+    const hourMs = 3_600_000;
+    const schedule = await stack.client.schedule.create({
+      scheduleId: `test-attempts-sync-${Date.now()}`,
+      spec: { cronExpressions: ['0 * * * *'] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'syncRecurrenceAttempts',
+        args: [],
+        taskQueue: stack.taskQueue,
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+    try {
+      await schedule.trigger();
+      const described = await eventually(
+        () => schedule.describe(),
+        (d) => d.info.recentActions.length > 0,
+      );
+      const run = stack.client.workflow.getHandle(
+        described.info.recentActions[0]!.action.workflow.workflowId,
+      );
+      const summary = await run.result();
+      const [scheduledAt] = (await run.describe()).searchAttributes.TemporalScheduledStartTime as Date[];
+      const previousHour = new Date(Math.floor((scheduledAt!.getTime() - 1) / hourMs) * hourMs);
+      expect(summary).toMatchObject({
+        from: previousHour.toISOString(),
+        to: scheduledAt!.toISOString(),
+        ...expectedSummary(attemptsIn(stack.sandbox, summary.from, summary.to), new Set([external_id])),
+      });
+      expect(summary.recurrencesUpdated).toBe(1);
+    } finally {
+      await schedule.delete();
+    }
+  });
+
+  it('refuses a window that is not one before starting anything', async () => {
+    await expect(
+      runAttemptsSync(stack, { from: '2025-05-02T00:00:00Z', to: '2025-05-01T00:00:00Z' }),
+    ).rejects.toThrow(new InvalidInputError('to', 'must be later than from'));
+    await expect(runAttemptsSync(stack, { from: 'yesterday', to: '2025-05-01T00:00:00Z' })).rejects.toThrow(
+      /^from: /,
+    );
+    await expect(
+      runAttemptsSync(stack, { from: '2025-05-01T00:00:00Z', to: '2025-05-02T00:00:00Z', pageSize: 500 }),
+    ).rejects.toThrow(/^pageSize: /);
+  });
+
+  it('resumes from the last cursor after a bank outage mid-sync, fetching no page twice', async () => {
+    const { id, external_id } = await adopt(`outage-${Date.now()}`);
+    const window = { from: '2031-01-01T00:00:00.000Z', to: '2031-01-02T00:00:00.000Z' };
+    await bulk(id, { count: 400, statuses: ['settled', 'failed'], ...window });
+    await control(stack, 'PUT', '/sandbox/faults', { latency_ms: 100 });
+    requests.length = 0;
+    try {
+      const result = runAttemptsSync(stack, window);
+      await eventually(
+        async () => requests.filter((request) => request.status === 200).length,
+        (ok) => ok >= 3,
+      );
+      await control(stack, 'PUT', '/sandbox/faults', {
+        latency_ms: 100,
+        fail_next: [{ path_prefix: collectionAttemptsPath, count: 3, status: 503 }],
+      });
+      const summary = await result;
+      expect(summary).toMatchObject({
+        ...expectedSummary(attemptsIn(stack.sandbox, window.from, window.to), new Set([external_id])),
+        pages: 8,
+      });
+    } finally {
+      await control(stack, 'PUT', '/sandbox/faults', {});
+    }
+
+    const succeeded = requests.filter((request) => request.status === 200);
+    const failed = requests.filter((request) => request.status === 503);
+    expect(succeeded).toHaveLength(8);
+    expect(new Set(succeeded.map((request) => request.after)).size).toBe(8);
+    expect(failed).toHaveLength(3);
+    expect(new Set(failed.map((request) => request.after)).size).toBe(1);
+    const retried = failed[0]!.after;
+    expect(succeeded.filter((request) => request.after === retried)).toHaveLength(1);
+
+    const state = await eventually(
+      () => getRecurrence(stack, { externalId: external_id }),
+      (s) => s.updates.fromSync === 400,
+    );
+    expect(state.updates.duplicates).toBe(0);
+    expect(state.attemptsByStatus).toEqual({ settled: 200, failed: 200 });
+    await recordHistory(stack.client, workflowIds.attemptsSync(window.from, window.to), 'attempts-sync');
+  });
+
+  it('finishes the sync when the worker restarts in the middle of it', async () => {
+    const { id, external_id } = await adopt(`restart-${Date.now()}`);
+    const window = { from: '2031-02-01T00:00:00.000Z', to: '2031-02-02T00:00:00.000Z' };
+    await bulk(id, { count: 400, statuses: ['settled', 'failed', 'cancelled', 'created'], ...window });
+    await control(stack, 'PUT', '/sandbox/faults', { latency_ms: 150 });
+    try {
+      const result = runAttemptsSync(stack, window);
+      const handle = syncHandle(window.from, window.to);
+      // The query fails until the starter has started the workflow.
+      await eventually(
+        () => handle.query(attemptsSyncProgressQuery).catch(() => undefined),
+        (progress) => (progress?.summary.pages ?? 0) >= 2,
+      );
+      await stack.stopWorker();
+      const stopped = await handle.describe();
+      expect(stopped.status.name).toBe('RUNNING');
+      await stack.restartWorker();
+      const summary = await result;
+      expect(summary).toMatchObject({
+        ...expectedSummary(attemptsIn(stack.sandbox, window.from, window.to), new Set([external_id])),
+        pages: 8,
+      });
+    } finally {
+      await control(stack, 'PUT', '/sandbox/faults', {});
+    }
+    const state = await eventually(
+      () => getRecurrence(stack, { externalId: external_id }),
+      (s) => Object.values(s.attemptsByStatus).reduce((a, b) => a + b, 0) === 400,
+    );
+    expect(state.attemptsByStatus).toEqual({ settled: 100, failed: 100, cancelled: 100, created: 100 });
+  });
+
+  it('syncs 10,000 attempts with every run of its history no longer than a 1,000-attempt sync', async () => {
+    const { id, external_id } = await adopt(`bulk-${Date.now()}`);
+    const small = { from: '2032-01-01T00:00:00.000Z', to: '2032-01-02T00:00:00.000Z' };
+    const large = { from: '2032-02-01T00:00:00.000Z', to: '2032-02-02T00:00:00.000Z' };
+    await bulk(id, { count: 1_000, statuses: ['settled', 'failed'], ...small });
+    await bulk(id, { count: 10_000, statuses: ['settled', 'failed'], ...large });
+    const settings = { pageSize: 50, pagesPerRun: 10 };
+
+    const smallSummary = await runAttemptsSync(stack, { ...small, ...settings });
+    const largeSummary = await runAttemptsSync(stack, { ...large, ...settings });
+    expect(smallSummary).toMatchObject({ attempts: 1_000, pages: 20, runs: 2, recurrencesUpdated: 1 });
+    expect(largeSummary).toMatchObject({
+      ...expectedSummary(attemptsIn(stack.sandbox, large.from, large.to), new Set([external_id])),
+      attempts: 10_000,
+      pages: 200,
+      runs: 20,
+      signals: 200,
+    });
+
+    const smallRuns = await runHistoryLengths(stack.client, workflowIds.attemptsSync(small.from, small.to));
+    const largeRuns = await runHistoryLengths(stack.client, workflowIds.attemptsSync(large.from, large.to));
+    expect(smallRuns).toHaveLength(2);
+    expect(largeRuns).toHaveLength(20);
+    // One page costs a workflow task and one activity (six events), so ten pages fit well under 100.
+    for (const length of [...smallRuns, ...largeRuns]) expect(length).toBeLessThan(100);
+    expect(Math.max(...largeRuns)).toBeLessThanOrEqual(Math.max(...smallRuns));
+
+    const state = await eventually(
+      () => getRecurrence(stack, { externalId: external_id }),
+      (s) => s.updates.fromSync === 11_000,
+      60_000,
+    );
+    expect(state.attemptsByStatus).toEqual({ settled: 5_500, failed: 5_500 });
+    expect(state.attempts.length).toBeLessThanOrEqual(500);
+    for (const length of await runHistoryLengths(stack.client, workflowIds.recurrence(external_id))) {
+      expect(length).toBeLessThan(2_100);
+    }
+  }, 120_000);
+});

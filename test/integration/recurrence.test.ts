@@ -1,0 +1,269 @@
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
+import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
+import { webhookCategories, webhookHeaders } from '../../src/bank/schemas/webhook.js';
+import { signWebhookBody } from '../../src/bank/webhook-signature.js';
+import {
+  getRecurrence,
+  InvalidInputError,
+  runAttemptsSync,
+  startRecurrence,
+} from '../../src/starter/index.js';
+import { visibilityLookup } from '../../src/webhooks/router.js';
+import { workflowIds } from '../../src/workflows/ids.js';
+import type { RecurrenceState } from '../../src/workflows/recurrence/definitions.js';
+import { searchAttributes } from '../../src/workflows/search-attributes.js';
+import { httpCall } from '../helpers/http.js';
+import { control, eventually } from '../helpers/journey.js';
+import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';
+import { recordHistory } from '../helpers/replay.js';
+import { receiverSecret, startTestStack, type TestStack } from '../helpers/stack.js';
+
+describe('recurrence workflow through the receiver and the sandbox bank', () => {
+  let stack: TestStack;
+
+  const stateOf = (externalId: string) => getRecurrence(stack, { externalId });
+  const until = (externalId: string, ok: (state: RecurrenceState) => boolean) =>
+    eventually(() => stateOf(externalId), ok);
+  const produce = async (recurrenceId: string, attempts: Record<string, unknown>[]) =>
+    (await control(stack, 'POST', `/sandbox/recurrences/${recurrenceId}/attempts`, {
+      attempts,
+    })) as unknown as CollectionAttempt[];
+  const bankRecurrencesWith = (externalId: string) =>
+    [...stack.sandbox.state.bankData.recurrences.values()].filter((r) => r.external_id === externalId);
+
+  beforeAll(async () => {
+    stack = await startTestStack({ receiver: true });
+  });
+  afterAll(() => stack?.stop());
+
+  it('generates the recurrence from the full request, searchable by its ids, and joins a second start', async () => {
+    const request = recurrenceRequest(stack);
+    const started = await startRecurrence(stack, request);
+    expect(started.workflowId).toBe(workflowIds.recurrence(request.external_id));
+    expect(started.recurrence).toMatchObject({
+      status: 'approved',
+      external_id: request.external_id,
+      periodicity: 'mnth',
+      retry_policy: '3r_7d',
+      minimum_amount: { amount: 4_990, currency: 'BRL' },
+      first_payment_date: '2025-07-05T00:00:00.000Z',
+    });
+    expect(bankRecurrencesWith(request.external_id)).toEqual([started.recurrence]);
+
+    const again = await startRecurrence(stack, request);
+    expect(again.recurrence.id).toBe(started.recurrence.id);
+    expect(bankRecurrencesWith(request.external_id)).toHaveLength(1);
+
+    const state = await stateOf(request.external_id);
+    expect(state).toMatchObject({
+      phase: 'active',
+      status: 'approved',
+      recurrenceId: started.recurrence.id,
+      attempts: [],
+      runs: 1,
+    });
+    const description = await stack.client.workflow.getHandle(started.workflowId).describe();
+    expect(description.searchAttributes).toMatchObject({
+      BankflowKind: ['recurrence'],
+      BankflowExternalId: [request.external_id],
+      BankflowStatus: ['approved'],
+      BankflowRecurrenceId: [started.recurrence.id],
+    });
+  });
+
+  it('refuses an invalid request before any call, naming the field', async () => {
+    const valid = recurrenceRequest(stack);
+    const cases: [GenerateRecurrenceRequest, string][] = [
+      [
+        { ...valid, counterparty: { ...valid.counterparty, tax_number: '123' } },
+        'counterparty.tax_number: must be 11 (CPF) or 14 (CNPJ) digits',
+      ],
+      [
+        {
+          ...valid,
+          counterparty: { ...valid.counterparty, bank_account: { branch: '1', ispb: '123', number: '9' } },
+        },
+        'counterparty.bank_account.ispb: must be 8 digits',
+      ],
+      [
+        {
+          ...valid,
+          first_payment: { amount: 100, due_detail: { due_date: '2025-07-05', discount_amounts: [1] } },
+        },
+        'first_payment.due_detail.discount_dates: must have one date per entry of discount_amounts',
+      ],
+      [{ ...valid, virtual_account_id: 'account-1' }, 'virtual_account_id: must be a uuid'],
+    ];
+    for (const [request, message] of cases) {
+      await expect(startRecurrence(stack, request)).rejects.toThrow(message);
+    }
+    const error = await startRecurrence(stack, {
+      ...valid,
+      periodicity: 'daily',
+    } as unknown as GenerateRecurrenceRequest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).field).toBe('periodicity');
+
+    await expect(
+      stack.client.workflow.getHandle(workflowIds.recurrence(valid.external_id)).describe(),
+    ).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect(bankRecurrencesWith(valid.external_id)).toHaveLength(0);
+  });
+
+  it("fails with the bank's reason when the bank refuses the request", async () => {
+    const request = recurrenceRequest(stack, { virtual_account_id: '00000000-0000-4000-8000-000000000000' });
+    const error = await startRecurrence(stack, request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+    const cause = (error as WorkflowUpdateFailedError).cause;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect((cause as ApplicationFailure).type).toBe('RecurrenceRefused');
+    expect(cause?.message).toMatch(/virtual_account_id.*does not belong to this organisation/);
+    const handle = stack.client.workflow.getHandle(workflowIds.recurrence(request.external_id));
+    const failed = await handle.result().catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(WorkflowFailedError);
+    expect((failed as WorkflowFailedError).cause).toMatchObject({
+      type: 'RecurrenceRefused',
+      message: expect.stringMatching(/^the bank did not generate the recurrence: /),
+    });
+    expect((await handle.describe()).searchAttributes).toMatchObject({ BankflowStatus: ['refused'] });
+  });
+
+  it('ends at once when the bank answers the recurrence rejected', async () => {
+    const request = recurrenceRequest(stack, { amounts: { minimum: 4_992 } });
+    const started = await startRecurrence(stack, request);
+    expect(started.recurrence.status).toBe('rejected');
+    const result = await stack.client.workflow.getHandle(started.workflowId).result();
+    expect(result).toMatchObject({
+      outcome: 'rejected',
+      reason: 'the bank reports the recurrence rejected',
+      recurrence: { id: started.recurrence.id },
+    });
+    expect(await stateOf(request.external_id)).toMatchObject({ phase: 'rejected', status: 'rejected' });
+  });
+
+  it('takes attempts from webhooks and the sync without duplicates, and never lets an older status win', async () => {
+    const request = recurrenceRequest(stack);
+    const { recurrence } = await startRecurrence(stack, request);
+    const [failed, created] = await produce(recurrence.id, [
+      { status: 'failed', timestamp: '2030-03-10T09:00:00Z' },
+      { status: 'created', timestamp: '2030-03-10T10:00:00Z' },
+    ]);
+    const fromWebhooks = await until(request.external_id, (state) => state.attempts.length === 2);
+    expect(fromWebhooks.attempts.map((a) => [a.id, a.status, a.sources])).toEqual([
+      [created!.id, 'created', ['webhook']],
+      [failed!.id, 'failed', ['webhook']],
+    ]);
+
+    const summary = await runAttemptsSync(stack, {
+      from: '2030-03-10T00:00:00Z',
+      to: '2030-03-11T00:00:00Z',
+    });
+    expect(summary).toMatchObject({ attempts: 2, recurrencesUpdated: 1, unknownAttempts: 0 });
+    const afterSync = await until(request.external_id, (state) => state.updates.fromSync === 2);
+    expect(afterSync.attempts.map((a) => [a.id, a.status, a.sources])).toEqual([
+      [created!.id, 'created', ['webhook', 'sync']],
+      [failed!.id, 'failed', ['webhook', 'sync']],
+    ]);
+    expect(afterSync.updates).toMatchObject({ applied: 2, duplicates: 2, stale: 0, fromWebhooks: 2 });
+    expect(afterSync.attemptsByStatus).toEqual({ created: 1, failed: 1 });
+
+    // The bank announces `created`, then `settled`; the `created` webhook is held back and arrives last.
+    await control(stack, 'PUT', '/sandbox/faults', { webhook_delay_ms: 1_500 });
+    const [late] = await produce(recurrence.id, [{ status: 'created' }]);
+    await control(stack, 'PUT', '/sandbox/faults', {});
+    await control(stack, 'POST', `/sandbox/collection-attempts/${late!.id}/status`, { status: 'settled' });
+    const settled = await until(request.external_id, (state) => state.updates.stale === 1);
+    expect(settled.attempts.find((a) => a.id === late!.id)).toMatchObject({
+      status: 'settled',
+      sources: ['webhook'],
+      endToEndId: expect.any(String),
+    });
+    expect(settled.attemptsByStatus).toEqual({ created: 1, failed: 1, settled: 1 });
+    await recordHistory(stack.client, workflowIds.recurrence(request.external_id), 'recurrence-attempts');
+  });
+
+  it('routes an attempt webhook without external_id by the recurrence id (visibility)', async () => {
+    const request = recurrenceRequest(stack);
+    const { recurrence, workflowId } = await startRecurrence(stack, request);
+    const lookup = visibilityLookup(stack.client);
+    await eventually(
+      () => lookup(searchAttributes.recurrenceId.name, recurrence.id),
+      (found) => found === workflowId,
+    );
+    const [attempt] = await produce(recurrence.id, [
+      { status: 'settled', timestamp: '2030-04-01T09:00:00Z' },
+    ]);
+    await until(request.external_id, (state) => state.attempts.length === 1);
+
+    const data: Partial<CollectionAttempt> = { ...attempt!, id: '7d3f5b1a-2c4e-4f6a-8b9c-0d1e2f3a4b5c' };
+    delete data.external_id;
+    const body = JSON.stringify({
+      category: webhookCategories.recurrenceCollectionAttempt,
+      type: 'settled',
+      ref_id: data.id,
+      timestamp: '2030-04-01T09:00:01.000Z',
+      data,
+    });
+    const answer = await httpCall(`${stack.receiverUrl}/webhooks`, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        [webhookHeaders.signature]: signWebhookBody(body, receiverSecret),
+      },
+    });
+    expect(answer.statusCode).toBe(202);
+    expect(answer.json()).toMatchObject({ delivered: 'signal', workflowId });
+    const state = await until(request.external_id, (s) => s.attempts.length === 2);
+    expect(state.attempts.map((a) => a.id).sort()).toEqual([attempt!.id, data.id].sort());
+  });
+
+  it('continues as new past its event threshold, carrying and archiving its attempts', async () => {
+    const request = recurrenceRequest(stack);
+    const { recurrence, workflowId } = await startRecurrence(stack, request, {
+      maxHistoryEvents: 40,
+      maxAttemptsKept: 5,
+    });
+    for (let day = 1; day <= 12; day++) {
+      const timestamp = `2030-05-${String(day).padStart(2, '0')}T09:00:00Z`;
+      await produce(recurrence.id, [{ status: day % 3 === 0 ? 'failed' : 'settled', timestamp }]);
+      await until(request.external_id, (state) => state.updates.fromWebhooks === day);
+    }
+    const state = await stateOf(request.external_id);
+    expect(state.runs).toBeGreaterThan(1);
+    expect(state.attemptsByStatus).toEqual({ settled: 8, failed: 4 });
+    expect(state.attempts.map((a) => a.timestamp.slice(0, 10))).toEqual([
+      '2030-05-12',
+      '2030-05-11',
+      '2030-05-10',
+      '2030-05-09',
+      '2030-05-08',
+    ]);
+    expect(state.archived).toEqual({
+      count: 7,
+      byStatus: { settled: 5, failed: 2 },
+      through: '2030-05-07T09:00:00.000Z',
+    });
+
+    // A sync of the same days brings every attempt again: nothing is counted twice, archived or listed.
+    const summary = await runAttemptsSync(stack, {
+      from: '2030-05-01T00:00:00Z',
+      to: '2030-05-13T00:00:00Z',
+    });
+    expect(summary.attempts).toBe(12);
+    const synced = await until(request.external_id, (s) => s.updates.fromSync === 12);
+    expect(synced.updates.duplicates).toBe(12);
+    expect(synced.attemptsByStatus).toEqual({ settled: 8, failed: 4 });
+
+    const runs = await runHistoryLengths(stack.client, workflowId);
+    expect(runs.length).toBe(synced.runs);
+    for (const length of runs) expect(length).toBeLessThanOrEqual(40 + 10);
+    const description = await stack.client.workflow.getHandle(workflowId).describe();
+    expect(description.searchAttributes).toMatchObject({
+      BankflowKind: ['recurrence'],
+      BankflowRecurrenceId: [recurrence.id],
+    });
+  });
+});
