@@ -1,4 +1,5 @@
 export { cancelBoleto } from './boletos.js';
+export { connectBankReads, connectStarter } from './connect.js';
 export type { StarterContext } from './context.js';
 export { findOrCreateDevice, listParticipants, type BankReadContext } from './devices.js';
 export {

@@ -1,6 +1,13 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import { cancelBoleto, InvalidInputError } from '../../src/starter/index.js';
+import {
+  cancelBoleto,
+  connectBankReads,
+  connectStarter,
+  InvalidInputError,
+  listParticipants,
+} from '../../src/starter/index.js';
+import { testEnvKeys } from '../setup/shared.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { activityAttempts } from '../helpers/history.js';
@@ -101,6 +108,34 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     expect(failure.type).toBe('BankNotFound');
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toContain(boletoId);
+  });
+
+  it('works through a starter context configured from the environment, as a merchant backend builds it', async () => {
+    const starter = await connectStarter({
+      TEMPORAL_ADDRESS: process.env[testEnvKeys.address],
+      TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace],
+      TEMPORAL_TASK_QUEUE: stack.taskQueue,
+    });
+    try {
+      expect(starter.taskQueue).toBe(stack.taskQueue);
+      const boleto = await cancelBoleto(starter, { boletoId: seededBoletoId(stack, 4) });
+      expect(boleto.status).toBe('cancelled');
+    } finally {
+      await starter.close();
+    }
+    await expect(connectStarter({ TEMPORAL_NAMESPACE: '' })).rejects.toThrow(/TEMPORAL_NAMESPACE: /);
+  });
+
+  it('reads the bank with the BANK_* settings from the environment', async () => {
+    const reads = connectBankReads({
+      BANK_BASE_URL: stack.sandbox.url,
+      BANK_CLIENT_ID: stack.bank.clientId,
+      BANK_CLIENT_SECRET: stack.bank.clientSecret,
+      LOG_LEVEL: 'silent',
+    });
+    const participants = await listParticipants(reads);
+    expect(participants.length).toBeGreaterThan(5);
+    expect(() => connectBankReads({ BANK_BASE_URL: 'not a url' })).toThrow(/BANK_BASE_URL: /);
   });
 
   it('refuses an id that is not a uuid before starting any workflow', async () => {
