@@ -22,8 +22,10 @@ export type WebhookRouteRule = (
 ) => Promise<WebhookRoute | undefined>;
 
 export function createRouter(rules: Record<string, WebhookRouteRule>) {
+  // A Map, so a category named `constructor` or `__proto__` finds no rule instead of Object.prototype's members.
+  const byCategory = new Map(Object.entries(rules));
   return async (envelope: WebhookEnvelope, lookup: VisibilityLookup): Promise<WebhookRoute | undefined> =>
-    rules[envelope.category]?.(envelope, lookup);
+    byCategory.get(envelope.category)?.(envelope, lookup);
 }
 
 export type WebhookRouter = ReturnType<typeof createRouter>;

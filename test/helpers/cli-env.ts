@@ -12,3 +12,6 @@ export function cliEnvFor(stack: TestStack): Record<string, string> {
     BANK_CLIENT_SECRET: sandboxCredentials.clientSecret,
   };
 }
+
+/** Each CLI run is a Node process compiling TypeScript on start; on a busy machine a few of them take minutes. */
+export const cliTestTimeoutMs = 180_000;
