@@ -8,6 +8,7 @@ import {
   type GenerateRecurrenceRequest,
   type Recurrence,
 } from '../bank/schemas/recurrence.js';
+import { jobIds } from '../workflows/jobs/definitions.js';
 import { workflowIds } from '../workflows/ids.js';
 import {
   recurrenceGeneratedUpdate,
@@ -101,7 +102,7 @@ export async function runAttemptsSync(
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     args: [{ ...parsed, from, to }],
     staticSummary: `Collection attempts sync from ${from} to ${to}`,
-    typedSearchAttributes: [{ key: searchAttributes.kind, value: 'attempts-sync' }],
+    typedSearchAttributes: [{ key: searchAttributes.kind, value: jobIds.attemptsSync }],
   });
   return handle.result();
 }

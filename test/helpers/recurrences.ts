@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils.js';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
-import type { GenerateRecurrenceRequest, Recurrence } from '../../src/bank/schemas/recurrence.js';
+import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import type { RunningSandbox } from '../../src/sandbox/app.js';
 import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
 import type { TestStack } from './stack.js';
@@ -70,10 +70,6 @@ export function countByStatus(attempts: { status: string }[]): Record<string, nu
   const counts: Record<string, number> = {};
   for (const attempt of attempts) counts[attempt.status] = (counts[attempt.status] ?? 0) + 1;
   return counts;
-}
-
-export function seededRecurrences(sandbox: RunningSandbox): Recurrence[] {
-  return [...sandbox.state.bankData.recurrences.values()];
 }
 
 export interface AttemptsListRequest {

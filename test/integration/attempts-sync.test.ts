@@ -20,7 +20,6 @@ import {
   recordAttemptsListRequests,
   recurrenceRequest,
   runHistoryLengths,
-  seededRecurrences,
   type AttemptsListRequest,
 } from '../helpers/recurrences.js';
 import { recordHistory } from '../helpers/replay.js';
@@ -44,7 +43,7 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
   let stack: TestStack;
   let requests: AttemptsListRequest[];
 
-  /** Starts a recurrence workflow; for a seeded external_id the bank answers its existing recurrence. */
+  /** A recurrence of this test's own, generated through its workflow. */
   const adopt = async (externalId: string) =>
     (await startRecurrence(stack, recurrenceRequest(stack, { external_id: externalId }))).recurrence;
   const bulk = (recurrenceId: string, body: Record<string, unknown>) =>
@@ -106,35 +105,53 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
 
   it('pages through a month of seeded attempts, updating the recurrences that have a workflow', async () => {
     const window = { from: '2025-05-01T00:00:00.000Z', to: '2025-06-01T00:00:00.000Z' };
-    const inWindow = attemptsIn(stack.sandbox, window.from, window.to);
-    expect(inWindow.length).toBeGreaterThan(50);
+    const seeded = attemptsIn(stack.sandbox, window.from, window.to);
+    expect(seeded.length).toBeGreaterThan(50);
 
-    const recurrences = seededRecurrences(stack.sandbox);
-    const present = new Set(inWindow.map((attempt) => attempt.external_id));
-    const approved = recurrences.filter((r) => r.status === 'approved' && present.has(r.external_id));
-    const cancelled = recurrences.find((r) => r.status === 'cancelled' && present.has(r.external_id))!;
-    const followed = approved.slice(0, 3);
-    for (const recurrence of [...followed, cancelled]) {
-      expect((await adopt(recurrence.external_id)).id).toBe(recurrence.id);
+    // Seeded external ids are the same in every test's sandbox and workflow ids are namespace-wide, so the
+    // recurrences followed here are this test's own, with attempts placed among the seeded ones.
+    const followed = [];
+    for (const day of ['05', '12', '19']) {
+      const recurrence = await adopt(`month-${day}-${Date.now()}`);
+      await control(stack, 'POST', `/sandbox/recurrences/${recurrence.id}/attempts`, {
+        attempts: [
+          { status: 'failed', timestamp: `2025-05-${day}T09:00:00Z` },
+          { status: 'settled', timestamp: `2025-05-${day}T15:30:00Z` },
+          { status: 'created', timestamp: `2025-05-${day}T23:00:00Z` },
+        ],
+      });
+      followed.push(recurrence);
     }
-    // The cancelled one ended at once: its attempts belong to a closed workflow.
-    await stack.client.workflow.getHandle(workflowIds.recurrence(cancelled.external_id)).result();
+    const rejected = (
+      await startRecurrence(
+        stack,
+        recurrenceRequest(stack, { external_id: `month-rejected-${Date.now()}`, amounts: { minimum: 992 } }),
+      )
+    ).recurrence;
+    await stack.client.workflow.getHandle(workflowIds.recurrence(rejected.external_id)).result();
+    await control(stack, 'POST', `/sandbox/recurrences/${rejected.id}/attempts`, {
+      attempts: [{ status: 'cancelled', timestamp: '2025-05-20T09:00:00Z' }],
+    });
 
+    const inWindow = attemptsIn(stack.sandbox, window.from, window.to);
+    expect(inWindow).toHaveLength(seeded.length + 10);
     const summary = await runAttemptsSync(stack, window);
     const followedIds = new Set(followed.map((r) => r.external_id));
     expect(summary).toMatchObject({
       ...expectedSummary(inWindow, followedIds),
+      recurrencesUpdated: 3,
       pages: Math.ceil(inWindow.length / 50),
       runs: 1,
     });
+    const present = new Set(inWindow.map((attempt) => attempt.external_id));
     const unknown = new Map(summary.unknownRecurrences.map((entry) => [entry.externalId, entry]));
     expect(unknown.size).toBe(present.size - followed.length);
-    expect(unknown.get(cancelled.external_id)).toMatchObject({ workflow: 'closed' });
+    expect(unknown.get(rejected.external_id)).toMatchObject({ workflow: 'closed', attempts: 1 });
     for (const entry of unknown.values()) {
       const theirs = inWindow.filter((attempt) => attempt.external_id === entry.externalId);
       expect(entry.attempts).toBe(theirs.length);
       expect(entry.attemptIds.sort()).toEqual(theirs.map((attempt) => attempt.id).sort());
-      if (entry.externalId !== cancelled.external_id) expect(entry.workflow).toBe('missing');
+      if (entry.externalId !== rejected.external_id) expect(entry.workflow).toBe('missing');
     }
 
     for (const recurrence of followed) {
@@ -146,7 +163,8 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       expect(state.attempts.map((a) => [a.id, a.status]).sort()).toEqual(
         theirs.map((attempt) => [attempt.id, attempt.status]).sort(),
       );
-      expect(state.updates).toMatchObject({ applied: theirs.length, duplicates: 0 });
+      expect(state.attemptsByStatus).toEqual({ failed: 1, settled: 1, created: 1 });
+      expect(state.updates).toMatchObject({ applied: 3, duplicates: 0 });
     }
   });
 

@@ -8,6 +8,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { bankCallOptions } from '../activity-options.js';
+import { jobIds } from '../jobs/definitions.js';
 import { searchAttributes } from '../search-attributes.js';
 import { resolveJobWindow } from '../shared/schedule-window.js';
 import {
@@ -54,7 +55,7 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
     );
   if (!input.resume) {
     upsertSearchAttributes([
-      { key: searchAttributes.kind, value: 'attempts-sync' },
+      { key: searchAttributes.kind, value: jobIds.attemptsSync },
       { key: searchAttributes.status, value: 'running' },
     ]);
   }
