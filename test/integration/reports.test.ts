@@ -18,6 +18,7 @@ import {
   type Window,
 } from '../helpers/report-expectations.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { recordHistory } from '../helpers/replay.js';
 
 const now = new Date('2026-03-02T12:00:00.000Z');
 const daysBefore = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
@@ -46,12 +47,16 @@ describe('scheduled jobs over explicit windows: refund and transfer reports, met
     await unconfigured?.stop();
   });
 
-  const run = <T>(workflow: (input?: Window) => Promise<T>, window: Window, on = stack) =>
-    on.client.workflow.execute(workflow, {
+  const run = async <T>(workflow: (input?: Window) => Promise<T>, window: Window, on = stack) => {
+    const workflowId = `test-${workflow.name}-${randomUUID()}`;
+    const result = await on.client.workflow.execute(workflow, {
       taskQueue: on.taskQueue,
-      workflowId: `test-${workflow.name}-${randomUUID()}`,
+      workflowId,
       args: [window],
     });
+    await recordHistory(on.client, workflowId, workflow.name);
+    return result;
+  };
 
   const refunds = () => stack.sandbox.state.bankData.refunds;
   const transfers = () => stack.sandbox.state.bankData.transfers;
