@@ -118,6 +118,8 @@ export const envSchema = z
     WEBHOOK_SECRET: optionalText,
     WEBHOOK_SECRET_PREVIOUS: optionalText,
     WEBHOOK_AUTH_DISABLED: flag(false),
+    /** Refuse webhooks whose envelope timestamp is older than this (replay protection); off when unset. */
+    WEBHOOK_MAX_AGE_SECONDS: z.coerce.number().int().positive().optional(),
 
     /** Where report and metrics snapshot files go; default `<BANKFLOW_DATA_DIR>/reports`. */
     REPORTS_DIR: optionalText,
@@ -260,7 +262,13 @@ export interface Config {
     webhookUrl: string | undefined;
     webhookSecret: string;
   };
-  webhooks: { host: string; port: number; secrets: string[]; authDisabled: boolean };
+  webhooks: {
+    host: string;
+    port: number;
+    secrets: string[];
+    authDisabled: boolean;
+    maxAgeMs: number | undefined;
+  };
   jobs: JobsConfig;
   schedules: SchedulesConfig;
   /** The reference checkout page `bankflow dev` serves on localhost. */
@@ -361,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         e.WEBHOOK_SECRET_PREVIOUS,
       ].filter((secret): secret is string => Boolean(secret)),
       authDisabled: e.WEBHOOK_AUTH_DISABLED,
+      maxAgeMs: e.WEBHOOK_MAX_AGE_SECONDS === undefined ? undefined : e.WEBHOOK_MAX_AGE_SECONDS * 1000,
     },
     jobs: {
       reportsDir: e.REPORTS_DIR ?? path.join(e.BANKFLOW_DATA_DIR, 'reports'),

@@ -30,6 +30,7 @@ export async function startReceiver(
     client,
     taskQueue: temporal.taskQueue,
     auth: { secrets: webhooks.secrets, disabled: webhooks.authDisabled },
+    maxAgeMs: webhooks.maxAgeMs,
     router: bankflowRouter,
     logger,
   });

@@ -10,6 +10,7 @@ import { webhookEnvelopeSchema, type WebhookEnvelope } from '../bank/schemas/web
 import { webhookEventKey, type ReceivedWebhook } from '../workflows/webhook-events.js';
 import { authenticateWebhook, type WebhookAuthSettings } from './authenticate.js';
 import { deliverWebhook, TemporalUnavailableError } from './deliver.js';
+import { staleness } from './freshness.js';
 import { readJsonBody } from './json-body.js';
 import { createReceiverMetrics } from './metrics.js';
 import { visibilityLookup, type WebhookRouter } from './router.js';
@@ -22,6 +23,8 @@ export interface ReceiverOptions {
   logger: Logger;
   /** Largest body accepted, in bytes (413 above). */
   bodyLimit?: number;
+  /** Refuse envelopes whose timestamp is further than this from now (replay protection); off when unset. */
+  maxAgeMs?: number;
   /** How long Temporal may take to accept an event before the bank is told to retry (503). */
   temporalDeadlineMs?: number;
 }
@@ -57,8 +60,10 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
   });
   app.removeAllContentTypeParsers();
   // Fastify matches the whole header, parameters included: `application/json; charset=utf-8` must pass too.
-  app.addContentTypeParser(/^application\/([^;]+\+)?json(;|$)/, { parseAs: 'buffer' }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    /^application\/([^;]+\+)?json(;|$)/,
+    { parseAs: 'buffer' },
+    (_request, body, done) => done(null, body),
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -93,6 +98,8 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     if (!parsed.ok) return reject(400, parsed.reason);
 
     const { envelope } = parsed;
+    const stale = staleness(envelope.timestamp, options.maxAgeMs);
+    if (stale) return reject(401, stale, envelope.category);
     const event: ReceivedWebhook = {
       key: webhookEventKey(envelope),
       envelope,

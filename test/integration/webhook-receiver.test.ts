@@ -11,6 +11,8 @@ import {
 } from '../../src/workflows/unmatched-webhook.js';
 import { webhookEventKey } from '../../src/workflows/webhook-events.js';
 import { httpCall } from '../helpers/http.js';
+import { keyOf, newCustomer } from '../helpers/journey.js';
+import { startEnrollment } from '../../src/starter/index.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { recordHistory } from '../helpers/replay.js';
 
@@ -168,6 +170,66 @@ describe('webhook receiver', () => {
     } finally {
       await unreachable.close();
       await connection.close();
+    }
+  });
+
+  it('answers 202 for a routed event only once the signal is in the workflow history', async () => {
+    const customer = await newCustomer(stack);
+    const started = await startEnrollment(stack, {
+      ...keyOf(customer),
+      returnToUrl: 'https://merchant.example/x',
+    });
+    const event = envelope({
+      category: 'pix_biometrics_enrollment',
+      type: 'awaiting_account_holder_validation',
+      ref_id: started.enrollmentId,
+      timestamp: new Date().toISOString(),
+      data: {
+        id: started.enrollmentId,
+        device_id: customer.deviceId,
+        participant_id: customer.participantId,
+      },
+    });
+    const answer = await signed(JSON.stringify(event));
+    expect(answer.statusCode).toBe(202);
+    expect(answer.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
+
+    const history = await stack.client.workflow.getHandle(started.workflowId).fetchHistory();
+    const signals = (history.events ?? []).filter(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'enrollmentWebhook',
+    );
+    expect(signals.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses stale and far-future envelopes when a maximum age is configured', async () => {
+    const strict = createReceiver({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      auth: { secrets: [secret], disabled: false },
+      router: bankflowRouter,
+      logger: stack.logger,
+      maxAgeMs: 60_000,
+    });
+    try {
+      const strictUrl = await strict.listen({ host: '127.0.0.1', port: 0 });
+      const send = (timestamp: string) => {
+        const body = JSON.stringify(envelope({ type: `fresh-${timestamp}`, timestamp }));
+        return httpCall(`${strictUrl}/webhooks`, {
+          method: 'POST',
+          body,
+          headers: {
+            'content-type': 'application/json',
+            [webhookHeaders.signature]: signWebhookBody(body, secret),
+          },
+        });
+      };
+      expect((await send(new Date().toISOString())).statusCode).toBe(202);
+      const old = await send(new Date(Date.now() - 120_000).toISOString());
+      expect(old.statusCode).toBe(401);
+      expect(old.json().error).toMatch(/older than 60 s \(WEBHOOK_MAX_AGE_SECONDS\)/);
+      expect((await send(new Date(Date.now() + 120_000).toISOString())).statusCode).toBe(401);
+    } finally {
+      await strict.close();
     }
   });
 
