@@ -10,7 +10,7 @@ export function fuzzParameters<T>(numRuns: number): fc.Parameters<T> {
   return { seed: fuzzSeed, numRuns };
 }
 
-/** A string no strict JSON reader takes for anything but a string: printable, no surrogates. */
+/** Any Unicode text of 1 to `maxLength` code points, controls and astral ones included, never an unpaired surrogate. */
 export const text = (maxLength = 24) => fc.string({ unit: 'binary', minLength: 1, maxLength });
 
 /** Values of every JSON type but the one named, to put where that type is expected. */
