@@ -34,7 +34,7 @@ describe('bankflow boleto cancel', () => {
   it('names the field when the id is not a uuid', async () => {
     const result = await runCli(['boleto', 'cancel', 'abc'], env);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: boletoId: must be a uuid/);
+    expect(result.stderr).toMatch(/^error: <boleto-id>: must be a uuid/);
   });
 
   it('names the variable when the configuration is wrong', async () => {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { cancelBoleto } from '../../starter/index.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
+import { withOptionNames } from '../option-names.js';
 
 export function boletoCommands(program: Command): void {
   const boleto = program.command('boleto').description('boleto operations');
@@ -12,7 +13,11 @@ export function boletoCommands(program: Command): void {
     .action(
       action(async (boletoId: string) => {
         const ctx = cliContext();
-        printJson(await withStarter(ctx, (starter) => cancelBoleto(starter, { boletoId })));
+        printJson(
+          await withStarter(ctx, (starter) =>
+            withOptionNames({ boletoId: '<boleto-id>' }, () => cancelBoleto(starter, { boletoId })),
+          ),
+        );
       }),
     );
 }
