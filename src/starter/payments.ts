@@ -64,7 +64,7 @@ export async function startPayment(
       taskQueue: ctx.taskQueue,
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       args: [{ ...parsed, externalId: reference }],
-      staticSummary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2)}: ${parsed.description}`,
+      staticSummary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
       typedSearchAttributes: [
         { key: searchAttributes.kind, value: 'payment' },
         { key: searchAttributes.externalId, value: reference },

@@ -182,7 +182,7 @@ describeInBrowser('checkout page, bank pages and widget in a real browser', () =
           '\n',
         ),
       (text) =>
-        text.includes('Pix of R$ 123.45: Pedido 1234: café especial 250 g') && text.includes('— settled'),
+        text.includes('Pix of R$ 123,45: Pedido 1234: café especial 250 g') && text.includes('— settled'),
     );
     expect(metadata).toContain(`End-to-end id ${settledEndToEndId}`);
     await screenshot(page, 'temporal-ui-workflow');

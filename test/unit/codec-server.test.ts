@@ -1,0 +1,104 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { FastifyInstance } from 'fastify';
+import { createCodecServer } from '../../src/codec-server/app.js';
+import type { CodecAuthSettings } from '../../src/codec-server/auth.js';
+import { createLogger } from '../../src/logger.js';
+import { EncryptionCodec } from '../../src/temporal/encryption.js';
+import { encryptionKeys } from '../helpers/stack.js';
+
+const uiOrigin = 'http://localhost:8233';
+const codec = new EncryptionCodec(encryptionKeys);
+const servers: FastifyInstance[] = [];
+
+async function serve(auth: Partial<CodecAuthSettings>): Promise<string> {
+  const app = createCodecServer({
+    codec,
+    auth: { users: [], tokens: [], trustedOrigins: [], ...auth },
+    corsOrigins: [uiOrigin],
+    logger: createLogger('silent'),
+  });
+  servers.push(app);
+  return app.listen({ host: '127.0.0.1', port: 0 });
+}
+
+afterAll(async () => {
+  await Promise.all(servers.map((app) => app.close()));
+});
+
+const asJson = (payloads: Awaited<ReturnType<EncryptionCodec['encode']>>) => ({
+  payloads: payloads.map((p) => ({
+    metadata: Object.fromEntries(
+      Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+    ),
+    data: Buffer.from(p.data ?? []).toString('base64'),
+  })),
+});
+
+const post = (url: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${url}${path}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+describe('codec server', () => {
+  it('decodes and encodes for a bearer token, and refuses without one', async () => {
+    const url = await serve({ tokens: ['t0ken'] });
+    const sealed = asJson(
+      await codec.encode([defaultPayloadConverter.toPayload({ tax_number: '12345678909' })]),
+    );
+
+    expect((await post(url, '/decode', sealed)).status).toBe(401);
+    expect((await post(url, '/decode', sealed, { authorization: 'Bearer wrong' })).status).toBe(401);
+    const decoded = await post(url, '/decode', sealed, { authorization: 'Bearer t0ken' });
+    expect(decoded.status).toBe(200);
+    const body = (await decoded.json()) as { payloads: { data: string }[] };
+    expect(Buffer.from(body.payloads[0]?.data ?? '', 'base64').toString()).toBe(
+      '{"tax_number":"12345678909"}',
+    );
+
+    const encoded = await post(url, '/encode', body, { authorization: 'Bearer t0ken' });
+    const reencoded = (await encoded.json()) as { payloads: { metadata: Record<string, string> }[] };
+    expect(Buffer.from(reencoded.payloads[0]?.metadata.encoding ?? '', 'base64').toString()).toBe(
+      'binary/encrypted',
+    );
+  });
+
+  it('answers CORS only to the configured UI origin, with credentials allowed', async () => {
+    const url = await serve({ users: ['support:pw'] });
+    const preflight = await fetch(`${url}/decode`, { method: 'OPTIONS', headers: { origin: uiOrigin } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(uiOrigin);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('x-namespace');
+
+    const other = await fetch(`${url}/decode`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('trusts the local UI origin only when no credentials exist (development), never a bare request', async () => {
+    const url = await serve({ trustedOrigins: [uiOrigin] });
+    const sealed = asJson(await codec.encode([defaultPayloadConverter.toPayload('x')]));
+    expect((await post(url, '/decode', sealed, { origin: uiOrigin })).status).toBe(200);
+    expect((await post(url, '/decode', sealed, { origin: 'https://evil.example' })).status).toBe(401);
+    expect((await post(url, '/decode', sealed)).status).toBe(401);
+  });
+
+  it('names what is wrong with a body, and refuses a payload under an unknown key', async () => {
+    const url = await serve({ tokens: ['t'] });
+    const auth = { authorization: 'Bearer t' };
+    const bad = await post(url, '/decode', { payloads: [{ data: '***' }] }, auth);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/^payloads\.0\.data: /);
+
+    const foreign = asJson(await codec.encode([defaultPayloadConverter.toPayload('x')]));
+    foreign.payloads[0]!.metadata['encryption-key-id'] = Buffer.from('gone').toString('base64');
+    const refused = await post(url, '/decode', foreign, auth);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/key "gone"/);
+  });
+});
