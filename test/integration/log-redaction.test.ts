@@ -39,7 +39,9 @@ describe('logs of a full journey', () => {
     await authorizePayment(stack, { externalId, assertion });
     expect((await waitForPaymentResult(stack, { externalId })).outcome).toBe('settled');
 
-    const basic = Buffer.from(`${sandboxCredentials.clientId}:${sandboxCredentials.clientSecret}`).toString('base64');
+    const basic = Buffer.from(`${sandboxCredentials.clientId}:${sandboxCredentials.clientSecret}`).toString(
+      'base64',
+    );
     const account = result.enrollment?.account_info;
     const forbidden = {
       'bank client secret': sandboxCredentials.clientSecret,
@@ -56,6 +58,8 @@ describe('logs of a full journey', () => {
       lines.filter((line) => line.includes(value)).map((line) => `${what}: ${line.slice(0, 200)}`),
     );
     expect(leaks).toEqual([]);
-    expect(lines.some((line) => line.includes('[redacted]') || line.includes('"component":"bank-client"'))).toBe(true);
+    expect(
+      lines.some((line) => line.includes('[redacted]') || line.includes('"component":"bank-client"')),
+    ).toBe(true);
   });
 });
