@@ -11,6 +11,7 @@ import { cliEnvFor } from '../helpers/cli-env.js';
 import { fuzzParameters, fuzzSeed, jsonKind, jsonOtherThan, labelled, text } from '../helpers/fuzz.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { schedulesConfig, starterCases, type StarterCase } from './merchant-cases.js';
+import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 
 type Path = (string | number)[];
 
@@ -179,103 +180,107 @@ describe('merchant-side input of every starter function and of the CLI', () => {
     );
   });
 
-  it('refuses bad CLI option values with exit code 1 and the option named on stderr', async () => {
-    const env = cliEnvFor(stack);
-    const uuid = randomUUID();
-    const payment = {
-      '--enrollment': uuid,
-      '--device': uuid,
-      '--amount': '1050',
-      '--description': 'Pedido',
-      '--entity': uuid,
-      '--virtual-account': uuid,
-      '--external-id': `cli-${uuid}`,
-    };
-    const enrollment = {
-      '--device': uuid,
-      '--participant': uuid,
-      '--return-to': 'https://merchant.example/back',
-    };
-    const notUuid = text(20).filter((value) => !/^[0-9a-f-]{36}$/i.test(value) && !value.startsWith('-'));
-    const commands: fc.Arbitrary<{ args: string[]; option: string }>[] = [
-      fc
-        .tuple(fc.constantFrom('--enrollment', '--device', '--entity', '--virtual-account'), notUuid)
-        .map(([option, value]) => ({
-          args: ['payment', 'start', ...Object.entries({ ...payment, [option]: value }).flat()],
-          option,
+  it(
+    'refuses bad CLI option values with exit code 1 and the option named on stderr',
+    async () => {
+      const env = cliEnvFor(stack);
+      const uuid = randomUUID();
+      const payment = {
+        '--enrollment': uuid,
+        '--device': uuid,
+        '--amount': '1050',
+        '--description': 'Pedido',
+        '--entity': uuid,
+        '--virtual-account': uuid,
+        '--external-id': `cli-${uuid}`,
+      };
+      const enrollment = {
+        '--device': uuid,
+        '--participant': uuid,
+        '--return-to': 'https://merchant.example/back',
+      };
+      const notUuid = text(20).filter((value) => !/^[0-9a-f-]{36}$/i.test(value) && !value.startsWith('-'));
+      const commands: fc.Arbitrary<{ args: string[]; option: string }>[] = [
+        fc
+          .tuple(fc.constantFrom('--enrollment', '--device', '--entity', '--virtual-account'), notUuid)
+          .map(([option, value]) => ({
+            args: ['payment', 'start', ...Object.entries({ ...payment, [option]: value }).flat()],
+            option,
+          })),
+        fc.constantFrom('1.5', '-1', 'abc', '1e3', '10,50', ' ').map((value) => ({
+          args: ['payment', 'start', ...Object.entries({ ...payment, '--amount': value }).flat()],
+          option: '--amount',
         })),
-      fc.constantFrom('1.5', '-1', 'abc', '1e3', '10,50', ' ').map((value) => ({
-        args: ['payment', 'start', ...Object.entries({ ...payment, '--amount': value }).flat()],
-        option: '--amount',
-      })),
-      fc.constantFrom('x'.repeat(141), 'pedido #1 / R$ 10,50'.repeat(8)).map((value) => ({
-        args: ['payment', 'start', ...Object.entries({ ...payment, '--description': value }).flat()],
-        option: '--description',
-      })),
-      fc.constantFrom('order 1', 'pedido/1', 'ação').map((value) => ({
-        args: ['payment', 'get', '--external-id', value],
-        option: '--external-id',
-      })),
-      fc.constantFrom('merchant.example', 'ftp://merchant.example/x').map((value) => ({
-        args: ['enrollment', 'start', ...Object.entries({ ...enrollment, '--return-to': value }).flat()],
-        option: '--return-to',
-      })),
-      fc.constantFrom('123', '1234567a').map((value) => ({
-        args: [
-          'enrollment',
-          'start',
-          ...Object.entries({
-            ...enrollment,
-            '--account-ispb': value,
-            '--account-issuer': '0001',
-            '--account-number': '123',
-          }).flat(),
-        ],
-        option: '--account-ispb',
-      })),
-      fc.constantFrom('123', 'abcdefghijk').map((value) => ({
-        args: ['device', 'find-or-create', '--fingerprint', 'fp', '--tax-number', value],
-        option: '--tax-number',
-      })),
-      notUuid.map((value) => ({ args: ['participants', '--device', value], option: '--device' })),
-      fc.constantFrom('yesterday', '2025-06-01 00:00').map((value) => ({
-        args: ['sync', 'attempts', '--from', value, '--to', '2025-06-02T00:00:00Z'],
-        option: '--from',
-      })),
-      fc.constantFrom('0', '101', 'ten').map((value) => ({
-        args: [
-          'sync',
-          'attempts',
-          '--from',
-          '2025-06-01T00:00:00Z',
-          '--to',
-          '2025-06-02T00:00:00Z',
-          '--page-size',
-          value,
-        ],
-        option: '--page-size',
-      })),
-    ];
-    // Each command is a process of its own: one sample of each, two at a time (a CLI start costs about a second).
-    const sample = commands.flatMap((command) => fc.sample(command, { seed: fuzzSeed, numRuns: 1 }));
-    const results: { command: (typeof sample)[number]; result: Awaited<ReturnType<typeof runCli>> }[] = [];
-    for (let start = 0; start < sample.length; start += 2) {
-      const batch = sample.slice(start, start + 2);
-      results.push(
-        ...(await Promise.all(
-          batch.map(async (command) => ({ command, result: await runCli(command.args, env) })),
-        )),
-      );
-    }
-    for (const { command, result } of results) {
-      expect({ args: command.args, code: result.code, stdout: result.stdout }).toEqual({
-        args: command.args,
-        code: 1,
-        stdout: '',
-      });
-      expect(result.stderr).toMatch(new RegExp(`^error: ${command.option}: \\S`, 'm'));
-    }
-  });
+        fc.constantFrom('x'.repeat(141), 'pedido #1 / R$ 10,50'.repeat(8)).map((value) => ({
+          args: ['payment', 'start', ...Object.entries({ ...payment, '--description': value }).flat()],
+          option: '--description',
+        })),
+        fc.constantFrom('order 1', 'pedido/1', 'ação').map((value) => ({
+          args: ['payment', 'get', '--external-id', value],
+          option: '--external-id',
+        })),
+        fc.constantFrom('merchant.example', 'ftp://merchant.example/x').map((value) => ({
+          args: ['enrollment', 'start', ...Object.entries({ ...enrollment, '--return-to': value }).flat()],
+          option: '--return-to',
+        })),
+        fc.constantFrom('123', '1234567a').map((value) => ({
+          args: [
+            'enrollment',
+            'start',
+            ...Object.entries({
+              ...enrollment,
+              '--account-ispb': value,
+              '--account-issuer': '0001',
+              '--account-number': '123',
+            }).flat(),
+          ],
+          option: '--account-ispb',
+        })),
+        fc.constantFrom('123', 'abcdefghijk').map((value) => ({
+          args: ['device', 'find-or-create', '--fingerprint', 'fp', '--tax-number', value],
+          option: '--tax-number',
+        })),
+        notUuid.map((value) => ({ args: ['participants', '--device', value], option: '--device' })),
+        fc.constantFrom('yesterday', '2025-06-01 00:00').map((value) => ({
+          args: ['sync', 'attempts', '--from', value, '--to', '2025-06-02T00:00:00Z'],
+          option: '--from',
+        })),
+        fc.constantFrom('0', '101', 'ten').map((value) => ({
+          args: [
+            'sync',
+            'attempts',
+            '--from',
+            '2025-06-01T00:00:00Z',
+            '--to',
+            '2025-06-02T00:00:00Z',
+            '--page-size',
+            value,
+          ],
+          option: '--page-size',
+        })),
+      ];
+      // Each command is a process of its own: one sample of each, two at a time (a CLI start costs about a second).
+      const sample = commands.flatMap((command) => fc.sample(command, { seed: fuzzSeed, numRuns: 1 }));
+      const results: { command: (typeof sample)[number]; result: Awaited<ReturnType<typeof runCli>> }[] = [];
+      for (let start = 0; start < sample.length; start += 2) {
+        const batch = sample.slice(start, start + 2);
+        results.push(
+          ...(await Promise.all(
+            batch.map(async (command) => ({ command, result: await runCli(command.args, env) })),
+          )),
+        );
+      }
+      for (const { command, result } of results) {
+        expect({ args: command.args, code: result.code, stdout: result.stdout }).toEqual({
+          args: command.args,
+          code: 1,
+          stdout: '',
+        });
+        expect(result.stderr).toMatch(new RegExp(`^error: ${command.option}: \\S`, 'm'));
+      }
+    },
+    cliTestTimeoutMs,
+  );
 
   it('started no workflow and created no schedule for any of it', async () => {
     const workflows = [];
