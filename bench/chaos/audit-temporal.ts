@@ -1,0 +1,109 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
+import type { WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
+import { workflowIds } from '../../src/workflows/ids.js';
+import { searchAttributes } from '../../src/workflows/search-attributes.js';
+import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import type { RunHistory } from './histories.js';
+import type { Violations } from './violations.js';
+
+const unmatchedPrefix = workflowIds.unmatchedWebhook('');
+
+/** Workflows that run on by design: an authorized enrollment, a recurrence, an unclaimed event kept for support. */
+const longLived = new Set(['enrollmentWorkflow', 'recurrenceWorkflow', 'unmatchedWebhookWorkflow']);
+
+export interface WebhookAccounting {
+  delivered: number;
+  inHistories: number;
+  unmatched: number;
+}
+
+/**
+ * Every event the bank delivered (at least one copy answered 2xx) is in a workflow history as a webhook signal
+ * with the same key, or kept in the unmatched-event store (`webhook-unmatched:<key>`).
+ */
+export function auditWebhooks(
+  events: WebhookEventRecord[],
+  runs: RunHistory[],
+  violations: Violations,
+): WebhookAccounting {
+  const signalled = new Set(runs.flatMap((run) => run.webhookKeys));
+  const unmatched = new Set(
+    runs
+      .filter((run) => run.info.workflowId.startsWith(unmatchedPrefix))
+      .map((run) => run.info.workflowId.slice(unmatchedPrefix.length)),
+  );
+  const accounting: WebhookAccounting = { delivered: 0, inHistories: 0, unmatched: 0 };
+  for (const event of events.filter((candidate) => candidate.delivered_copies > 0)) {
+    accounting.delivered++;
+    const key = webhookEventKey(event.envelope);
+    if (signalled.has(key)) accounting.inHistories++;
+    else if (unmatched.has(key)) accounting.unmatched++;
+    else {
+      violations.add(
+        'every delivered webhook is in a history or the unmatched store',
+        `event ${event.id}`,
+        `${key} was delivered (${event.delivered_copies} copies) but no workflow holds it`,
+      );
+    }
+  }
+  return accounting;
+}
+
+/**
+ * No workflow is stuck: no payment still running, running enrollments are authorized ones, nothing closed in
+ * failure. A workflow task that failed and then went through on a retry is counted in the report, not here.
+ */
+export function auditWorkflows(runs: RunHistory[], violations: Violations): void {
+  for (const run of runs) {
+    const { info } = run;
+    const subject = `${info.workflowId} (${info.type})`;
+    const status = info.status.name;
+    if (status === 'RUNNING') {
+      if (!longLived.has(info.type)) {
+        violations.add('no workflow is stuck', subject, 'still running after every journey ended');
+      } else if (info.type === 'enrollmentWorkflow') {
+        const phase = info.typedSearchAttributes.get(searchAttributes.status);
+        if (phase !== 'authorized') {
+          violations.add('no workflow is stuck', subject, `running enrollment in phase ${phase ?? '(none)'}`);
+        }
+      }
+    } else if (status !== 'COMPLETED' && status !== 'CONTINUED_AS_NEW') {
+      violations.add('no workflow ends in failure', subject, `closed ${status}`);
+    }
+  }
+}
+
+/**
+ * Running workflows whose next workflow task has been tried more than once; a task a killed worker held retries
+ * at once on a live one, so only a task that keeps failing is still there after the grace period.
+ */
+export async function auditPendingTasks(
+  client: Client,
+  runs: RunHistory[],
+  violations: Violations,
+  graceMs = 60_000,
+): Promise<void> {
+  let suspects = runs.filter((run) => run.info.status.name === 'RUNNING');
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    const found: { run: RunHistory; attempt: number }[] = [];
+    for (const run of suspects) {
+      const described = await client.workflow.getHandle(run.info.workflowId, run.info.runId).describe();
+      const attempt = described.raw.pendingWorkflowTask?.attempt ?? 0;
+      if (described.status.name === 'RUNNING' && attempt > 1) found.push({ run, attempt });
+    }
+    suspects = found.map((item) => item.run);
+    if (found.length === 0 || Date.now() >= deadline) {
+      for (const { run, attempt } of found) {
+        violations.add(
+          'no workflow task failures pending',
+          `${run.info.workflowId} (${run.info.type})`,
+          `pending workflow task on attempt ${attempt}`,
+        );
+      }
+      return;
+    }
+    await sleep(5_000);
+  }
+}

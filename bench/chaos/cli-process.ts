@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { WriteStream } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const cliEntry = path.join(repositoryRoot, 'src/cli/main.ts');
+
+/** One `bankflow <command>` process, run from source as an operator would run the built CLI. */
+export interface CliProcess {
+  child: ChildProcess;
+  /** Resolves once its output shows `readyWhen`; rejects if it exits first. */
+  ready: Promise<void>;
+  exited: Promise<void>;
+}
+
+export function startCliProcess(
+  args: string[],
+  env: Record<string, string>,
+  log: WriteStream,
+  readyWhen: string,
+): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+    cwd: repositoryRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log.write(chunk);
+      if (output.length < 100_000) output += chunk.toString();
+      if (output.includes(readyWhen)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) =>
+      reject(new Error(`bankflow ${args.join(' ')} exited (${signal ?? code}):\n${output.slice(-2_000)}`)),
+    );
+  });
+  // Whoever kills a process before it is ready does not wait for it to be.
+  ready.catch(() => undefined);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { child, ready, exited };
+}
+
+/** SIGTERM (the process drains and exits), SIGKILL if it is still there after `graceMs`. */
+export async function terminate(process: CliProcess, graceMs = 15_000): Promise<void> {
+  if (process.child.exitCode !== null || process.child.signalCode !== null) return;
+  process.child.kill('SIGTERM');
+  const timer = setTimeout(() => process.child.kill('SIGKILL'), graceMs);
+  await process.exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { seededRandomFor } from '../../src/sandbox/seed/random.js';
+import type { DisruptionPlan } from './plan.js';
+import type { ChaosStack } from './stack.js';
+
+export interface RunningDisruptions {
+  /** Stops killing workers, waits for the one-off restarts, and brings every worker back up. */
+  stop(): Promise<void>;
+  /** Failures of the disruptions themselves (a restart that did not come back), not of bankflow. */
+  errors: string[];
+}
+
+/**
+ * Runs the plan against the stack from `startedAt`: the Temporal dev server and the receiver restarted once each
+ * at their planned moments, and workers SIGKILLed at seeded intervals, each restarted after a seeded pause, until
+ * `stop()`.
+ */
+export function startDisruptions(
+  stack: ChaosStack,
+  plan: DisruptionPlan,
+  seed: number,
+  startedAt: number,
+  log: (line: string) => void,
+): RunningDisruptions {
+  const errors: string[] = [];
+  const random = seededRandomFor(seed, 'chaos-kills');
+  const stopping = new AbortController();
+  const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(1)}s`;
+  const at = (offsetMs: number) =>
+    sleep(Math.max(0, startedAt + offsetMs - Date.now()), undefined, { signal: stopping.signal });
+  const attempt = async (what: string, action: () => Promise<void>) => {
+    try {
+      await action();
+    } catch (error) {
+      errors.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  const temporalRestart = (async () => {
+    await at(plan.temporalRestartAtMs);
+    log(`[${elapsed()}] Temporal dev server: stopping, down for ${plan.temporalDownMs} ms, then restarting`);
+    await attempt('Temporal restart', () => stack.temporal.restart(plan.temporalDownMs));
+    log(`[${elapsed()}] Temporal dev server: back`);
+  })().catch(() => undefined);
+
+  const receiverRestart = (async () => {
+    await at(plan.receiverRestartAtMs);
+    log(`[${elapsed()}] receiver: stopping, down for ${plan.receiverDownMs} ms, then restarting`);
+    await attempt('receiver restart', () => stack.receiver.restart(plan.receiverDownMs));
+    log(`[${elapsed()}] receiver: back`);
+  })().catch(() => undefined);
+
+  const kills = (async () => {
+    while (!stopping.signal.aborted) {
+      await sleep(random.int(plan.killGapMs.min, plan.killGapMs.max), undefined, { signal: stopping.signal });
+      const slot = random.int(0, stack.workers.size - 1);
+      const downMs = random.int(plan.killDownMs.min, plan.killDownMs.max);
+      if (!stack.workers.isRunning(slot)) continue;
+      log(`[${elapsed()}] worker ${slot + 1}: SIGKILL, restart in ${downMs} ms`);
+      await stack.workers.kill(slot);
+      await sleep(downMs);
+      // A worker that cannot start (Temporal restarting) exits, and the pool starts it again.
+      await stack.workers.start(slot).catch(() => log(`[${elapsed()}] worker ${slot + 1}: start failed`));
+    }
+  })().catch(() => undefined);
+
+  return {
+    errors,
+    async stop() {
+      stopping.abort();
+      await Promise.all([temporalRestart, receiverRestart, kills]);
+      await attempt('worker start', () => stack.workers.startAll());
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import proto from '@temporalio/proto';
+import { EncryptionCodec, type EncryptionKey } from '../../src/temporal/encryption.js';
+import { enrollmentWebhookSignal } from '../../src/workflows/enrollment/definitions.js';
+import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
+import { recurrenceWebhookSignal } from '../../src/workflows/recurrence/definitions.js';
+import type { ReceivedWebhook } from '../../src/workflows/webhook-events.js';
+
+const { WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
+const webhookSignals = new Set([
+  enrollmentWebhookSignal.name,
+  paymentWebhookSignal.name,
+  recurrenceWebhookSignal.name,
+]);
+
+/** What the audit reads from one run's history. */
+export interface RunHistory {
+  info: WorkflowExecutionInfo;
+  /** `ReceivedWebhook.key` of every webhook signal in the run, decoded with the project's codec. */
+  webhookKeys: string[];
+  /** Causes of WorkflowTaskFailed events, e.g. `UNHANDLED_COMMAND`. */
+  workflowTaskFailures: string[];
+  /** Workflow tasks that timed out: a worker took them and died (or was too slow). */
+  workflowTaskTimeouts: number;
+  /** Activities whose last recorded try was not the first. */
+  retriedActivities: number;
+}
+
+async function readRun(
+  client: Client,
+  codec: EncryptionCodec,
+  info: WorkflowExecutionInfo,
+): Promise<RunHistory> {
+  const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
+  const run: RunHistory = {
+    info,
+    webhookKeys: [],
+    workflowTaskFailures: [],
+    workflowTaskTimeouts: 0,
+    retriedActivities: 0,
+  };
+  for (const event of history.events ?? []) {
+    const signal = event.workflowExecutionSignaledEventAttributes;
+    const payload = signal?.input?.payloads?.[0];
+    if (signal && payload && webhookSignals.has(signal.signalName ?? '')) {
+      const [decoded] = await codec.decode([payload]);
+      if (decoded) run.webhookKeys.push(defaultPayloadConverter.fromPayload<ReceivedWebhook>(decoded).key);
+    }
+    const failed = event.workflowTaskFailedEventAttributes;
+    if (failed) {
+      const cause = WorkflowTaskFailedCause[failed.cause ?? 0] ?? String(failed.cause);
+      run.workflowTaskFailures.push(cause.replace('WORKFLOW_TASK_FAILED_CAUSE_', ''));
+    }
+    if (event.workflowTaskTimedOutEventAttributes) run.workflowTaskTimeouts++;
+    if ((event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1) run.retriedActivities++;
+  }
+  return run;
+}
+
+/** Every run of every workflow in the namespace (continued-as-new runs included), read a few at a time. */
+export async function readAllHistories(client: Client, keys: EncryptionKey[]): Promise<RunHistory[]> {
+  const codec = new EncryptionCodec(keys);
+  const infos: WorkflowExecutionInfo[] = [];
+  for await (const info of client.workflow.list()) infos.push(info);
+  const runs: RunHistory[] = [];
+  let next = 0;
+  const reader = async () => {
+    for (let index = next++; index < infos.length; index = next++) {
+      runs.push(await readRun(client, codec, infos[index] as WorkflowExecutionInfo));
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, reader));
+  return runs;
+}

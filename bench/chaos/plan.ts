@@ -1,0 +1,84 @@
+import { seededRandomFor } from '../../src/sandbox/seed/random.js';
+
+/**
+ * What the customer does: pays (and the bank settles, fails or rejects by the sandbox's magic amounts: cents
+ * ending in 91 fail, in 92 are rejected), or refuses the enrollment at the bank and never pays.
+ */
+export type JourneyKind = 'settles' | 'fails' | 'rejected' | 'enrollment-refused';
+
+export interface JourneySpec {
+  index: number;
+  kind: JourneyKind;
+  /** When the journey starts, from the start of the run. */
+  startAtMs: number;
+  fingerprint: string;
+  /** The merchant's payment reference, also the workflow id `payment:<externalId>`. */
+  externalId: string;
+  amountCents: number;
+}
+
+export interface DisruptionPlan {
+  temporalRestartAtMs: number;
+  temporalDownMs: number;
+  receiverRestartAtMs: number;
+  receiverDownMs: number;
+  syncStartAtMs: number;
+  /** Pause before the first worker kill and between kills. */
+  killGapMs: { min: number; max: number };
+  /** How long a killed worker stays down before it is started again. */
+  killDownMs: { min: number; max: number };
+}
+
+export interface ChaosPlan {
+  /** Journeys start spread over this span; the one-off disruptions fall inside it. */
+  arrivalSpanMs: number;
+  journeys: JourneySpec[];
+  disruptions: DisruptionPlan;
+}
+
+function kindFor(draw: number): JourneyKind {
+  if (draw < 0.78) return 'settles';
+  if (draw < 0.87) return 'fails';
+  if (draw < 0.95) return 'rejected';
+  return 'enrollment-refused';
+}
+
+function amountFor(kind: JourneyKind, reais: number, cents: number): number {
+  const lastTwo =
+    kind === 'fails' ? 91 : kind === 'rejected' ? 92 : cents === 91 || cents === 92 ? 90 : cents;
+  return reais * 100 + lastTwo;
+}
+
+/** Every choice of the run, from the seed alone: the same seed replays the same journeys and disruptions. */
+export function planChaos(seed: number, journeyCount: number): ChaosPlan {
+  const arrivalSpanMs = Math.max(20_000, journeyCount * 300);
+  const random = seededRandomFor(seed, 'chaos-journeys');
+  const journeys = Array.from({ length: journeyCount }, (_, index): JourneySpec => {
+    const kind = kindFor(random.next());
+    return {
+      index,
+      kind,
+      startAtMs: Math.floor(random.next() * arrivalSpanMs),
+      fingerprint: `chaos-${seed}-${index}-${random.hex(12)}`,
+      externalId: `chaos-${seed}-pay-${index}`,
+      amountCents: amountFor(kind, random.int(1, 900), random.int(0, 99)),
+    };
+  }).sort((a, b) => a.startAtMs - b.startAtMs);
+
+  const timing = seededRandomFor(seed, 'chaos-disruptions');
+  const within = (from: number, to: number) =>
+    Math.floor(arrivalSpanMs * (from + timing.next() * (to - from)));
+  return {
+    arrivalSpanMs,
+    journeys,
+    disruptions: {
+      temporalRestartAtMs: within(0.3, 0.5),
+      temporalDownMs: timing.int(1_000, 3_000),
+      receiverRestartAtMs: within(0.6, 0.8),
+      receiverDownMs: timing.int(1_000, 3_000),
+      syncStartAtMs: within(0.2, 0.6),
+      killGapMs: { min: 5_000, max: 12_000 },
+      killDownMs: { min: 500, max: 3_000 },
+    },
+  };
+}

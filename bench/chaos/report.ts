@@ -1,0 +1,155 @@
+import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
+import type { WebhookAccounting } from './audit-temporal.js';
+import type { Violation } from './violations.js';
+
+export type Counts = Record<string, number>;
+
+export interface ChaosReport {
+  settings: { journeys: number; seed: number; concurrency: number; workers: number };
+  durationMs: number;
+  journeys: {
+    total: number;
+    byKind: Counts;
+    enrollmentOutcomes: Counts;
+    paymentOutcomes: Counts;
+    unfinished: number;
+    /** Credentials / assertions submitted more than once in a journey. */
+    resubmittedRegistrations: number;
+    resubmittedAuthorizations: number;
+    /** Merchant calls the workflow turned away (in progress, moved on, not caught up), resolved by a state read. */
+    turnedAway: number;
+    durationsMs: { p50: number; p95: number; max: number };
+  };
+  faults: {
+    bankCalls: number;
+    bankErrors: number;
+    latencySpikes: number;
+    webhooksPublished: number;
+    webhooksDropped: number;
+    webhooksDuplicated: number;
+    webhooksReordered: number;
+    webhooksDelayed: number;
+    /** Delivery attempts the receiver did not answer 2xx, by status code or network error. */
+    deliveriesRefused: Counts;
+    /** Events whose every delivery attempt failed (the bank gave up); workflows learn of them by polling. */
+    webhooksGivenUp: number;
+    workerKills: number;
+    workerStarts: number;
+    workerExitsOnTheirOwn: number;
+    temporalRestarts: number;
+    temporalDowntimeMs: number[];
+    receiverRestarts: number;
+    merchantRetries: Counts;
+    merchantRetryReasons: Counts;
+  };
+  outcomes: {
+    paymentsAtBank: number;
+    successfulAuthorizes: number;
+    enrollmentsAtBank: number;
+    webhooks: WebhookAccounting;
+    workflowRuns: Counts;
+    workflowTaskTimeouts: number;
+    workflowTaskFailures: Counts;
+    retriedActivities: number;
+    sync?: Pick<
+      AttemptsSyncSummary,
+      'attempts' | 'pages' | 'runs' | 'recurrencesUpdated' | 'unknownAttempts'
+    >;
+  };
+  violations: Violation[];
+}
+
+const sum = (counts: Counts) => Object.values(counts).reduce((total, n) => total + n, 0);
+const spread = (counts: Counts) =>
+  Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ') || 'none';
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '0%' : `${((100 * part) / whole).toFixed(1)}%`;
+
+const inSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function table(title: string, rows: [string, string | number][]): string[] {
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return [title, ...rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`), ''];
+}
+
+/** The run as a plain-text table: what ran, what was injected, what came out, and every violation. */
+export function formatReport(report: ChaosReport): string {
+  const { settings, journeys, faults, outcomes } = report;
+  const minutes = Math.floor(report.durationMs / 60_000);
+  const seconds = Math.round((report.durationMs % 60_000) / 1000);
+  const lines = [
+    `bankflow chaos run: seed ${settings.seed}, ${settings.journeys} journeys (${settings.concurrency} at once), ` +
+      `${settings.workers} worker processes, ${minutes} min ${seconds} s`,
+    '',
+    ...table('Journeys', [
+      ['started', journeys.total],
+      ['planned', spread(journeys.byKind)],
+      ['enrollment outcomes', spread(journeys.enrollmentOutcomes)],
+      ['payment outcomes', spread(journeys.paymentOutcomes)],
+      ['unfinished', journeys.unfinished],
+      ['credential resubmitted', journeys.resubmittedRegistrations],
+      ['assertion resubmitted', journeys.resubmittedAuthorizations],
+      ['calls turned away', journeys.turnedAway],
+      [
+        'duration',
+        `median ${inSeconds(journeys.durationsMs.p50)}, p95 ${inSeconds(journeys.durationsMs.p95)}, max ${inSeconds(journeys.durationsMs.max)}`,
+      ],
+    ]),
+    ...table('Faults injected', [
+      [
+        'bank calls answered 500',
+        `${faults.bankErrors} of ${faults.bankCalls} (${percent(faults.bankErrors, faults.bankCalls)})`,
+      ],
+      ['bank latency spikes (3 s)', faults.latencySpikes],
+      ['webhooks published', faults.webhooksPublished],
+      [
+        '  dropped',
+        `${faults.webhooksDropped} (${percent(faults.webhooksDropped, faults.webhooksPublished)})`,
+      ],
+      [
+        '  duplicated',
+        `${faults.webhooksDuplicated} (${percent(faults.webhooksDuplicated, faults.webhooksPublished)})`,
+      ],
+      ['  reordered', faults.webhooksReordered],
+      ['  delayed', faults.webhooksDelayed],
+      ['deliveries refused', `${sum(faults.deliveriesRefused)} (${spread(faults.deliveriesRefused)})`],
+      ['webhooks the bank gave up on', faults.webhooksGivenUp],
+      ['worker SIGKILLs', faults.workerKills],
+      ['worker starts', faults.workerStarts],
+      ['worker exits on their own', faults.workerExitsOnTheirOwn],
+      [
+        'Temporal dev server restarts',
+        `${faults.temporalRestarts} (down ${faults.temporalDowntimeMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ') || '-'})`,
+      ],
+      ['receiver restarts', faults.receiverRestarts],
+      ['merchant calls repeated', `${sum(faults.merchantRetries)} (${spread(faults.merchantRetries)})`],
+      ['  because', spread(faults.merchantRetryReasons)],
+    ]),
+    ...table('Outcomes', [
+      ['payments at the bank', outcomes.paymentsAtBank],
+      ['successful authorizes', outcomes.successfulAuthorizes],
+      ['enrollments at the bank', outcomes.enrollmentsAtBank],
+      [
+        'webhooks delivered',
+        `${outcomes.webhooks.delivered}: ${outcomes.webhooks.inHistories} in workflow histories, ${outcomes.webhooks.unmatched} in the unmatched store`,
+      ],
+      ['workflow runs', spread(outcomes.workflowRuns)],
+      ['workflow tasks timed out', outcomes.workflowTaskTimeouts],
+      ['workflow tasks failed', spread(outcomes.workflowTaskFailures)],
+      ['activities retried', outcomes.retriedActivities],
+      [
+        'recurrence attempts sync',
+        outcomes.sync
+          ? `${outcomes.sync.attempts} attempts, ${outcomes.sync.pages} pages, ${outcomes.sync.runs} runs, ` +
+            `${outcomes.sync.recurrencesUpdated} recurrences updated, ${outcomes.sync.unknownAttempts} unknown`
+          : 'did not finish',
+      ],
+    ]),
+    `Violations: ${report.violations.length}`,
+    ...report.violations.map((v) => `  [${v.check}] ${v.subject}: ${v.detail}`),
+  ];
+  return lines.join('\n');
+}

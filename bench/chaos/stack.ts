@@ -1,0 +1,97 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { pino, type Logger } from 'pino';
+import { BankClient } from '../../src/bank/client.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { findTemporalCli } from '../../src/temporal/cli-binary.js';
+import { connectClient } from '../../src/temporal/connection.js';
+import { bankTimeoutMs, chaosFaults } from './profile.js';
+import { freePort } from './ports.js';
+import { ChaosReceiver } from './receiver.js';
+import { ChaosTemporalServer } from './temporal-server.js';
+import { WorkerPool } from './workers.js';
+
+const credentials = { clientId: 'chaos-client', clientSecret: 'chaos-secret' };
+const webhookSecret = 'chaos-webhook-secret';
+const taskQueue = 'bankflow-chaos';
+
+/**
+ * Everything a run needs, on loopback only: its own Temporal dev server on a SQLite file in a temporary
+ * directory, the sandbox bank in this process with the chaos faults, and `bankflow webhooks` and
+ * `bankflow worker` child processes. The merchant's Temporal client and bank client live here too.
+ */
+export interface ChaosStack {
+  dir: string;
+  logger: Logger;
+  temporal: ChaosTemporalServer;
+  sandbox: RunningSandbox;
+  receiver: ChaosReceiver;
+  workers: WorkerPool;
+  config: Config;
+  client: Client;
+  bank: BankClient;
+  stop(): Promise<void>;
+}
+
+export async function startChaosStack(seed: number, workerCount: number): Promise<ChaosStack> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-chaos-'));
+  mkdirSync(path.join(dir, 'temporal'));
+  const logger = createLogger('warn', pino.destination({ dest: path.join(dir, 'harness.log'), sync: true }));
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
+  };
+  try {
+    const cliPath = await findTemporalCli({ pathEnv: process.env.PATH });
+    const temporal = await ChaosTemporalServer.start(cliPath, path.join(dir, 'temporal'), logger);
+    stops.push(() => temporal.stop());
+
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      BANKFLOW_ENV: 'development',
+      LOG_LEVEL: 'info',
+      BANKFLOW_DATA_DIR: path.join(dir, 'data'),
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      BANK_CLIENT_ID: credentials.clientId,
+      BANK_CLIENT_SECRET: credentials.clientSecret,
+      BANK_TIMEOUT_MS: String(bankTimeoutMs),
+      WEBHOOK_HOST: '127.0.0.1',
+      WEBHOOK_PORT: String(await freePort()),
+      WEBHOOK_SECRET: webhookSecret,
+    };
+    const config = loadConfig(env);
+    const receiver = new ChaosReceiver(env, dir);
+    stops.push(() => receiver.close());
+    await receiver.start();
+
+    const sandbox = await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      seed,
+      credentials,
+      logger,
+      webhookUrl: receiver.webhooksUrl,
+      webhookSecret,
+    });
+    stops.push(() => sandbox.stop());
+    sandbox.faults.configure(chaosFaults(seed));
+
+    const workers = new WorkerPool(workerCount, { ...env, BANK_BASE_URL: sandbox.url }, dir);
+    stops.push(() => workers.stopAll());
+    await workers.startAll();
+
+    const client = await connectClient(config.temporal);
+    stops.push(() => client.connection.close());
+    const bank = new BankClient({ ...config.bank, baseUrl: sandbox.url }, logger);
+    return { dir, logger, temporal, sandbox, receiver, workers, config, client, bank, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

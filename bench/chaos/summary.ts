@@ -1,0 +1,112 @@
+import type { DeliveryAttempt, WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
+import type { FaultInjector } from '../../src/sandbox/faults.js';
+import type { BankRecords } from './audit-bank.js';
+import type { RunHistory } from './histories.js';
+import type { JourneyRecord } from './journey.js';
+import type { MerchantRetries } from './merchant.js';
+import type { ChaosOptions } from './options.js';
+import type { RecurrenceRun } from './recurrences.js';
+import type { ChaosReport, Counts } from './report.js';
+import type { ChaosStack } from './stack.js';
+import type { Violations } from './violations.js';
+
+/** What the run observed, gathered for the report. */
+export interface RunFacts {
+  durationMs: number;
+  journeys: JourneyRecord[];
+  stack: ChaosStack;
+  retries: MerchantRetries;
+  injected: FaultInjector['injected'];
+  bankCalls: number;
+  events: WebhookEventRecord[];
+  deliveries: DeliveryAttempt[];
+  bank: BankRecords;
+  runs: RunHistory[];
+  recurrences: RecurrenceRun;
+  webhooks: ChaosReport['outcomes']['webhooks'];
+}
+
+const tally = (items: (string | undefined)[]): Counts => {
+  const counts: Counts = {};
+  for (const item of items) if (item !== undefined) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+};
+
+function percentiles(values: number[]): { p50: number; p95: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 };
+}
+
+function refusedDeliveries(attempts: DeliveryAttempt[]): Counts {
+  return tally(
+    attempts
+      .filter((attempt) => !attempt.delivered)
+      .map((attempt) =>
+        attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error ?? 'error'),
+      ),
+  );
+}
+
+/** The report's numbers, from the run's facts and the audit's violations. */
+export function summarize(
+  options: Omit<ChaosOptions, 'log'>,
+  facts: RunFacts,
+  violations: Violations,
+): ChaosReport {
+  const { injected, runs, bank, journeys, stack, retries } = facts;
+  return {
+    settings: {
+      journeys: options.journeys,
+      seed: options.seed,
+      concurrency: options.concurrency,
+      workers: options.workers,
+    },
+    durationMs: facts.durationMs,
+    journeys: {
+      total: journeys.length,
+      byKind: tally(journeys.map((journey) => journey.kind)),
+      enrollmentOutcomes: tally(journeys.map((journey) => journey.enrollmentOutcome)),
+      paymentOutcomes: tally(journeys.map((journey) => journey.paymentOutcome)),
+      unfinished: journeys.filter((journey) => journey.error).length,
+      resubmittedRegistrations: journeys.filter((journey) => journey.registrations > 1).length,
+      resubmittedAuthorizations: journeys.filter((journey) => journey.authorizations > 1).length,
+      turnedAway: journeys.reduce((total, journey) => total + journey.turnedAway, 0),
+      durationsMs: percentiles(journeys.map((journey) => journey.durationMs ?? 0)),
+    },
+    faults: {
+      bankCalls: facts.bankCalls,
+      bankErrors: injected.errors,
+      latencySpikes: injected.latencySpikes,
+      webhooksPublished: facts.events.length,
+      webhooksDropped: injected.webhooksDropped,
+      webhooksDuplicated: injected.webhooksDuplicated,
+      webhooksReordered: injected.webhooksReordered,
+      webhooksDelayed: injected.webhooksDelayed,
+      deliveriesRefused: refusedDeliveries(facts.deliveries),
+      webhooksGivenUp: facts.events.filter(
+        (event) => event.status === 'failed' && event.delivered_copies === 0,
+      ).length,
+      workerKills: stack.workers.counts.killed,
+      workerStarts: stack.workers.counts.started,
+      workerExitsOnTheirOwn: stack.workers.counts.exitedByThemselves,
+      temporalRestarts: stack.temporal.restarts,
+      temporalDowntimeMs: stack.temporal.downtimesMs,
+      receiverRestarts: stack.receiver.restarts,
+      merchantRetries: Object.fromEntries(retries.byOperation),
+      merchantRetryReasons: Object.fromEntries(retries.byKind),
+    },
+    outcomes: {
+      paymentsAtBank: bank.payments.length,
+      successfulAuthorizes: bank.authorizeCalls.reduce((total, calls) => total + calls.successful, 0),
+      enrollmentsAtBank: bank.enrollments.length,
+      webhooks: facts.webhooks,
+      workflowRuns: tally(runs.map((run) => `${run.info.type} ${run.info.status.name.toLowerCase()}`)),
+      workflowTaskTimeouts: runs.reduce((total, run) => total + run.workflowTaskTimeouts, 0),
+      workflowTaskFailures: tally(runs.flatMap((run) => run.workflowTaskFailures)),
+      retriedActivities: runs.reduce((total, run) => total + run.retriedActivities, 0),
+      sync: facts.recurrences.summary,
+    },
+    violations: violations.list,
+  };
+}

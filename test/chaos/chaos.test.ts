@@ -1,0 +1,21 @@
+import { runChaos } from '../../bench/chaos/harness.js';
+import { formatReport } from '../../bench/chaos/report.js';
+
+/**
+ * The chaos run of `npm run chaos` at a size the test command can afford. It starts its own Temporal dev server
+ * (it restarts it), its own sandbox bank, receiver and `bankflow worker` processes.
+ */
+describe('chaos: journeys and a recurrence sync while the bank, webhooks, workers, Temporal and the receiver fail', () => {
+  it('loses no payment, pays nothing twice, accounts for every delivered webhook and strands no workflow', async () => {
+    const report = await runChaos({ journeys: 20, seed: 7 });
+    // On failure the whole table shows: the violations and what the run injected.
+    expect(report.violations.length === 0 ? 'no violations' : formatReport(report)).toBe('no violations');
+    expect(report.journeys).toMatchObject({ total: 20, unfinished: 0 });
+    expect(report.outcomes.webhooks.delivered).toBeGreaterThan(0);
+    expect(report.faults).toMatchObject({ temporalRestarts: 1, receiverRestarts: 1 });
+    expect(report.faults.workerKills).toBeGreaterThan(0);
+    expect(report.faults.bankErrors).toBeGreaterThan(0);
+    expect(report.faults.webhooksDropped + report.faults.webhooksDuplicated).toBeGreaterThan(0);
+    expect(report.outcomes.sync?.unknownAttempts).toBe(0);
+  }, 240_000);
+});
