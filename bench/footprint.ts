@@ -1,0 +1,101 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startPayment } from '../src/starter/index.js';
+import { mapLimit, merchant, type Customer } from './customers.js';
+import { cpuShare, sampleProcess, startChildWorker, waitUntilQuiet, watchProcess } from './processes.js';
+import type { BenchStack } from './stack.js';
+import { median } from './stats.js';
+
+export interface FootprintSettings {
+  workflows: number;
+  /** How long each steady state is sampled. */
+  measureMs: number;
+}
+
+export interface SteadyState {
+  rssBytes: number;
+  /** Share of one core. */
+  cpu: number;
+}
+
+export interface FootprintResult {
+  workflows: number;
+  measureMs: number;
+  /** Open payment workflows on the worker's task queue, as Temporal's visibility counts them. */
+  open: number;
+  idle: SteadyState;
+  waiting: SteadyState;
+  /** Highest RSS while the payments were being started, and how long starting them took. */
+  rampPeakRssBytes: number;
+  rampMs: number;
+  perWorkflowBytes: number;
+}
+
+async function steady(pid: number, measureMs: number): Promise<SteadyState> {
+  const watch = watchProcess(pid, 250);
+  await sleep(measureMs);
+  const samples = watch.stop();
+  return {
+    rssBytes: median(samples.map((sample) => sample.rssBytes)),
+    cpu: cpuShare(samples[0]!, samples.at(-1)!),
+  };
+}
+
+/**
+ * Benchmark 4: a `bankflow worker` process holding `workflows` open payments that wait for their customer's
+ * consent and the bank's webhooks (the merchant's own polling settings push bank polls past the measurement).
+ */
+export async function benchFootprint(
+  stack: BenchStack,
+  customer: Customer,
+  settings: FootprintSettings,
+  progress: (line: string) => void,
+): Promise<FootprintResult> {
+  const worker = await startChildWorker(stack, `bench-footprint-${Date.now()}`);
+  try {
+    const quiet = () => waitUntilQuiet(() => sampleProcess(worker.pid), { share: 0.05, timeoutMs: 60_000 });
+    await quiet();
+    const idle = await steady(worker.pid, settings.measureMs);
+    progress(`footprint idle: ${(idle.rssBytes / 2 ** 20).toFixed(0)} MB`);
+
+    const ctx = { client: stack.client, taskQueue: worker.taskQueue };
+    const tag = Date.now();
+    const watch = watchProcess(worker.pid, 100);
+    const started = performance.now();
+    await mapLimit(
+      Array.from({ length: settings.workflows }, (_, index) => index),
+      50,
+      (index) =>
+        startPayment(ctx, {
+          externalId: `bench-footprint-${tag}-${index}`,
+          enrollmentId: customer.enrollmentId,
+          deviceId: customer.deviceId,
+          amountCents: 20_000 + index,
+          description: 'Bench footprint',
+          ...merchant(stack),
+          consentWindowMs: 3_600_000,
+          polling: { firstPollAfterMs: 3_600_000, maxPollIntervalMs: 3_600_000 },
+        }),
+    );
+    const rampMs = performance.now() - started;
+    const rampPeakRssBytes = Math.max(...watch.stop().map((sample) => sample.rssBytes));
+    progress(`footprint: ${settings.workflows} payments started in ${(rampMs / 1000).toFixed(1)} s`);
+
+    await quiet();
+    const waiting = await steady(worker.pid, settings.measureMs);
+    const { count: open } = await stack.client.workflow.count(
+      `TaskQueue = '${worker.taskQueue}' AND ExecutionStatus = 'Running'`,
+    );
+    return {
+      workflows: settings.workflows,
+      measureMs: settings.measureMs,
+      open,
+      idle,
+      waiting,
+      rampPeakRssBytes,
+      rampMs,
+      perWorkflowBytes: (waiting.rssBytes - idle.rssBytes) / settings.workflows,
+    };
+  } finally {
+    await worker.stop();
+  }
+}

@@ -1,0 +1,208 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import { authorizePayment, startPayment, waitForPaymentResult } from '../src/starter/index.js';
+import { workflowIds } from '../src/workflows/ids.js';
+import { merchant, type Customer } from './customers.js';
+import { runCosts, stepsOf, type RunCost } from './history.js';
+import { sampleProcess, sampleSelf, waitUntilQuiet } from './processes.js';
+import { authorizeUpdate, createdUpdate, eventSignal, skeletonJourney } from './skeleton/workflows.js';
+import { settlementDelayMs, type BenchStack } from './stack.js';
+import { median, medianRatio, summarize } from './stats.js';
+
+export interface JourneySettings {
+  /** Journeys started at once; each has a customer of its own (a FIDO counter must only grow). */
+  concurrency: number;
+  rounds: number;
+}
+
+export interface JourneyBatch {
+  journeysPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Journeys whose Pix cash-in never reached the workflow, which then waited `cashInWaitMs` for it. */
+  cashInMissed: number;
+  /** CPU time per journey of this process (sandbox, worker, driver), the receiver and the Temporal server. */
+  cpuMsPerJourney: number;
+}
+
+export interface JourneySide {
+  batches: JourneyBatch[];
+  median: JourneyBatch;
+  /** One journey's run, counted from its history. */
+  cost: RunCost;
+  steps: number;
+}
+
+export interface JourneyResult {
+  concurrency: number;
+  bankflow: JourneySide;
+  floor: JourneySide;
+  /** Medians over rounds of bankflow / floor, each round's pair measured back to back. */
+  p50Ratio: number;
+  throughputRatio: number;
+  /** bankflow's median p50 minus the floor's. */
+  costPerJourneyMs: number;
+  costPerStepMs: number;
+}
+
+let sequence = 0;
+const nextTag = () => `${Date.now()}-${++sequence}`;
+
+/** create -> options -> authorize -> webhooks -> settled, as the merchant backend and the customer drive it. */
+async function bankflowJourney(stack: BenchStack, customer: Customer, externalId: string): Promise<boolean> {
+  const ctx = { client: stack.client, taskQueue: stack.taskQueue };
+  const created = await startPayment(ctx, {
+    externalId,
+    enrollmentId: customer.enrollmentId,
+    deviceId: customer.deviceId,
+    amountCents: 12_345,
+    description: 'Bench journey',
+    ...merchant(stack),
+    cashInWaitMs: 10_000,
+  });
+  const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+  const authorized = await authorizePayment(ctx, { externalId, assertion });
+  if (!authorized.ok) throw new Error(`authorization refused: ${authorized.reason}`);
+  const result = await waitForPaymentResult(ctx, { externalId });
+  if (result.outcome !== 'settled') throw new Error(`journey ended ${result.outcome}: ${result.reason}`);
+  return result.evidence.some((item) => item.source === 'cash-in webhook');
+}
+
+/**
+ * The same interactions with the skeleton; the driver sends the five webhooks' signals when the bank would,
+ * settlement included.
+ */
+async function floorJourney(stack: BenchStack, workflowId: string): Promise<boolean> {
+  const { client, taskQueue } = stack.skeleton;
+  await client.workflow.executeUpdateWithStart(createdUpdate, {
+    startWorkflowOperation: new WithStartWorkflowOperation(skeletonJourney, {
+      workflowId,
+      taskQueue,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    }),
+  });
+  const handle = client.workflow.getHandle<typeof skeletonJourney>(workflowId);
+  const signals = [handle.signal(eventSignal, 'created'), handle.signal(eventSignal, 'awaiting_consent')];
+  await handle.executeUpdate(authorizeUpdate, { args: ['assertion'] });
+  signals.push(handle.signal(eventSignal, 'awaiting_payment'));
+  await sleep(settlementDelayMs);
+  signals.push(handle.signal(eventSignal, 'settled'), handle.signal(eventSignal, 'cash-in'));
+  await Promise.all(signals);
+  await handle.result();
+  return true;
+}
+
+/** CPU time used so far by every process a journey runs through. */
+function stackCpuMs(stack: BenchStack): number {
+  const others = [stack.receiverPid, stack.temporalPid].filter((pid): pid is number => pid !== undefined);
+  return [sampleSelf(), ...others.map(sampleProcess)].reduce((sum, sample) => sum + sample.cpuMs, 0);
+}
+
+/** N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in. */
+async function batch(
+  stack: BenchStack,
+  count: number,
+  journey: (index: number) => Promise<boolean>,
+): Promise<JourneyBatch> {
+  const cpuBefore = stackCpuMs(stack);
+  const started = performance.now();
+  const journeys = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const at = performance.now();
+      const heard = await journey(index);
+      return { latency: performance.now() - at, heard };
+    }),
+  );
+  const latency = summarize(journeys.map((done) => done.latency));
+  return {
+    journeysPerSecond: (count * 1000) / (performance.now() - started),
+    p50: latency.p50,
+    p99: latency.p99,
+    cashInMissed: journeys.filter((done) => !done.heard).length,
+    cpuMsPerJourney: (stackCpuMs(stack) - cpuBefore) / count,
+  };
+}
+
+/** Medians over rounds, except `cashInMissed`, which is the total. */
+const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
+  journeysPerSecond: median(batches.map((b) => b.journeysPerSecond)),
+  p50: median(batches.map((b) => b.p50)),
+  p99: median(batches.map((b) => b.p99)),
+  cashInMissed: batches.reduce((sum, b) => sum + b.cashInMissed, 0),
+  cpuMsPerJourney: median(batches.map((b) => b.cpuMsPerJourney)),
+});
+
+/**
+ * Benchmark 2: full payment journeys against the zero-latency sandbox, next to the skeleton workflow with the
+ * same activities, updates and signals on the same server (the engine's floor).
+ */
+export async function benchJourney(
+  stack: BenchStack,
+  customers: Customer[],
+  settings: JourneySettings,
+  progress: (line: string) => void,
+): Promise<JourneyResult> {
+  const count = Math.min(settings.concurrency, customers.length);
+  let lastBankflow = '';
+  let lastFloor = '';
+  const runBankflow = async () => {
+    const tag = nextTag();
+    await waitUntilQuiet(sampleSelf);
+    return batch(stack, count, (index) => {
+      lastBankflow = `bench-journey-${tag}-${index}`;
+      return bankflowJourney(stack, customers[index]!, lastBankflow);
+    });
+  };
+  const runFloor = async () => {
+    const tag = nextTag();
+    await waitUntilQuiet(sampleSelf);
+    return batch(stack, count, (index) => {
+      lastFloor = `skeleton-${tag}-${index}`;
+      return floorJourney(stack, lastFloor);
+    });
+  };
+
+  await runBankflow();
+  await runFloor();
+  const bankflow: JourneyBatch[] = [];
+  const floor: JourneyBatch[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    const order = round % 2 === 0 ? [runBankflow, runFloor] : [runFloor, runBankflow];
+    for (const run of order) {
+      const result = await run();
+      (run === runBankflow ? bankflow : floor).push(result);
+      progress(
+        `journeys round ${round + 1} ${run === runBankflow ? 'bankflow' : 'floor'}: ${result.journeysPerSecond.toFixed(1)}/s p50 ${result.p50.toFixed(0)} ms`,
+      );
+    }
+  }
+
+  const [bankflowCost] = await runCosts(stack.client, workflowIds.payment(lastBankflow));
+  const [floorCost] = await runCosts(stack.skeleton.client, lastFloor);
+  if (!bankflowCost || !floorCost) throw new Error('no journey history to count');
+  const side = (batches: JourneyBatch[], cost: RunCost): JourneySide => ({
+    batches,
+    median: medianBatch(batches),
+    cost,
+    steps: stepsOf(cost),
+  });
+  const result: JourneyResult = {
+    concurrency: count,
+    bankflow: side(bankflow, bankflowCost),
+    floor: side(floor, floorCost),
+    p50Ratio: medianRatio(
+      bankflow.map((b) => b.p50),
+      floor.map((b) => b.p50),
+    ),
+    throughputRatio: medianRatio(
+      bankflow.map((b) => b.journeysPerSecond),
+      floor.map((b) => b.journeysPerSecond),
+    ),
+    costPerJourneyMs: 0,
+    costPerStepMs: 0,
+  };
+  result.costPerJourneyMs = result.bankflow.median.p50 - result.floor.median.p50;
+  result.costPerStepMs = result.costPerJourneyMs / result.bankflow.steps;
+  return result;
+}

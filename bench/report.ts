@@ -1,0 +1,282 @@
+import type { FootprintResult } from './footprint.js';
+import type { IngestRow } from './ingest.js';
+import type { JourneyResult } from './journey.js';
+import type { SyncRow } from './sync.js';
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+  /** 1, 5 and 15 minute load averages when the run started: how busy the shared machine was. */
+  loadAverage: number[];
+}
+
+export interface BenchResults {
+  startedAt: string;
+  durationMs: number;
+  machine: Machine;
+  settings: Record<string, unknown>;
+  ingest?: { settings: { durationMs: number; workflows: number; rounds: number }; rows: IngestRow[] };
+  journey?: JourneyResult & { rounds: number };
+  sync?: { rounds: number; recurrences: number; rows: SyncRow[] };
+  footprint?: FootprintResult;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const times = (value: number) => `${fixed(value, 2)}x`;
+const mb = (bytes: number) => fixed(bytes / 2 ** 20);
+const percent = (share: number) => `${fixed(share * 100, 1)} %`;
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
+}
+
+/** The sync cases against the zero-latency bank, smallest first: what the targets and the growth line read. */
+const zeroLatencyRows = (rows: SyncRow[]) =>
+  rows.filter((row) => row.bankLatencyMs === 0).sort((a, b) => a.attempts - b.attempts);
+
+/** Every target of issue 7, checked against this run's medians. */
+export function checkTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const { ingest, journey, sync, footprint } = results;
+  if (ingest) {
+    const worst = Math.min(...ingest.rows.map((row) => row.throughputRatio));
+    checks.push({
+      target: 'receiver throughput >= 0.9x bare signalWithStart (every load)',
+      measured: ingest.rows.map((row) => `${row.offered}/s: ${times(row.throughputRatio)}`).join(', '),
+      met: worst >= 0.9,
+    });
+    const at200 = ingest.rows.find((row) => row.offered === 200);
+    if (at200) {
+      checks.push({
+        target: 'receiver p99 ack < 250 ms at 200 events/s',
+        measured: `${fixed(at200.median.receiver.p99)} ms`,
+        met: at200.median.receiver.p99 < 250,
+      });
+    }
+    const slowest = Math.max(...ingest.rows.flatMap((row) => row.receiver.map((run) => run.max)));
+    checks.push({
+      target: "receiver ack never near the bank's 3 s deadline (max < 1.5 s, every run)",
+      measured: `${fixed(slowest)} ms`,
+      met: slowest < 1_500,
+    });
+  }
+  if (journey) {
+    checks.push({
+      target: 'journey p50 latency <= 1.3x the engine floor',
+      measured: times(journey.p50Ratio),
+      met: journey.p50Ratio <= 1.3,
+    });
+    checks.push({
+      target: 'journey throughput >= 0.8x the engine floor',
+      measured: times(journey.throughputRatio),
+      met: journey.throughputRatio >= 0.8,
+    });
+  }
+  const scale = sync ? zeroLatencyRows(sync.rows) : [];
+  if (scale.length > 0) {
+    const worst = Math.min(...scale.map((row) => row.throughputRatio));
+    checks.push({
+      target: 'attempts sync >= 0.7x direct paging (every size, zero-latency bank)',
+      measured: scale.map((row) => `${row.attempts}: ${times(row.throughputRatio)}`).join(', '),
+      met: worst >= 0.7,
+    });
+    const first = scale[0]!;
+    const last = scale.at(-1)!;
+    checks.push({
+      target: `history events per run bounded from ${first.attempts} to ${last.attempts} attempts`,
+      measured: `${fixed(first.median.sync.maxEventsPerRun)} -> ${fixed(last.median.sync.maxEventsPerRun)} events`,
+      met: last.median.sync.maxEventsPerRun <= first.median.sync.maxEventsPerRun * 1.1,
+    });
+  }
+  if (footprint) {
+    checks.push({
+      target: `worker RSS < 300 MB with ${footprint.workflows} waiting payments`,
+      measured: `${mb(footprint.waiting.rssBytes)} MB (${footprint.open} open)`,
+      met: footprint.waiting.rssBytes < 300 * 2 ** 20 && footprint.open >= footprint.workflows,
+    });
+  }
+  return checks;
+}
+
+/** The run as Markdown tables: printed by `npm run bench` and pasted into docs/performance.md. */
+export function renderReport(results: BenchResults): string {
+  const { ingest, journey, sync, footprint, machine } = results;
+  const parts: string[] = [
+    `bankflow benchmarks, ${results.startedAt} (${fixed(results.durationMs / 1000)} s); ${machine.cpus} x ${machine.cpuModel}, ` +
+      `${fixed(machine.memoryGiB)} GiB, Node ${machine.node}; load average at start ${machine.loadAverage.map((load) => fixed(load, 1)).join(' ')}`,
+  ];
+  if (ingest) {
+    const latency = (run: { p50: number; p99: number; max: number }) =>
+      `${fixed(run.p50)} / ${fixed(run.p99)} / ${fixed(run.max)}`;
+    parts.push(
+      `1. Webhook ingest: open loop, ${fixed(ingest.settings.durationMs / 1000)} s per load over ${ingest.settings.workflows} running payment workflows; receiver = \`bankflow webhooks\` over HTTP, bare = \`signalWithStart\` from a plain client; medians of ${ingest.settings.rounds} rounds`,
+      table(
+        [
+          'offered/s',
+          'receiver/s',
+          'bare signal/s',
+          'throughput ratio',
+          'receiver ack p50 / p99 / max ms',
+          'bare p50 / p99 / max ms',
+          'p99 ratio',
+          'receiver CPU ms/event',
+        ],
+        ingest.rows.map((row) => [
+          String(row.offered),
+          fixed(row.median.receiver.throughput),
+          fixed(row.median.bare.throughput),
+          times(row.throughputRatio),
+          latency(row.median.receiver),
+          latency(row.median.bare),
+          times(row.p99Ratio),
+          fixed(row.median.receiver.receiverCpuMsPerEvent, 2),
+        ]),
+      ),
+    );
+  }
+  if (journey) {
+    const side = (name: string, s: JourneyResult['bankflow']) => [
+      name,
+      fixed(s.median.journeysPerSecond, 1),
+      fixed(s.median.p50),
+      fixed(s.median.p99),
+      fixed(s.median.cpuMsPerJourney),
+      `${s.cost.activities} / ${s.cost.updates} / ${s.cost.signals}`,
+      String(s.cost.workflowTasks),
+      String(s.cost.events),
+    ];
+    parts.push(
+      `2. Payment journey: ${journey.concurrency} concurrent create -> options -> authorize -> webhooks -> settled; CPU is this process (sandbox, worker, driver), the receiver and the Temporal server together; medians of ${journey.rounds} rounds`,
+      table(
+        [
+          '',
+          'journeys/s',
+          'p50 ms',
+          'p99 ms',
+          'CPU ms/journey',
+          'activities / updates / signals',
+          'workflow tasks',
+          'history events',
+        ],
+        [
+          side('bankflow', journey.bankflow),
+          side('engine floor (skeleton)', journey.floor),
+          [
+            'bankflow / floor',
+            times(journey.throughputRatio),
+            times(journey.p50Ratio),
+            '',
+            times(journey.bankflow.median.cpuMsPerJourney / journey.floor.median.cpuMsPerJourney),
+            '',
+            '',
+            '',
+          ],
+        ],
+      ),
+      `Cost over the floor: ${fixed(journey.costPerJourneyMs)} ms per journey at p50, ${fixed(journey.costPerStepMs, 1)} ms per step (${journey.bankflow.steps} steps). ` +
+        `Journeys whose Pix cash-in webhook never reached the workflow (settled on the bank's GET after \`cashInWaitMs\`): ${journey.bankflow.median.cashInMissed} of ${journey.concurrency * journey.rounds}.`,
+    );
+  }
+  if (sync) {
+    parts.push(
+      `3. Attempts sync: default page size and pages per run, ${sync.recurrences} recurrences per window, on a \`bankflow worker\` process; medians of ${sync.rounds} rounds`,
+      table(
+        [
+          'attempts',
+          'bank latency ms',
+          'sync records/s',
+          'direct records/s',
+          'ratio',
+          'sync s',
+          'direct s',
+          'activity calls',
+          'signals',
+          'runs',
+          'max events/run',
+          'peak worker RSS MB (growth)',
+          'ms per page: total / queued / activity / workflow tasks',
+        ],
+        sync.rows.map((row) => [
+          String(row.attempts),
+          String(row.bankLatencyMs),
+          fixed(row.median.sync.recordsPerSecond),
+          fixed(row.median.direct.recordsPerSecond),
+          times(row.throughputRatio),
+          fixed(row.median.sync.wallMs / 1000, 2),
+          fixed(row.median.direct.wallMs / 1000, 2),
+          fixed(row.median.sync.activityCalls),
+          fixed(row.median.sync.signals),
+          fixed(row.median.sync.runs),
+          fixed(row.median.sync.maxEventsPerRun),
+          `${mb(row.median.sync.peakRssBytes)} (+${mb(row.median.sync.peakRssGrowthBytes)})`,
+          [
+            row.median.sync.perPageMs.total,
+            row.median.sync.perPageMs.activityQueue,
+            row.median.sync.perPageMs.activity,
+            row.median.sync.perPageMs.workflowTasks,
+          ]
+            .map((ms) => fixed(ms))
+            .join(' / '),
+        ]),
+      ),
+    );
+    const scale = zeroLatencyRows(sync.rows);
+    const first = scale[0];
+    const last = scale.at(-1);
+    if (first && last && first !== last) {
+      const grow = (read: (row: SyncRow) => number) => times(read(last) / read(first));
+      parts.push(
+        `Growth ${first.attempts} -> ${last.attempts} attempts (${times(last.attempts / first.attempts)} the work): sync time ${grow((row) => row.median.sync.wallMs)}, ` +
+          `direct time ${grow((row) => row.median.direct.wallMs)}, activity calls ${grow((row) => row.median.sync.activityCalls)}, ` +
+          `max events per run ${grow((row) => row.median.sync.maxEventsPerRun)}.`,
+      );
+    }
+  }
+  if (footprint) {
+    parts.push(
+      `4. Worker footprint: a \`bankflow worker\` process; RSS is the median of samples over ${fixed(footprint.measureMs / 1000)} s, CPU the average over the same window`,
+      table(
+        ['', 'RSS MB', 'CPU (share of one core)'],
+        [
+          ['idle, no workflow', mb(footprint.idle.rssBytes), percent(footprint.idle.cpu)],
+          [
+            `${footprint.workflows} payments waiting on webhooks`,
+            mb(footprint.waiting.rssBytes),
+            percent(footprint.waiting.cpu),
+          ],
+        ],
+      ),
+      `${footprint.open} open workflows; ${fixed(footprint.perWorkflowBytes / 1024)} KB RSS per waiting payment; ` +
+        `peak RSS ${mb(footprint.rampPeakRssBytes)} MB while starting them in ${fixed(footprint.rampMs / 1000, 1)} s.`,
+    );
+  }
+  const checks = checkTargets(results);
+  if (checks.length > 0) {
+    parts.push(
+      'Targets (issue 7)',
+      table(
+        ['target', 'measured', 'status'],
+        checks.map((check) => [check.target, check.measured, check.met ? 'met' : 'MISSED']),
+      ),
+    );
+  }
+  return parts.join('\n\n');
+}

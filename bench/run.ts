@@ -1,0 +1,149 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { enrollCustomer, mapLimit } from './customers.js';
+import { benchFootprint, type FootprintSettings } from './footprint.js';
+import { benchIngest, type IngestSettings } from './ingest.js';
+import { benchJourney, type JourneySettings } from './journey.js';
+import { startLoadGenerator } from './load/remote.js';
+import { checkTargets, renderReport, type BenchResults } from './report.js';
+import { startBenchStack } from './stack.js';
+import { benchSync, type SyncSettings } from './sync.js';
+
+const benchmarks = ['ingest', 'journey', 'sync', 'footprint'] as const;
+type Benchmark = (typeof benchmarks)[number];
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string', default: benchmarks.join(',') },
+    quick: { type: 'boolean', default: false },
+    'keep-logs': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(`npm run bench [-- --rounds N] [--only ${benchmarks.join(',')}] [--quick] [--keep-logs] [--profile]
+
+Starts its own Temporal dev server, sandbox bank, receiver and workers, runs each benchmark next to its baseline,
+prints the tables and writes bench/results/<timestamp>.json. --rounds sets the rounds of each benchmark (the
+payment journey, whose rounds are short, runs twice as many). --quick is a smoke test with tiny loads;
+--keep-logs keeps the components' logs (kept anyway when a benchmark fails); --profile runs the \`bankflow worker\`
+children with --cpu-prof and keeps their profiles with the logs (profile this process itself with
+\`node --cpu-prof --import tsx bench/run.ts\`).`);
+  process.exit(0);
+}
+
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
+const selected = new Set(values.only.split(',').map((name) => name.trim()));
+for (const name of selected) {
+  if (!(benchmarks as readonly string[]).includes(name)) throw new Error(`--only: unknown benchmark ${name}`);
+}
+const wanted = (name: Benchmark) => selected.has(name);
+
+const settings = values.quick
+  ? {
+      ingest: { loads: [20, 50], durationMs: 1_000, rounds, workflows: 10 } satisfies IngestSettings,
+      journey: { concurrency: 4, rounds } satisfies JourneySettings,
+      sync: {
+        cases: [
+          { attempts: 200, bankLatencyMs: 0 },
+          { attempts: 1_000, bankLatencyMs: 0 },
+          { attempts: 200, bankLatencyMs: 50 },
+        ],
+        rounds,
+        recurrences: 2,
+      } satisfies SyncSettings,
+      footprint: { workflows: 50, measureMs: 2_000 } satisfies FootprintSettings,
+    }
+  : {
+      ingest: { loads: [50, 200, 500], durationMs: 3_000, rounds, workflows: 200 } satisfies IngestSettings,
+      journey: { concurrency: 20, rounds: rounds * 2 } satisfies JourneySettings,
+      sync: {
+        cases: [
+          { attempts: 1_000, bankLatencyMs: 0 },
+          { attempts: 10_000, bankLatencyMs: 0 },
+          { attempts: 1_000, bankLatencyMs: 100 },
+        ],
+        rounds,
+        recurrences: 10,
+      } satisfies SyncSettings,
+      footprint: { workflows: 1_000, measureMs: 10_000 } satisfies FootprintSettings,
+    };
+
+const began = performance.now();
+const progress = (line: string) =>
+  console.log(`[${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+const results: BenchResults = {
+  startedAt: new Date().toISOString(),
+  durationMs: 0,
+  machine: {
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+    memoryGiB: os.totalmem() / 2 ** 30,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: os.loadavg(),
+  },
+  settings: { ...settings, only: [...selected] },
+};
+
+progress('starting the Temporal dev server, sandbox bank, receiver and workers');
+const stack = await startBenchStack({ profile: values.profile });
+const load = startLoadGenerator();
+let failed = false;
+try {
+  const needsJourneyCustomers = wanted('journey');
+  const needsIdleCustomer = wanted('ingest') || wanted('footprint');
+  const count = (needsJourneyCustomers ? settings.journey.concurrency : 0) + (needsIdleCustomer ? 1 : 0);
+  progress(`enrolling ${count} customers`);
+  const customers = await mapLimit(
+    Array.from({ length: count }, (_, index) => index),
+    5,
+    () => enrollCustomer(stack),
+  );
+  const idleCustomer = needsIdleCustomer ? customers.pop() : undefined;
+
+  if (wanted('ingest') && idleCustomer) {
+    const rows = await benchIngest(stack, load, idleCustomer, settings.ingest, progress);
+    results.ingest = { settings: settings.ingest, rows };
+  }
+  if (wanted('journey')) {
+    const journey = await benchJourney(stack, customers, settings.journey, progress);
+    results.journey = { ...journey, rounds: settings.journey.rounds };
+  }
+  if (wanted('sync')) {
+    const rows = await benchSync(stack, settings.sync, progress);
+    results.sync = { rounds, recurrences: settings.sync.recurrences, rows };
+  }
+  if (wanted('footprint') && idleCustomer) {
+    results.footprint = await benchFootprint(stack, idleCustomer, settings.footprint, progress);
+  }
+} catch (error) {
+  failed = true;
+  console.error(
+    `benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  console.error(`logs kept in ${stack.workDir}`);
+} finally {
+  await load.stop();
+  const keep = values['keep-logs'] || values.profile;
+  await stack.stop({ keepFiles: failed || keep });
+  if (keep) console.log(`logs kept in ${stack.workDir}`);
+}
+
+results.durationMs = performance.now() - began;
+console.log(`\n${renderReport(results)}\n`);
+const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+mkdirSync(resultsDir, { recursive: true });
+const file = path.join(resultsDir, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, `${JSON.stringify({ ...results, targets: checkTargets(results) }, null, 2)}\n`);
+console.log(`results written to ${path.relative(process.cwd(), file)}`);
+process.exit(failed ? 1 : 0);
