@@ -23,7 +23,14 @@ export interface JourneyBatch {
   /** Journeys whose Pix cash-in never reached the workflow, which then waited `cashInWaitMs` for it. */
   cashInMissed: number;
   /** CPU time per journey of this process (sandbox, worker, driver), the receiver and the Temporal server. */
-  cpuMsPerJourney: number;
+  cpuMsPerJourney: CpuSplit;
+}
+
+export interface CpuSplit {
+  bench: number;
+  receiver: number;
+  temporal: number;
+  total: number;
 }
 
 export interface JourneySide {
@@ -93,10 +100,17 @@ async function floorJourney(stack: BenchStack, workflowId: string): Promise<bool
   return true;
 }
 
-/** CPU time used so far by every process a journey runs through. */
-function stackCpuMs(stack: BenchStack): number {
-  const others = [stack.receiverPid, stack.temporalPid].filter((pid): pid is number => pid !== undefined);
-  return [sampleSelf(), ...others.map(sampleProcess)].reduce((sum, sample) => sum + sample.cpuMs, 0);
+/** CPU time used so far by every process a journey runs through (the Temporal server's when it was found). */
+function stackCpuMs(stack: BenchStack): CpuSplit {
+  const bench = sampleSelf().cpuMs;
+  const receiver = sampleProcess(stack.receiverPid).cpuMs;
+  const temporal = stack.temporalPid === undefined ? 0 : sampleProcess(stack.temporalPid).cpuMs;
+  return { bench, receiver, temporal, total: bench + receiver + temporal };
+}
+
+function cpuPer(before: CpuSplit, after: CpuSplit, count: number): CpuSplit {
+  const per = (key: keyof CpuSplit) => (after[key] - before[key]) / count;
+  return { bench: per('bench'), receiver: per('receiver'), temporal: per('temporal'), total: per('total') };
 }
 
 /** N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in. */
@@ -120,7 +134,7 @@ async function batch(
     p50: latency.p50,
     p99: latency.p99,
     cashInMissed: journeys.filter((done) => !done.heard).length,
-    cpuMsPerJourney: (stackCpuMs(stack) - cpuBefore) / count,
+    cpuMsPerJourney: cpuPer(cpuBefore, stackCpuMs(stack), count),
   };
 }
 
@@ -130,7 +144,12 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
   p50: median(batches.map((b) => b.p50)),
   p99: median(batches.map((b) => b.p99)),
   cashInMissed: batches.reduce((sum, b) => sum + b.cashInMissed, 0),
-  cpuMsPerJourney: median(batches.map((b) => b.cpuMsPerJourney)),
+  cpuMsPerJourney: {
+    bench: median(batches.map((b) => b.cpuMsPerJourney.bench)),
+    receiver: median(batches.map((b) => b.cpuMsPerJourney.receiver)),
+    temporal: median(batches.map((b) => b.cpuMsPerJourney.temporal)),
+    total: median(batches.map((b) => b.cpuMsPerJourney.total)),
+  },
 });
 
 /**

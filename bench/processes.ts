@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchStack } from './stack.js';
@@ -94,43 +95,33 @@ export async function startBankflowProcess(options: BankflowProcessOptions): Pro
   if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) {
     throw new Error('dist/ is missing: run `npm run build` first (`npm run bench` does)');
   }
-  const log = createWriteStream(options.logFile);
+  // Its output goes straight to the file: through a pipe to this busy process, a full pipe would stall its logging
+  // (synchronous) and show up as its latency.
+  const log = openSync(options.logFile, 'a');
   const child = spawn(
     process.execPath,
     [...options.nodeArgs, path.join(repoRoot, 'bin', 'bankflow.js'), options.command],
-    { cwd: repoRoot, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: repoRoot, env: options.env, stdio: ['ignore', log, log] },
   );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const started = new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`bankflow ${options.command} did not start within 120 s`)),
-      120_000,
-    );
-    let tail = '';
-    let running = false;
-    // Logs go to stderr and answers to stdout; either may say that it serves.
-    const watch = (chunk: Buffer) => {
-      log.write(chunk);
-      if (running) return;
-      tail = (tail + chunk.toString()).slice(-4096);
-      const match = options.ready.exec(tail);
-      if (match) {
-        running = true;
-        clearTimeout(timer);
-        resolve(match);
+  closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = performance.now() + 120_000;
+  const ready = await (async () => {
+    for (;;) {
+      const match = options.ready.exec(readFileSync(options.logFile, 'utf8'));
+      if (match) return match;
+      if (child.exitCode !== null) {
+        throw new Error(
+          `bankflow ${options.command} exited with code ${child.exitCode}; see ${options.logFile}`,
+        );
       }
-    };
-    child.stdout.on('data', watch);
-    child.stderr.on('data', watch);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`bankflow ${options.command} exited with code ${code}; see ${options.logFile}`));
-    });
-  });
-  const ready = await started.catch((error: unknown) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
+      if (performance.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`bankflow ${options.command} did not start within 120 s; see ${options.logFile}`);
+      }
+      await sleep(200);
+    }
+  })();
   return {
     pid: child.pid ?? 0,
     ready,
@@ -139,7 +130,6 @@ export async function startBankflowProcess(options: BankflowProcessOptions): Pro
       const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
       await exited;
       clearTimeout(timer);
-      log.end();
     },
   };
 }
@@ -181,7 +171,7 @@ export async function waitUntilQuiet(
   const deadline = performance.now() + timeoutMs;
   let from = sample();
   while (performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    await sleep(windowMs);
     const to = sample();
     if (cpuShare(from, to) < share) return;
     from = to;

@@ -160,20 +160,20 @@ export function renderReport(results: BenchResults): string {
       fixed(s.median.journeysPerSecond, 1),
       fixed(s.median.p50),
       fixed(s.median.p99),
-      fixed(s.median.cpuMsPerJourney),
+      `${fixed(s.median.cpuMsPerJourney.total)} (${fixed(s.median.cpuMsPerJourney.bench)} + ${fixed(s.median.cpuMsPerJourney.receiver)} + ${fixed(s.median.cpuMsPerJourney.temporal)})`,
       `${s.cost.activities} / ${s.cost.updates} / ${s.cost.signals}`,
       String(s.cost.workflowTasks),
       String(s.cost.events),
     ];
     parts.push(
-      `2. Payment journey: ${journey.concurrency} concurrent create -> options -> authorize -> webhooks -> settled; CPU is this process (sandbox, worker, driver), the receiver and the Temporal server together; medians of ${journey.rounds} rounds`,
+      `2. Payment journey: ${journey.concurrency} concurrent create -> options -> authorize -> webhooks -> settled; CPU: this process (sandbox bank, worker, driver) + receiver process + Temporal server; medians of ${journey.rounds} rounds`,
       table(
         [
           '',
           'journeys/s',
           'p50 ms',
           'p99 ms',
-          'CPU ms/journey',
+          'CPU ms/journey (bench + receiver + Temporal)',
           'activities / updates / signals',
           'workflow tasks',
           'history events',
@@ -186,7 +186,7 @@ export function renderReport(results: BenchResults): string {
             times(journey.throughputRatio),
             times(journey.p50Ratio),
             '',
-            times(journey.bankflow.median.cpuMsPerJourney / journey.floor.median.cpuMsPerJourney),
+            times(journey.bankflow.median.cpuMsPerJourney.total / journey.floor.median.cpuMsPerJourney.total),
             '',
             '',
             '',
