@@ -2,11 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { authorizePayment, startPayment, waitForPaymentResult } from '../src/starter/index.js';
+import { askWorkflow } from '../src/starter/merchant-requests.js';
 import { workflowIds } from '../src/workflows/ids.js';
 import { merchant, type Customer } from './customers.js';
 import { runCosts, stepsOf, type RunCost } from './history.js';
 import { sampleProcess, sampleSelf, waitUntilQuiet } from './processes.js';
-import { authorizeUpdate, createdUpdate, eventSignal, skeletonJourney } from './skeleton/workflows.js';
+import { authorizeRequest, createdUpdate, eventSignal, skeletonJourney } from './skeleton/workflows.js';
 import { settlementDelayMs, type BenchStack } from './stack.js';
 import { median, medianRatio, summarize } from './stats.js';
 
@@ -91,7 +92,7 @@ async function floorJourney(stack: BenchStack, workflowId: string): Promise<bool
   });
   const handle = client.workflow.getHandle<typeof skeletonJourney>(workflowId);
   const signals = [handle.signal(eventSignal, 'created'), handle.signal(eventSignal, 'awaiting_consent')];
-  await handle.executeUpdate(authorizeUpdate, { args: ['assertion'] });
+  await askWorkflow({ client, taskQueue }, handle, authorizeRequest, { assertion: 'assertion' });
   signals.push(handle.signal(eventSignal, 'awaiting_payment'));
   await sleep(settlementDelayMs);
   signals.push(handle.signal(eventSignal, 'settled'), handle.signal(eventSignal, 'cash-in'));

@@ -32,6 +32,7 @@ export interface BankflowWorkerOptions {
 /** A worker serving every bankflow workflow and activity on one task queue. */
 export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Worker> {
   const bank = new BankClient(options.bank, options.logger);
+  const dataConverter = bankflowDataConverter(options.encryptionKeys);
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -39,9 +40,10 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     activities: createActivities({
       bank,
       jobs: options.jobs,
-      temporal: new Client({ connection: options.connection, namespace: options.namespace }),
+      // The same payload codec as the worker's: activities read and signal workflows whose payloads are encrypted.
+      temporal: new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
     }),
-    dataConverter: bankflowDataConverter(options.encryptionKeys),
+    dataConverter,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath }),
     ...options.tuning,
   });

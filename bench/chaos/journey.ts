@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   authorizePayment,
   findOrCreateDevice,
@@ -9,6 +8,7 @@ import {
   getRegistrationOptions,
   listParticipants,
   registerCredential,
+  RequestRefusedError,
   startEnrollment,
   startPayment,
   waitForEnrollment,
@@ -58,7 +58,7 @@ export interface JourneyRecord {
   error?: string;
 }
 
-/** The error and its causes, e.g. `WorkflowUpdateFailedError: Workflow Update failed <- ApplicationFailure: ...`. */
+/** The error and its causes, e.g. `WorkflowFailedError: Workflow execution failed <- ApplicationFailure: ...`. */
 export function describeError(error: unknown): string {
   const parts: string[] = [];
   for (let current: unknown = error; current && parts.length < 4; current = (current as Error).cause) {
@@ -205,7 +205,7 @@ async function submitUntilDecided<T>(
       value = undefined;
       if (++refusals >= maxRefusals) throw new Error(`the bank refused ${refusals} submissions`);
     } catch (error) {
-      if (!(error instanceof WorkflowUpdateFailedError)) throw error;
+      if (!(error instanceof RequestRefusedError)) throw error;
       record.turnedAway++;
       if (!(await until(steps.waiting, (waiting) => !waiting, 10_000))) return;
     }

@@ -1,14 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import {
-  isGrpcServiceError,
-  ServiceError,
-  WorkflowFailedError,
-  WorkflowUpdateFailedError,
-} from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WorkflowFailedError } from '@temporalio/client';
 import { AuthenticatorError } from '../../src/authenticator/software-authenticator.js';
 import { BankError } from '../../src/bank/errors.js';
-import { InvalidInputError } from '../../src/starter/index.js';
+import { InvalidInputError, RequestRefusedError } from '../../src/starter/index.js';
 import { journeyDeadlineMs } from './profile.js';
 
 /**
@@ -18,7 +13,7 @@ import { journeyDeadlineMs } from './profile.js';
 function isAnswer(error: unknown): boolean {
   if (error instanceof BankError) return !error.retryable;
   return (
-    error instanceof WorkflowUpdateFailedError ||
+    error instanceof RequestRefusedError ||
     error instanceof WorkflowFailedError ||
     error instanceof InvalidInputError ||
     error instanceof AuthenticatorError

@@ -6,12 +6,18 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
+import {
+  answered,
+  defineMerchantRequest,
+  MerchantReplies,
+  merchantReplyQuery,
+} from '../../src/workflows/shared/merchant-requests.js';
 import type * as activities from './activities.js';
 
 /** Answers once the three set-up activities ran, like bankflow's `paymentCreated`. */
 export const createdUpdate = defineUpdate<string>('created');
-/** Runs one activity and answers, like bankflow's `authorizePayment`. */
-export const authorizeUpdate = defineUpdate<string, [string]>('authorize');
+/** Runs one activity and answers, like bankflow's assertion submission: a signal whose reply is queried. */
+export const authorizeRequest = defineMerchantRequest<{ assertion: string }, string>('authorize');
 /** Stands for one bank webhook. */
 export const eventSignal = defineSignal<[string]>('event');
 
@@ -22,8 +28,8 @@ const { noop } = proxyActivities<typeof activities>({ startToCloseTimeout: '30 s
 
 /**
  * The engine's floor for one payment journey: the same activities (check enrollment, create, options,
- * authorize, confirm), updates (created, authorize) and signals (five webhooks) as bankflow's payment workflow,
- * in the same order, with no work in any of them.
+ * authorize, confirm), update (created), merchant request (authorize) and signals (five webhooks) as bankflow's
+ * payment workflow, in the same order, with no work in any of them.
  */
 export async function skeletonJourney(): Promise<number> {
   let created = false;
@@ -35,7 +41,11 @@ export async function skeletonJourney(): Promise<number> {
     await condition(() => created);
     return 'options';
   });
-  setHandler(authorizeUpdate, (assertion) => noop(assertion));
+  const replies = new MerchantReplies();
+  setHandler(merchantReplyQuery, (requestId) => replies.get(requestId));
+  setHandler(authorizeRequest.signal, ({ requestId, assertion }) =>
+    replies.answer(requestId, async () => answered(await noop(assertion))),
+  );
 
   await noop('check enrollment');
   await noop('create');

@@ -10,12 +10,13 @@ import { createRefundActivities } from './refunds.js';
 import { createReportActivities, type ReportActivityDeps } from './reports.js';
 import { createScheduleActivities } from './schedules.js';
 import { createTransferActivities } from './transfers.js';
+import { createUnmatchedEventActivities } from './unmatched-events.js';
 
 export interface ActivityDeps {
   bank: BankClient;
   /** Scheduled jobs: the reports directory, the metrics accounts and an optional snapshot sink. */
   jobs: Omit<ReportActivityDeps, 'bank'>;
-  /** A client on the worker's own connection, for what workflows ask of Temporal (schedule times). */
+  /** A client on the worker's own connection, for what workflows ask of Temporal (schedule times, unmatched events). */
   temporal: Client;
 }
 
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createBiometricsActivities(deps.bank),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
     ...createScheduleActivities(deps.temporal),
+    ...createUnmatchedEventActivities(deps.temporal),
   };
 }
 

@@ -1,8 +1,8 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { loadAssets, sendAsset } from '../http/static-assets.js';
-import { InvalidInputError } from '../starter/index.js';
+import { InvalidInputError, RequestRefusedError, RequestTimedOutError } from '../starter/index.js';
 import { checkoutApiRoutes, type CheckoutApiDeps } from './api.js';
 
 const assets = loadAssets(new URL('./public/', import.meta.url), [
@@ -19,9 +19,8 @@ export interface CheckoutOptions extends CheckoutApiDeps {
 function failureAnswer(error: unknown): { status: number; message: string } {
   if (error instanceof InvalidInputError) return { status: 400, message: error.message };
   if (error instanceof WorkflowNotFoundError) return { status: 404, message: 'nothing started yet' };
-  if (error instanceof WorkflowUpdateFailedError) {
-    return { status: 422, message: error.cause?.message ?? error.message };
-  }
+  if (error instanceof RequestRefusedError) return { status: 422, message: error.message };
+  if (error instanceof RequestTimedOutError) return { status: 504, message: error.message };
   const status = (error as { statusCode?: number }).statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, message: (error as Error).message };

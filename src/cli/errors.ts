@@ -1,10 +1,8 @@
-import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { TemporalFailure, WorkflowNotFoundError } from '@temporalio/common';
 
 const isWrapper = (error: unknown): error is Error & { cause?: unknown } =>
-  error instanceof WorkflowFailedError ||
-  error instanceof WorkflowUpdateFailedError ||
-  (error instanceof TemporalFailure && error.cause !== undefined);
+  error instanceof WorkflowFailedError || (error instanceof TemporalFailure && error.cause !== undefined);
 
 /** The innermost reason of a failure chain: what actually went wrong, without Temporal's wrappers. */
 export function rootMessage(error: unknown): string {

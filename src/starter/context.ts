@@ -4,4 +4,6 @@ import type { Client } from '@temporalio/client';
 export interface StarterContext {
   client: Client;
   taskQueue: string;
+  /** How long a request to a running workflow waits for its answer; 60 s by default. */
+  replyTimeoutMs?: number;
 }

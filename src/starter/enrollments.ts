@@ -5,11 +5,11 @@ import { uuid } from '../bank/schemas/common.js';
 import { suggestedAccountSchema } from '../bank/schemas/enrollment-request.js';
 import { registerFidoAssertionSchema, type RegisterFidoAssertion } from '../bank/schemas/fido.js';
 import {
-  enrollmentOutcomeUpdate,
+  credentialRequest,
   enrollmentStartedUpdate,
+  enrollmentResultQuery,
   enrollmentStateQuery,
-  registerCredentialUpdate,
-  registrationOptionsUpdate,
+  registrationOptionsRequest,
   type EnrollmentResult,
   type EnrollmentStarted,
   type EnrollmentState,
@@ -20,6 +20,8 @@ import { workflowIds } from '../workflows/ids.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput, pollingSettings } from './errors.js';
+import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
+import { untilAnswered } from './polling.js';
 
 const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
 type EnrollmentKey = z.infer<typeof enrollmentKey>;
@@ -49,40 +51,43 @@ export async function startEnrollment(
 ): Promise<EnrollmentStarted & { workflowId: string }> {
   const parsed = parseInput(startEnrollmentInput, input);
   const workflowId = workflowIds.enrollment(parsed.deviceId, parsed.participantId);
-  const started = await ctx.client.workflow.executeUpdateWithStart(enrollmentStartedUpdate, {
-    startWorkflowOperation: new WithStartWorkflowOperation(enrollmentWorkflow, {
-      workflowId,
-      taskQueue: ctx.taskQueue,
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [
-        {
-          deviceId: parsed.deviceId,
-          participantId: parsed.participantId,
-          returnToUrl: parsed.returnToUrl,
-          externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
-          suggestedAccount: parsed.suggestedAccount,
-          deadlines: {
-            accountHolderValidationMs: parsed.accountHolderValidationMs,
-            registrationMs: parsed.registrationMs,
+  const handle = handleFor(ctx, parsed);
+  const start = () =>
+    ctx.client.workflow.executeUpdateWithStart(enrollmentStartedUpdate, {
+      startWorkflowOperation: new WithStartWorkflowOperation(enrollmentWorkflow, {
+        workflowId,
+        taskQueue: ctx.taskQueue,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        args: [
+          {
+            deviceId: parsed.deviceId,
+            participantId: parsed.participantId,
+            returnToUrl: parsed.returnToUrl,
+            externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
+            suggestedAccount: parsed.suggestedAccount,
+            deadlines: {
+              accountHolderValidationMs: parsed.accountHolderValidationMs,
+              registrationMs: parsed.registrationMs,
+            },
+            polling: parsed.polling,
           },
-          polling: parsed.polling,
-        },
-      ],
-      staticSummary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
-      typedSearchAttributes: [
-        { key: searchAttributes.kind, value: 'enrollment' },
-        { key: searchAttributes.deviceId, value: parsed.deviceId },
-        { key: searchAttributes.participantId, value: parsed.participantId },
-        ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
-      ],
-    }),
-  });
+        ],
+        staticSummary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
+        typedSearchAttributes: [
+          { key: searchAttributes.kind, value: 'enrollment' },
+          { key: searchAttributes.deviceId, value: parsed.deviceId },
+          { key: searchAttributes.participantId, value: parsed.participantId },
+          ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
+        ],
+      }),
+    });
+  const started = await startOrJoin(handle, start, startReply(ctx, handle));
   return { ...started, workflowId };
 }
 
 /** Step 5: fresh WebAuthn creation options once the account holder authorized at the bank. */
 export async function getRegistrationOptions(ctx: StarterContext, input: EnrollmentKey): Promise<string> {
-  return handleFor(ctx, parseInput(enrollmentKey, input)).executeUpdate(registrationOptionsUpdate);
+  return askWorkflow(ctx, handleFor(ctx, parseInput(enrollmentKey, input)), registrationOptionsRequest, {});
 }
 
 const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema });
@@ -93,7 +98,7 @@ export async function registerCredential(
   input: EnrollmentKey & { assertion: RegisterFidoAssertion },
 ): Promise<RegistrationResult> {
   const parsed = parseInput(registerInput, input);
-  return handleFor(ctx, parsed).executeUpdate(registerCredentialUpdate, { args: [parsed.assertion] });
+  return askWorkflow(ctx, handleFor(ctx, parsed), credentialRequest, { assertion: parsed.assertion });
 }
 
 /** Where an enrollment stands: phase, bank ids, account, and the outcome's reason once it ended. */
@@ -110,13 +115,9 @@ export async function waitForEnrollment(
   input: EnrollmentKey,
 ): Promise<EnrollmentResult> {
   const handle = handleFor(ctx, parseInput(enrollmentKey, input));
-  const { status } = await handle.describe();
-  if (status.name !== 'RUNNING') return handle.result();
-  try {
-    return await handle.executeUpdate(enrollmentOutcomeUpdate);
-  } catch (error) {
-    // The workflow may have ended between the describe and the update.
-    if ((await handle.describe()).status.name !== 'RUNNING') return handle.result();
-    throw error;
-  }
+  return untilAnswered(async () => {
+    const { status } = await handle.describe();
+    if (status.name !== 'RUNNING') return handle.result();
+    return (await handle.query(enrollmentResultQuery)) ?? undefined;
+  });
 }

@@ -11,6 +11,7 @@ export {
   type StartEnrollmentInput,
 } from './enrollments.js';
 export { InvalidInputError } from './errors.js';
+export { RequestRefusedError, RequestTimedOutError } from './merchant-requests.js';
 export {
   authorizePayment,
   getAuthorizationOptions,

@@ -6,8 +6,8 @@ import { uuid } from '../bank/schemas/common.js';
 import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
 import { workflowIds } from '../workflows/ids.js';
 import {
-  authorizationOptionsUpdate,
-  authorizePaymentUpdate,
+  authorizationOptionsRequest,
+  authorizationRequest,
   paymentCreatedUpdate,
   paymentStateQuery,
   type AuthorizationResult,
@@ -19,6 +19,7 @@ import { biometricPaymentWorkflow } from '../workflows/payment/workflow.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput, pollingSettings } from './errors.js';
+import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
 
 const externalId = z
   .string()
@@ -58,27 +59,30 @@ export async function startPayment(
   const parsed = parseInput(startPaymentInput, input);
   const reference = parsed.externalId ?? `pix-${randomUUID()}`;
   const workflowId = workflowIds.payment(reference);
-  const created = await ctx.client.workflow.executeUpdateWithStart(paymentCreatedUpdate, {
-    startWorkflowOperation: new WithStartWorkflowOperation(biometricPaymentWorkflow, {
-      workflowId,
-      taskQueue: ctx.taskQueue,
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [{ ...parsed, externalId: reference }],
-      staticSummary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
-      typedSearchAttributes: [
-        { key: searchAttributes.kind, value: 'payment' },
-        { key: searchAttributes.externalId, value: reference },
-        { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
-        { key: searchAttributes.deviceId, value: parsed.deviceId },
-      ],
-    }),
-  });
+  const handle = handleFor(ctx, { externalId: reference });
+  const start = () =>
+    ctx.client.workflow.executeUpdateWithStart(paymentCreatedUpdate, {
+      startWorkflowOperation: new WithStartWorkflowOperation(biometricPaymentWorkflow, {
+        workflowId,
+        taskQueue: ctx.taskQueue,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        args: [{ ...parsed, externalId: reference }],
+        staticSummary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
+        typedSearchAttributes: [
+          { key: searchAttributes.kind, value: 'payment' },
+          { key: searchAttributes.externalId, value: reference },
+          { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
+          { key: searchAttributes.deviceId, value: parsed.deviceId },
+        ],
+      }),
+    });
+  const created = await startOrJoin(handle, start, startReply(ctx, handle));
   return { ...created, externalId: reference, workflowId };
 }
 
 /** Fresh authorization options for the widget, while the consent window is open. */
 export async function getAuthorizationOptions(ctx: StarterContext, input: PaymentKey): Promise<string> {
-  return handleFor(ctx, parseInput(paymentKey, input)).executeUpdate(authorizationOptionsUpdate);
+  return askWorkflow(ctx, handleFor(ctx, parseInput(paymentKey, input)), authorizationOptionsRequest, {});
 }
 
 const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema });
@@ -89,7 +93,7 @@ export async function authorizePayment(
   input: PaymentKey & { assertion: AuthorizeFidoAssertion },
 ): Promise<AuthorizationResult> {
   const parsed = parseInput(authorizeInput, input);
-  return handleFor(ctx, parsed).executeUpdate(authorizePaymentUpdate, { args: [parsed.assertion] });
+  return askWorkflow(ctx, handleFor(ctx, parsed), authorizationRequest, { assertion: parsed.assertion });
 }
 
 /** Where a payment stands, with the evidence gathered so far. */

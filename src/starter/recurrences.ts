@@ -21,6 +21,8 @@ import { searchAttributes } from '../workflows/search-attributes.js';
 import type { AttemptsSyncSummary } from '../workflows/sync/attempts-definitions.js';
 import { syncRecurrenceAttempts } from '../workflows/sync/attempts-workflow.js';
 import type { StarterContext } from './context.js';
+import { RequestRefusedError, startOrJoin } from './merchant-requests.js';
+import { untilAnswered } from './polling.js';
 import { parseInput } from './errors.js';
 
 const recurrenceSettings = z.object({
@@ -45,19 +47,35 @@ export async function startRecurrence(
   const parsedSettings = parseInput(recurrenceSettings, settings);
   const workflowId = workflowIds.recurrence(parsed.external_id);
   const amount = parsed.amounts?.minimum ?? parsed.first_payment?.amount;
-  const recurrence = await ctx.client.workflow.executeUpdateWithStart(recurrenceGeneratedUpdate, {
-    startWorkflowOperation: new WithStartWorkflowOperation(recurrenceWorkflow, {
-      workflowId,
-      taskQueue: ctx.taskQueue,
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [{ request: parsed, settings: parsedSettings }],
-      staticSummary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
-      typedSearchAttributes: [
-        { key: searchAttributes.kind, value: 'recurrence' },
-        { key: searchAttributes.externalId, value: parsed.external_id },
-      ],
-    }),
-  });
+  const handle = ctx.client.workflow.getHandle<typeof recurrenceWorkflow>(workflowId);
+  const start = () =>
+    ctx.client.workflow.executeUpdateWithStart(recurrenceGeneratedUpdate, {
+      startWorkflowOperation: new WithStartWorkflowOperation(recurrenceWorkflow, {
+        workflowId,
+        taskQueue: ctx.taskQueue,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        args: [{ request: parsed, settings: parsedSettings }],
+        staticSummary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
+        typedSearchAttributes: [
+          { key: searchAttributes.kind, value: 'recurrence' },
+          { key: searchAttributes.externalId, value: parsed.external_id },
+        ],
+      }),
+    });
+  // The running workflow's state holds the recurrence once the bank generated it, or why it was refused.
+  const join = () =>
+    untilAnswered(async () => {
+      const state = await handle.query(recurrenceStateQuery);
+      if (state.phase === 'refused') {
+        throw new RequestRefusedError(
+          workflowId,
+          state.reason ?? 'the bank refused the recurrence',
+          'RecurrenceRefused',
+        );
+      }
+      return state.recurrence;
+    });
+  const recurrence = await startOrJoin(handle, start, join);
   return { workflowId, externalId: parsed.external_id, recurrence };
 }
 

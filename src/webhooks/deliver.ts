@@ -10,6 +10,7 @@ import { searchAttributes } from '../workflows/search-attributes.js';
 import { unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 import type { WebhookRoute } from './router.js';
+import { unmatchedEventKeys } from './unmatched-keys.js';
 
 export type DeliveryOutcome =
   { delivered: 'signal'; workflowId: string } | { delivered: 'unmatched'; workflowId: string };
@@ -55,6 +56,7 @@ async function keepUnmatched(
       typedSearchAttributes: [
         { key: searchAttributes.kind, value: 'webhook-unmatched' },
         { key: searchAttributes.status, value: 'unmatched' },
+        ...unmatchedEventKeys(event.envelope),
       ],
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/workflow';
 import type { WebhookEnvelope } from '../bank/schemas/webhook.js';
+import { visibilityLiteral } from '../temporal/visibility.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 
 /** Where one bank event goes: a signal to the workflow that owns the record it is about. */
@@ -36,9 +37,8 @@ export function visibilityLookup(client: Client): VisibilityLookup {
     // No search attribute bankflow sets holds a NUL, and SQL visibility stores fail on one with Unavailable,
     // which the client retries until the receiver's deadline.
     if (value.includes('\u0000')) return undefined;
-    const escaped = value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
     for await (const workflow of client.workflow.list({
-      query: `${attribute} = '${escaped}'`,
+      query: `${attribute} = ${visibilityLiteral(value)}`,
       pageSize: 1,
     })) {
       return workflow.workflowId;

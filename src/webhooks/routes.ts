@@ -6,11 +6,11 @@ import { paymentWebhookSignal } from '../workflows/payment/definitions.js';
 import { recurrenceWebhookSignal } from '../workflows/recurrence/definitions.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import { createRouter, type VisibilityLookup, type WebhookRoute } from './router.js';
+import { cashInKeys } from './unmatched-keys.js';
 
 const text = z.string().min(1);
 const enrollmentKeys = z.looseObject({ device_id: text, participant_id: text });
 const paymentKeys = z.looseObject({ external_id: text });
-const cashInKeys = z.looseObject({ end_to_end_id: text });
 const attemptKeys = z.looseObject({ external_id: text });
 const attemptRecurrence = z.looseObject({ recurrence_id: text });
 

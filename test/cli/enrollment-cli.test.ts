@@ -237,15 +237,30 @@ describe('bankflow enrollment', () => {
   );
 
   it(
-    '`options` before the bank authorization is refused with the reason',
+    '`options` waits for the bank authorization, gives up after --wait, and refuses a bad --wait',
     async () => {
       const customer = await newCustomer(stack);
-      expect((await start(customer)).code).toBe(0);
-      const result = await enrollment('options', customer);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toBe(
-        'error: registration options is possible only while the enrollment is awaiting_enrollment; it is awaiting_account_holder_validation\n',
+      const started = JSON.parse((await start(customer)).stdout);
+      const impatient = await enrollment('options', customer, '--wait', '0.5');
+      expect(impatient.code).toBe(1);
+      expect(impatient.stderr).toBe(
+        `error: ${started.workflowId} did not answer within 0.5 s; read its state before asking again\n`,
       );
+      const badWait = await enrollment('options', customer, '--wait', 'soon');
+      expect(badWait.code).toBe(1);
+      expect(badWait.stderr).toBe('error: --wait: must be a positive number of seconds\n');
+
+      const patient = enrollment('options', customer);
+      await control(
+        stack,
+        'POST',
+        `/sandbox/biometrics/enrollments/${started.enrollmentId}/bank-authorization`,
+        {},
+      );
+      const answered = await patient;
+      expect(answered.stderr).toBe('');
+      expect(answered.code).toBe(0);
+      expect(JSON.parse(answered.stdout)).toMatchObject({ challenge: expect.any(String) });
     },
     cliTestTimeoutMs,
   );

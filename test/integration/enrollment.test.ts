@@ -1,9 +1,10 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   getEnrollment,
   getRegistrationOptions,
   InvalidInputError,
   registerCredential,
+  RequestRefusedError,
+  RequestTimedOutError,
   startEnrollment,
   waitForEnrollment,
 } from '../../src/starter/index.js';
@@ -166,15 +167,70 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
     await recordHistory(stack.client, started.workflowId, 'enrollment-refused-then-authorized');
   });
 
-  it('refuses registration before the bank authorization, and bad input naming the field', async () => {
+  it('holds an early options request until the bank authorization, refuses an early credential, and joins', async () => {
     const customer = await newCustomer(stack);
-    await startEnrollment(stack, { ...keyOf(customer), returnToUrl: 'https://merchant.example/x' });
-    const early = await getRegistrationOptions(stack, keyOf(customer)).catch((error: unknown) => error);
-    expect(early).toBeInstanceOf(WorkflowUpdateFailedError);
-    expect(String((early as WorkflowUpdateFailedError).cause?.message)).toMatch(
+    const started = await startEnrollment(stack, {
+      ...keyOf(customer),
+      returnToUrl: 'https://merchant.example/x',
+    });
+    const joined = await startEnrollment(stack, {
+      ...keyOf(customer),
+      returnToUrl: 'https://merchant.example/x',
+    });
+    expect(joined).toEqual(started);
+
+    const options = getRegistrationOptions(stack, keyOf(customer));
+    // A credential the customer could not have made yet: options of the bank's form, with a challenge of our own.
+    const unissued = JSON.stringify({
+      challenge: 'bm90LWlzc3VlZA',
+      rp: { id: 'localhost', name: 'bankflow sandbox' },
+      user: { id: 'dXNlcg', name: 'customer', displayName: 'customer' },
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+    });
+    const early = await registerCredential(stack, {
+      ...keyOf(customer),
+      assertion: customer.authenticator.createCredential(unissued, stack.sandbox.url),
+    }).catch((error: unknown) => error);
+    expect(early).toBeInstanceOf(RequestRefusedError);
+    expect((early as Error).message).toMatch(
       /possible only while the enrollment is awaiting_enrollment; it is awaiting_account_holder_validation/,
     );
 
+    await control(
+      stack,
+      'POST',
+      `/sandbox/biometrics/enrollments/${started.enrollmentId}/bank-authorization`,
+      {},
+    );
+    const registered = await registerCredential(stack, {
+      ...keyOf(customer),
+      assertion: customer.authenticator.createCredential(await options, stack.sandbox.url),
+    });
+    expect(registered).toMatchObject({ ok: true });
+    expect((await waitForEnrollment(stack, keyOf(customer))).outcome).toBe('authorized');
+    const late = await getRegistrationOptions(stack, keyOf(customer)).catch((error: unknown) => error);
+    expect(late).toBeInstanceOf(RequestRefusedError);
+    expect((late as Error).message).toMatch(/it is authorized$/);
+    await recordHistory(stack.client, started.workflowId, 'enrollment-early-requests');
+  });
+
+  it('gives up on an answer after the reply timeout, saying the request may still be carried out', async () => {
+    const customer = await newCustomer(stack);
+    const started = await startEnrollment(stack, {
+      ...keyOf(customer),
+      returnToUrl: 'https://merchant.example/x',
+    });
+    const impatient = await getRegistrationOptions({ ...stack, replyTimeoutMs: 300 }, keyOf(customer)).catch(
+      (error: unknown) => error,
+    );
+    expect(impatient).toBeInstanceOf(RequestTimedOutError);
+    expect((impatient as Error).message).toBe(
+      `${started.workflowId} did not answer within 0.3 s; read its state before asking again`,
+    );
+  });
+
+  it('refuses bad input naming the field', async () => {
+    const customer = await newCustomer(stack);
     await expect(
       startEnrollment(stack, {
         deviceId: 'nope',

@@ -1,11 +1,14 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
 import type { AuthorizeFidoAssertion } from '../../src/bank/schemas/fido.js';
+import { webhookCategories } from '../../src/bank/schemas/webhook.js';
+import { deliverWebhook } from '../../src/webhooks/deliver.js';
+import { webhookEventKey } from '../../src/workflows/webhook-events.js';
 import {
   authorizePayment,
   getAuthorizationOptions,
   getPayment,
   InvalidInputError,
+  RequestRefusedError,
   startEnrollment,
   startPayment,
   waitForPaymentResult,
@@ -15,6 +18,7 @@ import { workflowIds } from '../../src/workflows/ids.js';
 import {
   control,
   enroll,
+  eventually,
   fastPolling,
   keyOf,
   newCustomer,
@@ -166,7 +170,10 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
       const error = await authorizePayment(stack, { externalId: created.externalId, assertion: late }).catch(
         (e: unknown) => e,
       );
-      expect(error).toBeDefined();
+      expect(error).toBeInstanceOf(RequestRefusedError);
+      expect((error as Error).message).toBe(
+        `${created.workflowId} has ended (completed) and takes no more requests`,
+      );
     } finally {
       await control(stack, 'PUT', '/sandbox/biometrics/settings', { consent_window_ms: 300_000 });
     }
@@ -182,11 +189,9 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
       stack,
       paymentInput({ enrollmentId: pending.enrollmentId, deviceId: other.deviceId }),
     ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
-    const cause = (error as WorkflowUpdateFailedError).cause;
-    expect(cause).toBeInstanceOf(ApplicationFailure);
-    expect((cause as ApplicationFailure).type).toBe('EnrollmentNotAuthorized');
-    expect(cause?.message).toMatch(/is awaiting_account_holder_validation, not authorized/);
+    expect(error).toBeInstanceOf(RequestRefusedError);
+    expect((error as RequestRefusedError).type).toBe('EnrollmentNotAuthorized');
+    expect((error as Error).message).toMatch(/is awaiting_account_holder_validation, not authorized/);
   });
 
   it('validates merchant input before starting anything, naming the field', async () => {
@@ -219,6 +224,54 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
         ),
       ).toBe(true);
       expect((await getPayment(stack, { externalId: created.externalId })).polls).toBeGreaterThan(0);
+    } finally {
+      stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 0 });
+    }
+  });
+
+  it('claims a Pix cash-in kept as unmatched because it came before the payment was searchable', async () => {
+    stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 1 });
+    try {
+      const created = await startPayment(stack, paymentInput({ polling: fastPolling, cashInWaitMs: 60_000 }));
+      const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+      await authorizePayment(stack, { externalId: created.externalId, assertion });
+      const { endToEndId } = await eventually(
+        () => getPayment(stack, { externalId: created.externalId }),
+        (state) => Boolean(state.endToEndId),
+      );
+      const cashInId = randomUUID();
+      const envelope = {
+        category: webhookCategories.collectingDocument,
+        type: 'settled',
+        ref_id: cashInId,
+        timestamp: new Date().toISOString(),
+        data: {
+          id: cashInId,
+          end_to_end_id: endToEndId,
+          status: 'settled',
+          amount: { amount: 12_345, currency: 'BRL' },
+          transaction_date: null,
+        },
+      };
+      const kept = await deliverWebhook(
+        stack.client,
+        stack.taskQueue,
+        { key: webhookEventKey(envelope), envelope, receivedAt: new Date().toISOString() },
+        async () => undefined,
+      );
+      expect(kept.delivered).toBe('unmatched');
+
+      const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+      expect(result.outcome).toBe('settled');
+      expect(result.evidence).toContainEqual(
+        expect.objectContaining({
+          source: 'cash-in webhook',
+          detail: `Pix cash-in ${cashInId} for ${endToEndId}`,
+        }),
+      );
+      const unmatched = await stack.client.workflow.getHandle(kept.workflowId).result();
+      expect(unmatched.resolution).toMatchObject({ by: created.workflowId });
+      await recordHistory(stack.client, created.workflowId, 'payment-cash-in-claimed');
     } finally {
       stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 0 });
     }

@@ -1,5 +1,5 @@
-import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { webhookCategories, webhookHeaders } from '../../src/bank/schemas/webhook.js';
@@ -7,6 +7,7 @@ import { signWebhookBody } from '../../src/bank/webhook-signature.js';
 import {
   getRecurrence,
   InvalidInputError,
+  RequestRefusedError,
   runAttemptsSync,
   startRecurrence,
 } from '../../src/starter/index.js';
@@ -115,11 +116,9 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
   it("fails with the bank's reason when the bank refuses the request", async () => {
     const request = recurrenceRequest(stack, { virtual_account_id: '00000000-0000-4000-8000-000000000000' });
     const error = await startRecurrence(stack, request).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
-    const cause = (error as WorkflowUpdateFailedError).cause;
-    expect(cause).toBeInstanceOf(ApplicationFailure);
-    expect((cause as ApplicationFailure).type).toBe('RecurrenceRefused');
-    expect(cause?.message).toMatch(/virtual_account_id.*does not belong to this organisation/);
+    expect(error).toBeInstanceOf(RequestRefusedError);
+    expect((error as RequestRefusedError).type).toBe('RecurrenceRefused');
+    expect((error as Error).message).toMatch(/virtual_account_id.*does not belong to this organisation/);
     const handle = stack.client.workflow.getHandle(workflowIds.recurrence(request.external_id));
     const failed = await handle.result().catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(WorkflowFailedError);

@@ -13,6 +13,7 @@ import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 import { readAssertion } from '../json-input.js';
 import { withOptionNames } from '../option-names.js';
+import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
 
 const optionNames = {
   deviceId: '--device',
@@ -98,30 +99,36 @@ export function enrollmentCommands(program: Command): void {
       }),
     );
 
-  keyed(enrollment.command('options'))
+  replyWaitOption(keyed(enrollment.command('options')))
     .description(
-      'print the WebAuthn creation options (public_key_encoded) once the customer authorized at the bank',
+      'print the WebAuthn creation options (public_key_encoded), waiting for the customer to authorize at the bank',
     )
     .action(
-      action(async (options: KeyOptions) => {
+      action(async (options: KeyOptions & { wait: string }) => {
         const ctx = cliContext();
+        const replyTimeoutMs = parseReplyWait(options.wait);
         console.log(
           await withOptionNames(optionNames, () =>
-            withStarter(ctx, (starter) => getRegistrationOptions(starter, keyOf(options))),
+            withStarter(ctx, (starter) =>
+              getRegistrationOptions({ ...starter, replyTimeoutMs }, keyOf(options)),
+            ),
           ),
         );
       }),
     );
 
-  keyed(enrollment.command('register'))
+  replyWaitOption(keyed(enrollment.command('register')))
     .description("register the credential the customer's device created and print the bank's answer")
     .requiredOption('--assertion <file>', "the device's attestation as JSON, from a file or - for stdin")
     .action(
-      action(async (options: KeyOptions & { assertion: string }) => {
+      action(async (options: KeyOptions & { assertion: string; wait: string }) => {
         const ctx = cliContext();
+        const replyTimeoutMs = parseReplyWait(options.wait);
         const result = await withOptionNames(optionNames, async () => {
           const assertion = (await readAssertion('--assertion', options.assertion)) as RegisterFidoAssertion;
-          return withStarter(ctx, (starter) => registerCredential(starter, { ...keyOf(options), assertion }));
+          return withStarter(ctx, (starter) =>
+            registerCredential({ ...starter, replyTimeoutMs }, { ...keyOf(options), assertion }),
+          );
         });
         printJson(result);
         if (!result.ok) throw new Error(`the bank refused the credential: ${result.reason}`);

@@ -11,6 +11,7 @@ import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 import { readAssertion } from '../json-input.js';
 import { parseCents, withOptionNames } from '../option-names.js';
+import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
 
 const optionNames = {
   externalId: '--external-id',
@@ -72,29 +73,33 @@ export function paymentCommands(program: Command): void {
       }),
     );
 
-  byExternalId(payment.command('options'))
+  replyWaitOption(byExternalId(payment.command('options')))
     .description('print fresh authorization options (public_key_encoded) while the consent window is open')
     .action(
-      action(async (options: { externalId: string }) => {
+      action(async (options: { externalId: string; wait: string }) => {
         const ctx = cliContext();
+        const replyTimeoutMs = parseReplyWait(options.wait);
         console.log(
           await withOptionNames(optionNames, () =>
-            withStarter(ctx, (starter) => getAuthorizationOptions(starter, options)),
+            withStarter(ctx, (starter) =>
+              getAuthorizationOptions({ ...starter, replyTimeoutMs }, { externalId: options.externalId }),
+            ),
           ),
         );
       }),
     );
 
-  byExternalId(payment.command('authorize'))
+  replyWaitOption(byExternalId(payment.command('authorize')))
     .description("send the widget's assertion and print the new status, or exit 1 with the bank's reason")
     .requiredOption('--assertion <file>', "the widget's assertion as JSON, from a file or - for stdin")
     .action(
-      action(async (options: { externalId: string; assertion: string }) => {
+      action(async (options: { externalId: string; assertion: string; wait: string }) => {
         const ctx = cliContext();
+        const replyTimeoutMs = parseReplyWait(options.wait);
         const result = await withOptionNames(optionNames, async () => {
           const assertion = (await readAssertion('--assertion', options.assertion)) as AuthorizeFidoAssertion;
           return withStarter(ctx, (starter) =>
-            authorizePayment(starter, { externalId: options.externalId, assertion }),
+            authorizePayment({ ...starter, replyTimeoutMs }, { externalId: options.externalId, assertion }),
           );
         });
         printJson(result);

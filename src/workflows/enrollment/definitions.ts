@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
+import { defineMerchantRequest } from '../shared/merchant-requests.js';
 import type { PollingSettings } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 
@@ -73,15 +74,22 @@ export interface EnrollmentResult {
 }
 
 export const enrollmentStateQuery = defineQuery<EnrollmentState>('enrollmentState');
-/** Answers once the journey has an outcome: authorized, or ended (rejected, revoked, expired, blocked). */
-export const enrollmentOutcomeUpdate = defineUpdate<EnrollmentResult>('enrollmentOutcome');
-/** Answers once the bank created the enrollment: the redirect URL the customer must open. */
+/** The journey's outcome once it has one (authorized, or ended), null before. */
+export const enrollmentResultQuery = defineQuery<EnrollmentResult | null>('enrollmentResult');
+/**
+ * Answers once the bank created the enrollment: the redirect URL the customer must open. Sent only with the
+ * workflow's start, so it is accepted in the first workflow task (see shared/merchant-requests.ts); the same
+ * answer is kept as the start reply for callers joining a running enrollment.
+ */
 export const enrollmentStartedUpdate = defineUpdate<EnrollmentStarted>('enrollmentStarted');
-/** Fresh WebAuthn creation options (`public_key_encoded`), once the account holder authorized at the bank. */
-export const registrationOptionsUpdate = defineUpdate<string>('registrationOptions');
-/** Registers the credential the device created; a refusal carries the bank's reason and can be retried. */
-export const registerCredentialUpdate = defineUpdate<RegistrationResult, [RegisterFidoAssertion]>(
-  'registerCredential',
+/** Fresh WebAuthn creation options (`public_key_encoded`); waits for step 5b if the request comes early. */
+export const registrationOptionsRequest = defineMerchantRequest<object, string>(
+  'registrationOptionsRequested',
 );
+/** Registers the credential the device created; a bank refusal is an answer too, and can be retried. */
+export const credentialRequest = defineMerchantRequest<
+  { assertion: RegisterFidoAssertion },
+  RegistrationResult
+>('credentialSubmitted');
 /** A `pix_biometrics_enrollment` webhook, routed by the receiver. */
 export const enrollmentWebhookSignal = defineSignal<[ReceivedWebhook]>('enrollmentWebhook');

@@ -6,12 +6,10 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { enrollmentSchema, type Enrollment } from '../../bank/schemas/enrollment.js';
-import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
@@ -19,15 +17,24 @@ import { EventInbox } from '../shared/event-inbox.js';
 import { defaultPolling, waitWithPolling } from '../shared/polling.js';
 import { accountMatchesSuggestion } from './account.js';
 import {
-  enrollmentOutcomeUpdate,
+  answered,
+  MerchantReplies,
+  merchantReplyQuery,
+  refused,
+  startReplyId,
+} from '../shared/merchant-requests.js';
+import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
+import {
+  credentialRequest,
+  enrollmentResultQuery,
   enrollmentStartedUpdate,
   enrollmentStateQuery,
   enrollmentWebhookSignal,
-  registerCredentialUpdate,
-  registrationOptionsUpdate,
+  registrationOptionsRequest,
   type EnrollmentInput,
   type EnrollmentOutcome,
   type EnrollmentResult,
+  type EnrollmentStarted,
   type EnrollmentState,
   type RegistrationResult,
 } from './definitions.js';
@@ -66,6 +73,8 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
   };
   let enrollment: Enrollment | undefined = input.resume?.enrollment;
   let registering = false;
+  const replies = new MerchantReplies();
+  const searchAttributesPublisher = new SearchAttributesPublisher();
 
   const ended = () => state.phase !== 'authorized' && state.reason !== undefined;
   const hasOutcome = () => state.reason !== undefined;
@@ -103,7 +112,7 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
   }
 
   function publish(): void {
-    upsertSearchAttributes([
+    searchAttributesPublisher.publish([
       { key: searchAttributes.status, value: state.phase },
       ...(state.enrollmentId ? [{ key: searchAttributes.enrollmentId, value: state.enrollmentId }] : []),
     ]);
@@ -146,13 +155,16 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     }
   }
 
-  function requirePhase(phase: EnrollmentState['phase'], what: string): void {
-    if (state.phase !== phase) {
-      throw new Error(`${what} is possible only while the enrollment is ${phase}; it is ${state.phase}`);
-    }
-  }
+  const started = (created: Enrollment): EnrollmentStarted => ({
+    enrollmentId: created.id,
+    redirectUrl: created.redirect_url,
+    status: created.status,
+    expirationDatetime: created.expiration_datetime,
+  });
 
   setHandler(enrollmentStateQuery, () => state);
+  setHandler(enrollmentResultQuery, () => (hasOutcome() ? result() : null));
+  setHandler(merchantReplyQuery, (requestId) => replies.get(requestId));
   setHandler(enrollmentWebhookSignal, (event) => {
     if (inbox.accept(event)) state.webhooksReceived++;
     else state.duplicateWebhooks++;
@@ -166,46 +178,45 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
         message: state.reason ?? 'no enrollment',
       });
     }
-    return {
-      enrollmentId: enrollment.id,
-      redirectUrl: enrollment.redirect_url,
-      status: enrollment.status,
-      expirationDatetime: enrollment.expiration_datetime,
-    };
+    return started(enrollment);
   });
-  setHandler(enrollmentOutcomeUpdate, async () => {
-    await condition(hasOutcome);
-    return result();
-  });
-  setHandler(
-    registrationOptionsUpdate,
-    async () => (await bank.getRegistrationOptions(state.enrollmentId ?? '')).public_key_encoded,
-    { validator: () => requirePhase('awaiting_enrollment', 'registration options') },
+  // A request sent as soon as the merchant read `awaiting_enrollment` may reach the workflow before that state is
+  // committed (a query can run ahead of a workflow task that then times out), so it waits for the step.
+  setHandler(registrationOptionsRequest.signal, ({ requestId }) =>
+    replies.answer(requestId, async () => {
+      await condition(
+        () => state.phase !== 'creating' && state.phase !== 'awaiting_account_holder_validation',
+      );
+      if (state.phase !== 'awaiting_enrollment') {
+        return refused(
+          `registration options are available only while the enrollment is awaiting_enrollment; it is ${state.phase}`,
+        );
+      }
+      return answered((await bank.getRegistrationOptions(state.enrollmentId ?? '')).public_key_encoded);
+    }),
   );
-  setHandler(
-    registerCredentialUpdate,
-    async (assertion: RegisterFidoAssertion): Promise<RegistrationResult> => {
+  setHandler(credentialRequest.signal, ({ requestId, assertion }) =>
+    replies.answer(requestId, async () => {
+      if (state.phase !== 'awaiting_enrollment') {
+        return refused(
+          `a credential registration is possible only while the enrollment is awaiting_enrollment; it is ${state.phase}`,
+        );
+      }
+      if (registering) return refused('a credential registration is already in progress for this enrollment');
       registering = true;
       try {
         const registered = await bank.registerCredential(state.enrollmentId ?? '', {
           fido_assertion: assertion,
         });
         apply(registered, 'register response');
-        return { ok: true, status: registered.status, enrollment: registered };
+        return answered<RegistrationResult>({ ok: true, status: registered.status, enrollment: registered });
       } catch (error) {
         const refusal = bankRefusal(error, correctableRefusals);
-        return { ok: false, reason: refusal.message, errors: refusal.details };
+        return answered<RegistrationResult>({ ok: false, reason: refusal.message, errors: refusal.details });
       } finally {
         registering = false;
       }
-    },
-    {
-      validator: (_assertion: RegisterFidoAssertion) => {
-        requirePhase('awaiting_enrollment', 'a credential registration');
-        if (registering)
-          throw new Error('a credential registration is already in progress for this enrollment');
-      },
-    },
+    }),
   );
 
   async function end(): Promise<EnrollmentResult> {
@@ -227,6 +238,7 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     } catch (error) {
       const refusal = bankRefusal(error, correctableRefusals);
       conclude('rejected', `the bank refused to create the enrollment: ${refusal.message}`);
+      replies.set(startReplyId, refused(state.reason ?? refusal.message));
       await condition(allHandlersFinished);
       throw ApplicationFailure.create({
         type: 'EnrollmentRefused',
@@ -235,6 +247,7 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
       });
     }
     apply(enrollment, 'create response');
+    replies.set(startReplyId, answered(started(enrollment)));
     takeWebhooks();
 
     // Step 5a: the account holder authorizes at the bank.

@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
+import { defineMerchantRequest } from '../shared/merchant-requests.js';
 import type { PollingSettings } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 
@@ -71,13 +72,19 @@ export interface PaymentResult {
 }
 
 export const paymentStateQuery = defineQuery<PaymentState>('paymentState');
-/** Answers once the payment exists at the bank, with its authorization options. */
+/**
+ * Answers once the payment exists at the bank, with its authorization options. Sent only with the workflow's
+ * start (see shared/merchant-requests.ts); the same answer is kept as the start reply for callers that join.
+ */
 export const paymentCreatedUpdate = defineUpdate<PaymentCreated>('paymentCreated');
 /** Fresh authorization options, e.g. after the customer reloaded the page. */
-export const authorizationOptionsUpdate = defineUpdate<string>('authorizationOptions');
-/** Submits the FIDO assertion; answers the new status, or the bank's reason for refusing it. */
-export const authorizePaymentUpdate = defineUpdate<AuthorizationResult, [AuthorizeFidoAssertion]>(
-  'authorizePayment',
+export const authorizationOptionsRequest = defineMerchantRequest<object, string>(
+  'authorizationOptionsRequested',
 );
+/** Submits the FIDO assertion; answers the new status, or the bank's reason for refusing it. */
+export const authorizationRequest = defineMerchantRequest<
+  { assertion: AuthorizeFidoAssertion },
+  AuthorizationResult
+>('assertionSubmitted');
 /** `initiation_document` and Pix cash-in (`collecting_document`) webhooks, routed by the receiver. */
 export const paymentWebhookSignal = defineSignal<[ReceivedWebhook]>('paymentWebhook');

@@ -5,21 +5,29 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
-  upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { biometricPaymentSchema, type BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import { collectingDocumentSchema } from '../../bank/schemas/collecting-document.js';
-import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import { webhookCategories } from '../../bank/schemas/webhook.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { EventInbox } from '../shared/event-inbox.js';
-import { defaultPolling, waitWithPolling } from '../shared/polling.js';
 import {
-  authorizationOptionsUpdate,
-  authorizePaymentUpdate,
+  answered,
+  MerchantReplies,
+  merchantReplyQuery,
+  refused,
+  startReplyId,
+} from '../shared/merchant-requests.js';
+import { defaultPolling, waitWithPolling } from '../shared/polling.js';
+import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
+import type { ReceivedWebhook } from '../webhook-events.js';
+import {
+  authorizationOptionsRequest,
+  authorizationRequest,
   paymentCreatedUpdate,
   paymentStateQuery,
   paymentWebhookSignal,
@@ -44,7 +52,12 @@ const bank =
     >
   >(bankCallOptions);
 
+const temporal = proxyActivities<Pick<Activities, 'claimUnmatchedCashIns'>>(bankCallOptions);
+
 const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
+
+/** How long a settled payment waits for its Pix cash-in event before looking among the unmatched events. */
+const cashInGraceMs = 2_000;
 
 /** How long the workflow follows a payment the bank is still processing before it stops waiting. */
 const processingDeadlineMs = 7 * 24 * 60 * 60_000;
@@ -76,6 +89,8 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
   const cashInEndToEndIds = new Set<string>();
   const cashInConfirmed = () => Boolean(state.endToEndId && cashInEndToEndIds.has(state.endToEndId));
   let failure: ApplicationFailure | undefined;
+  const replies = new MerchantReplies();
+  const searchAttributesPublisher = new SearchAttributesPublisher();
 
   const note = (source: PaymentEvidence['source'], status: string, detail?: string) =>
     state.evidence.push({ source, status, at: new Date().toISOString(), ...(detail ? { detail } : {}) });
@@ -102,7 +117,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
   }
 
   function publish(): void {
-    upsertSearchAttributes([
+    searchAttributesPublisher.publish([
       { key: searchAttributes.status, value: state.phase },
       ...(state.paymentId ? [{ key: searchAttributes.paymentId, value: state.paymentId }] : []),
       ...(state.endToEndId ? [{ key: searchAttributes.endToEndId, value: state.endToEndId }] : []),
@@ -148,33 +163,52 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     takeWebhooks();
   }
 
+  /**
+   * Takes the Pix cash-in events the receiver kept as unmatched because they came before this payment's end-to-end
+   * id was searchable. Answers whether the cash-in is now confirmed.
+   */
+  async function claimCashIns(): Promise<boolean> {
+    if (!cashInConfirmed() && state.endToEndId) {
+      for (const event of await temporal.claimUnmatchedCashIns(state.endToEndId, workflowInfo().workflowId))
+        receive(event);
+    }
+    return cashInConfirmed();
+  }
+
+  // `condition` with a zero timeout would record a patch marker and a timer for nothing.
+  const waitForCashIn = async (ms: number) => cashInConfirmed() || (ms > 0 && condition(cashInConfirmed, ms));
+
   const isFinal = () => payment !== undefined && isFinalPaymentStatus(payment.status);
   const consentClosed = () =>
     state.consentDeadline !== undefined && Date.now() >= Date.parse(state.consentDeadline);
 
   setHandler(paymentStateQuery, () => state);
-  setHandler(paymentWebhookSignal, (event) => {
+  function receive(event: ReceivedWebhook): void {
     if (inbox.accept(event)) state.webhooksReceived++;
     else state.duplicateWebhooks++;
     if (payment) takeWebhooks();
-  });
+  }
+  setHandler(paymentWebhookSignal, receive);
   setHandler(paymentCreatedUpdate, async () => {
     await condition(() => publicKeyEncoded !== undefined || failure !== undefined);
     if (failure || !payment || !publicKeyEncoded) throw failure;
     return { payment, publicKeyEncoded };
   });
-  setHandler(
-    authorizationOptionsUpdate,
-    async () => {
+  setHandler(merchantReplyQuery, (requestId) => replies.get(requestId));
+  setHandler(authorizationOptionsRequest.signal, ({ requestId }) =>
+    replies.answer(requestId, async () => {
+      const closed = consentRefusal('authorization options');
+      if (closed) return refused(closed);
       const options = await bank.getPaymentAuthorizationOptions(input.enrollmentId, payment?.id ?? '');
       publicKeyEncoded = options.public_key_encoded;
-      return publicKeyEncoded;
-    },
-    { validator: () => requireConsentOpen('authorization options') },
+      return answered(publicKeyEncoded);
+    }),
   );
-  setHandler(
-    authorizePaymentUpdate,
-    async (assertion: AuthorizeFidoAssertion): Promise<AuthorizationResult> => {
+  setHandler(authorizationRequest.signal, ({ requestId, assertion }) =>
+    replies.answer(requestId, async () => {
+      const closed = consentRefusal('an authorization');
+      if (closed) return refused(closed);
+      if (authorizing) return refused('an authorization is already in progress for this payment');
       authorizing = true;
       state.authorizeAttempts++;
       const paymentId = payment?.id ?? '';
@@ -186,7 +220,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
         authorizedAtBank = true;
         if (!apply(authorized, 'authorize'))
           note('authorize', authorized.status, 'the bank accepted the assertion');
-        return { ok: true, status: authorized.status };
+        return answered<AuthorizationResult>({ ok: true, status: authorized.status });
       } catch (error) {
         const refusal = bankRefusal(error, correctableRefusals);
         // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own status
@@ -194,34 +228,29 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
         const current = await bank.getBiometricPayment(input.enrollmentId, paymentId);
         apply(current, 'poll');
         if (current.status !== 'created' && current.status !== 'awaiting_consent') {
-          return { ok: true, status: current.status };
+          return answered<AuthorizationResult>({ ok: true, status: current.status });
         }
         note('authorize', 'refused', refusal.message);
-        return { ok: false, status: current.status, reason: refusal.message };
+        return answered<AuthorizationResult>({ ok: false, status: current.status, reason: refusal.message });
       } finally {
         authorizing = false;
         publish();
       }
-    },
-    {
-      validator: (_assertion: AuthorizeFidoAssertion) => {
-        requireConsentOpen('an authorization');
-        if (authorizing) throw new Error('an authorization is already in progress for this payment');
-      },
-    },
+    }),
   );
 
-  function requireConsentOpen(what: string): void {
+  /** Why `what` cannot be done now, or undefined while the consent window is open. */
+  function consentRefusal(what: string): string | undefined {
     if (!payment || (state.phase !== 'created' && state.phase !== 'awaiting_consent')) {
-      throw new Error(`${what} is possible only while the payment awaits consent; it is ${state.phase}`);
+      return `${what} is possible only while the payment awaits consent; it is ${state.phase}`;
     }
-    if (consentClosed()) {
-      throw new Error(`the consent window closed at ${state.consentDeadline}`);
-    }
+    if (consentClosed()) return `the consent window closed at ${state.consentDeadline}`;
+    return undefined;
   }
 
   async function fail(type: string, message: string): Promise<never> {
     failure = ApplicationFailure.create({ type, message, nonRetryable: true });
+    replies.set(startReplyId, refused(message, type));
     state.reason = message;
     publish();
     await condition(allHandlersFinished);
@@ -260,6 +289,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     const refusal = bankRefusal(error, correctableRefusals);
     await fail('PaymentRefused', `the bank refused the payment: ${refusal.message}`);
   }
+  if (payment && publicKeyEncoded) replies.set(startReplyId, answered({ payment, publicKeyEncoded }));
   takeWebhooks();
   publish();
 
@@ -293,7 +323,15 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     note('confirmation', confirmed.status);
     apply(confirmed, 'confirmation');
     if (confirmed.status === 'settled') {
-      const heard = await condition(cashInConfirmed, input.cashInWaitMs ?? 60_000);
+      // The cash-in usually follows the settlement within a moment; only a late one is looked for among the
+      // events the receiver could not match, and once more before the bank's GET is taken as the only evidence.
+      const waitMs = input.cashInWaitMs ?? 60_000;
+      const graceMs = Math.min(waitMs, cashInGraceMs);
+      const heard =
+        (await waitForCashIn(graceMs)) ||
+        (await claimCashIns()) ||
+        (await waitForCashIn(waitMs - graceMs)) ||
+        (await claimCashIns());
       if (!heard)
         note('confirmation', 'settled', 'no Pix cash-in event arrived; the bank GET confirms the settlement');
     }

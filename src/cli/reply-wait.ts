@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { InvalidInputError } from '../starter/index.js';
+
+/** Adds `--wait <seconds>` to a command that asks a running workflow something and waits for its answer. */
+export function replyWaitOption(command: Command): Command {
+  return command.option(
+    '--wait <seconds>',
+    "how long to wait for the workflow's answer; past it the request may still be carried out",
+    '60',
+  );
+}
+
+/** `--wait` in milliseconds, for the starter context's `replyTimeoutMs`. */
+export function parseReplyWait(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) {
+    throw new InvalidInputError('--wait', 'must be a positive number of seconds');
+  }
+  return Number(value) * 1000;
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  ApplicationFailure,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/common';
+import {
+  merchantReplyQuery,
+  startReplyId,
+  type MerchantRequestDefinition,
+} from '../workflows/shared/merchant-requests.js';
+import type { StarterContext } from './context.js';
+
+/** The workflow answered the request with a refusal, e.g. the step it needs is over. */
+export class RequestRefusedError extends Error {
+  constructor(
+    readonly workflowId: string,
+    reason: string,
+    /** The kind of refusal where callers may act on it, e.g. `EnrollmentNotAuthorized`. */
+    readonly type?: string,
+  ) {
+    super(reason);
+    this.name = 'RequestRefusedError';
+  }
+}
+
+/** No answer came in time; the workflow may still carry the request out, so read its state before repeating it. */
+export class RequestTimedOutError extends Error {
+  constructor(
+    readonly workflowId: string,
+    timeoutMs: number,
+  ) {
+    super(`${workflowId} did not answer within ${timeoutMs / 1000} s; read its state before asking again`);
+    this.name = 'RequestTimedOutError';
+  }
+}
+
+export const defaultReplyTimeoutMs = 60_000;
+const firstReadAfterMs = 10;
+const maxReadIntervalMs = 250;
+/** How often a caller still waiting checks that the workflow has not ended, which would leave it unanswered. */
+const statusCheckEveryMs = 2_000;
+
+const endedMessage = (workflowId: string, status: string) =>
+  `${workflowId} has ended (${status.toLowerCase()}) and takes no more requests`;
+
+const timeoutOf = (ctx: StarterContext) => ctx.replyTimeoutMs ?? defaultReplyTimeoutMs;
+
+/** Sends a request to a running workflow and waits for its answer. */
+export async function askWorkflow<Payload, Answer>(
+  ctx: StarterContext,
+  handle: WorkflowHandle,
+  request: MerchantRequestDefinition<Payload, Answer>,
+  payload: Payload,
+): Promise<Answer> {
+  const requestId = randomUUID();
+  try {
+    await handle.signal(request.signal, { ...payload, requestId });
+  } catch (error) {
+    // Signalling a closed workflow fails as if it did not exist; say which it is.
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+    const ended = await handle.describe().catch(() => undefined);
+    if (!ended) throw error;
+    throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, ended.status.name));
+  }
+  return awaitReply<Answer>(ctx, handle, requestId);
+}
+
+/**
+ * Reads the workflow's answer to `requestId` until there is one: its value, or a RequestRefusedError with the
+ * workflow's reason. Reading is a query, which leaves no trace in the workflow's history.
+ */
+export async function awaitReply<Answer>(
+  ctx: StarterContext,
+  handle: WorkflowHandle,
+  requestId: string,
+): Promise<Answer> {
+  const timeoutMs = timeoutOf(ctx);
+  const deadline = Date.now() + timeoutMs;
+  let nextStatusCheck = Date.now() + statusCheckEveryMs;
+  let interval = firstReadAfterMs;
+  for (;;) {
+    const reply = await handle.query(merchantReplyQuery, requestId);
+    if (reply?.ok) return reply.value as Answer;
+    if (reply) throw new RequestRefusedError(handle.workflowId, reply.reason, reply.type);
+    const now = Date.now();
+    if (now >= nextStatusCheck || now >= deadline) {
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING') {
+        throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status.name));
+      }
+      if (now >= deadline) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
+      nextStatusCheck = now + statusCheckEveryMs;
+    }
+    await sleep(Math.min(interval, Math.max(deadline - now, 1)));
+    interval = Math.min(interval * 2, maxReadIntervalMs);
+  }
+}
+
+/** Reads the answer a running workflow keeps for the call that started it. */
+export const startReply =
+  <Answer>(ctx: StarterContext, handle: WorkflowHandle) =>
+  () =>
+    awaitReply<Answer>(ctx, handle, startReplyId);
+
+/**
+ * Starts a workflow with its first question, an update accepted in the workflow's first task (never later: see
+ * workflows/shared/merchant-requests.ts), or, when one already runs under that id, joins it. Either way a
+ * refusal is a RequestRefusedError.
+ */
+export async function startOrJoin<Answer>(
+  handle: WorkflowHandle,
+  start: () => Promise<Answer>,
+  join: () => Promise<Answer>,
+): Promise<Answer> {
+  try {
+    return await start();
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return join();
+    if (error instanceof WorkflowUpdateFailedError && error.cause) {
+      const { cause } = error;
+      throw new RequestRefusedError(
+        handle.workflowId,
+        cause.message,
+        cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined,
+      );
+    }
+    throw error;
+  }
+}
