@@ -39,7 +39,12 @@ function costOf(events: HistoryEvent[]): RunCost {
   }
   return {
     events: events.length,
-    activities: count((event) => event.activityTaskScheduledEventAttributes),
+    // A local activity leaves one marker and no scheduled event.
+    activities: count(
+      (event) =>
+        event.activityTaskScheduledEventAttributes ??
+        event.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+    ),
     signals: count((event) => event.workflowExecutionSignaledEventAttributes),
     updates: count((event) => event.workflowExecutionUpdateAcceptedEventAttributes),
     workflowTasks: count((event) => event.workflowTaskCompletedEventAttributes),

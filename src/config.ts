@@ -90,6 +90,17 @@ export const envSchema = z
     TEMPORAL_ENCRYPTION_KEYS: optionalText,
     /** Searched for a `temporal` binary when TEMPORAL_CLI is unset. */
     PATH: optionalText,
+    /**
+     * Workflows a worker keeps in memory between their tasks; an evicted one replays its history on its next
+     * task. Each cached workflow holds about 1.7 MB (docs/performance.md), so the SDK's default, sized from the
+     * heap limit (about 2,300 here), lets a worker with many waiting payments grow to gigabytes.
+     */
+    TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce
+      .number()
+      .int()
+      .nonnegative()
+      .refine((value) => value !== 1, { message: 'must be 0 (no cache) or at least 2' })
+      .default(50),
     TEMPORAL_DEV_PORT: port(7233),
     TEMPORAL_UI_PORT: port(8233),
 
@@ -224,6 +235,8 @@ export interface TemporalConfig {
   /** Payload encryption keys, current first. */
   encryptionKeys: EncryptionKey[];
   searchPath: string | undefined;
+  /** Workflows a worker keeps cached; 0 disables the cache. */
+  maxCachedWorkflows: number;
   devServerPort: number;
   uiPort: number;
 }
@@ -333,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cliPath: e.TEMPORAL_CLI,
       encryptionKeys: parseEncryptionKeys(e.TEMPORAL_ENCRYPTION_KEYS ?? developmentEncryptionKeys),
       searchPath: e.PATH,
+      maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
       devServerPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
     },

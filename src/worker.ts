@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
@@ -8,11 +6,7 @@ import { BankClient } from './bank/client.js';
 import type { BankConfig, JobsConfig } from './config.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
-
-/** The workflows entry next to this file: `.ts` when run from source (tests), `.js` from `dist/`. */
-export const workflowsPath = fileURLToPath(
-  new URL(`./workflows/index${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
-);
+import { hasPrebuiltWorkflowBundle, prebuiltWorkflowBundlePath, workflowsPath } from './workflow-bundle.js';
 
 export interface BankflowWorkerOptions {
   connection: NativeConnection;
@@ -24,9 +18,24 @@ export interface BankflowWorkerOptions {
   /** Payload encryption keys, the same the clients use (current first). */
   encryptionKeys: EncryptionKey[];
   logger: Logger;
-  /** A prebuilt workflow bundle; bundling from source otherwise. */
+  /** A prebuilt workflow bundle; otherwise the one `npm run build` wrote, or bundling from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
-  tuning?: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>;
+  tuning?: Pick<
+    WorkerOptions,
+    'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'
+  >;
+}
+
+/**
+ * Bundling at start costs seconds and leaves webpack's allocations in the worker (about 110 MB measured), so a
+ * build's worker loads the bundle `npm run build` made.
+ */
+function workflowCode(
+  given: WorkerOptions['workflowBundle'],
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (given) return { workflowBundle: given };
+  if (hasPrebuiltWorkflowBundle()) return { workflowBundle: { codePath: prebuiltWorkflowBundlePath } };
+  return { workflowsPath };
 }
 
 /** A worker serving every bankflow workflow and activity on one task queue. */
@@ -44,7 +53,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
       temporal: new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
     }),
     dataConverter,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath }),
+    ...workflowCode(options.workflowBundle),
     ...options.tuning,
   });
 }

@@ -29,6 +29,7 @@ export async function startWorker(
     jobs,
     encryptionKeys: temporal.encryptionKeys,
     logger,
+    tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
   });
   const done = worker.run().finally(() => connection.close());
   return {

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, temporalLoggerFor } from '../../src/logger.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
+import { bundleWorkflows } from '../../src/workflow-bundle.js';
 import { allSearchAttributeKeys } from '../../src/workflows/search-attributes.js';
 import { freePort } from '../helpers/cli.js';
 import { testEnvKeys } from './shared.js';
@@ -42,10 +42,7 @@ export async function startTemporal(): Promise<void> {
   });
   (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal = env;
 
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: path.resolve('src/workflows/index.ts'),
-    logger: temporalLoggerFor(logger),
-  });
+  const { code } = await bundleWorkflows(temporalLoggerFor(logger));
   const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-test-'));
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, code);

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Bundles the compiled workflows once at build time, so `bankflow worker` starts from this file instead of
+// running webpack at every start (src/workflow-bundle.ts).
+import { writeFileSync } from 'node:fs';
+import { bundleWorkflows, prebuiltWorkflowBundlePath } from '../dist/workflow-bundle.js';
+
+const { code } = await bundleWorkflows();
+writeFileSync(prebuiltWorkflowBundlePath, code);
