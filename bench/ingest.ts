@@ -3,7 +3,7 @@ import type { BiometricPayment } from '../src/bank/schemas/biometric-payment.js'
 import { webhookCategories, webhookHeaders, type WebhookEnvelope } from '../src/bank/schemas/webhook.js';
 import { startPayment, type StartPaymentInput } from '../src/starter/index.js';
 import { paymentWebhookSignal } from '../src/workflows/payment/definitions.js';
-import { webhookEventKey, type ReceivedWebhook } from '../src/workflows/webhook-events.js';
+import { receivedWebhook } from '../src/webhooks/resources.js';
 import { mapLimit, merchant, type Customer } from './customers.js';
 import type { LoadGenerator } from './load/remote.js';
 import type { SignalRequest, WebhookRequest } from './load/protocol.js';
@@ -112,11 +112,7 @@ function webhookRequest(envelope: WebhookEnvelope): WebhookRequest {
 }
 
 function signalRequest(stack: BenchStack, target: Target, envelope: WebhookEnvelope): SignalRequest {
-  const event: ReceivedWebhook = {
-    key: webhookEventKey(envelope),
-    envelope,
-    receivedAt: new Date().toISOString(),
-  };
+  const event = receivedWebhook(envelope);
   return {
     workflowId: target.workflowId,
     workflowType: 'biometricPaymentWorkflow',

@@ -7,11 +7,11 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { webhookEnvelopeSchema, type WebhookEnvelope } from '../bank/schemas/webhook.js';
-import { webhookEventKey, type ReceivedWebhook } from '../workflows/webhook-events.js';
 import { authenticateWebhook, type WebhookAuthSettings } from './authenticate.js';
 import { deliverWebhook, TemporalUnavailableError } from './deliver.js';
 import { staleness } from './freshness.js';
 import { readJsonBody } from './json-body.js';
+import { receivedWebhook } from './resources.js';
 import { createReceiverMetrics } from './metrics.js';
 import { visibilityLookup, type WebhookRouter } from './router.js';
 
@@ -100,11 +100,7 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     const { envelope } = parsed;
     const stale = staleness(envelope.timestamp, options.maxAgeMs);
     if (stale) return reject(401, stale, envelope.category);
-    const event: ReceivedWebhook = {
-      key: webhookEventKey(envelope),
-      envelope,
-      receivedAt: new Date().toISOString(),
-    };
+    const event = receivedWebhook(envelope);
     try {
       const outcome = await options.client.connection
         .withDeadline(Date.now() + deadlineMs, () =>

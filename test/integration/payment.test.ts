@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthorizeFidoAssertion } from '../../src/bank/schemas/fido.js';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import { deliverWebhook } from '../../src/webhooks/deliver.js';
-import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import { receivedWebhook } from '../../src/webhooks/resources.js';
 import {
   authorizePayment,
   getAuthorizationOptions,
@@ -256,7 +256,7 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
       const kept = await deliverWebhook(
         stack.client,
         stack.taskQueue,
-        { key: webhookEventKey(envelope), envelope, receivedAt: new Date().toISOString() },
+        receivedWebhook(envelope),
         async () => undefined,
       );
       expect(kept.delivered).toBe('unmatched');

@@ -34,6 +34,12 @@ export const collectionAttemptSchema = z.looseObject({
 });
 export type CollectionAttempt = z.infer<typeof collectionAttemptSchema>;
 
+/** An attempt as a webhook carries it: it may omit the key the receiver routed by (`recurrence_id` ties it then). */
+export const webhookCollectionAttemptSchema = collectionAttemptSchema.extend({
+  external_id: collectionAttemptSchema.shape.external_id.nullish(),
+});
+export type WebhookCollectionAttempt = z.infer<typeof webhookCollectionAttemptSchema>;
+
 /** The largest page the attempts list serves; a larger `limit` is capped to it. */
 export const maxCollectionAttemptPageSize = 100;
 

@@ -16,12 +16,7 @@ export const webhookEnvelopeSchema = z.looseObject({
 });
 export type WebhookEnvelope = z.infer<typeof webhookEnvelopeSchema>;
 
-export const webhookCategories = {
-  enrollment: 'pix_biometrics_enrollment',
-  initiationDocument: 'initiation_document',
-  collectingDocument: 'collecting_document',
-  recurrenceCollectionAttempt: 'recurrence_collection_attempt',
-} as const;
+export { webhookCategories } from '../webhook-categories.js';
 
 /** Headers the bank (and the sandbox) sign webhooks with; see docs/decisions.md. */
 export const webhookHeaders = {

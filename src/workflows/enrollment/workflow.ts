@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { enrollmentSchema, type Enrollment } from '../../bank/schemas/enrollment.js';
+import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
@@ -148,10 +148,9 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
   }
 
   function takeWebhooks(): void {
-    for (const event of inbox.drain()) {
-      const parsed = enrollmentSchema.safeParse(event.envelope.data);
-      if (parsed.success && parsed.data.id === state.enrollmentId)
-        apply(parsed.data, `webhook ${event.envelope.type}`);
+    for (const { envelope, resource } of inbox.drain()) {
+      if (resource?.kind === 'enrollment' && resource.data.id === state.enrollmentId)
+        apply(resource.data, `webhook ${envelope.type}`);
     }
   }
 

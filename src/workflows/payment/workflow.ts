@@ -8,9 +8,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { biometricPaymentSchema, type BiometricPayment } from '../../bank/schemas/biometric-payment.js';
-import { collectingDocumentSchema } from '../../bank/schemas/collecting-document.js';
-import { webhookCategories } from '../../bank/schemas/webhook.js';
+import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
+import { webhookCategories } from '../../bank/webhook-categories.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
@@ -136,23 +135,21 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
   }
 
   function takeWebhooks(): void {
-    for (const event of inbox.drain()) {
-      const { category, type } = event.envelope;
-      if (category === webhookCategories.collectingDocument) {
-        const cashIn = collectingDocumentSchema.safeParse(event.envelope.data);
-        if (cashIn.success && cashIn.data.status === 'settled') {
-          cashInEndToEndIds.add(cashIn.data.end_to_end_id);
+    for (const { envelope, resource } of inbox.drain()) {
+      if (envelope.category === webhookCategories.collectingDocument) {
+        if (resource?.kind === 'cash-in' && resource.data.status === 'settled') {
+          cashInEndToEndIds.add(resource.data.end_to_end_id);
           note(
             'cash-in webhook',
             'settled',
-            `Pix cash-in ${cashIn.data.id} for ${cashIn.data.end_to_end_id}`,
+            `Pix cash-in ${resource.data.id} for ${resource.data.end_to_end_id}`,
           );
         }
         continue;
       }
-      const parsed = biometricPaymentSchema.safeParse(event.envelope.data);
-      if (parsed.success && parsed.data.id === state.paymentId) apply(parsed.data, 'webhook');
-      else if (!parsed.success) note('webhook', type, 'ignored: the event data is not a payment');
+      if (resource?.kind !== 'payment')
+        note('webhook', envelope.type, 'ignored: the event data is not a payment');
+      else if (resource.data.id === state.paymentId) apply(resource.data, 'webhook');
     }
   }
 

@@ -11,7 +11,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { collectionAttemptSchema } from '../../bank/schemas/collection-attempt.js';
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
@@ -36,11 +35,6 @@ import {
 } from './definitions.js';
 
 const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
-
-/** A webhook may omit the key the receiver routed by; the recurrence id still ties it to this recurrence. */
-const webhookAttemptSchema = collectionAttemptSchema.extend({
-  external_id: collectionAttemptSchema.shape.external_id.nullish(),
-});
 
 const isOutcome = (status: string): status is RecurrenceOutcome =>
   (endedRecurrenceStatuses as readonly string[]).includes(status);
@@ -145,16 +139,17 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   }));
   setHandler(recurrenceAttemptsSignal, (batch) => take(batch.attempts, batch.source));
   setHandler(recurrenceWebhookSignal, (event) => {
-    const parsed = webhookAttemptSchema.safeParse(event.envelope.data);
+    // A webhook may omit the key the receiver routed by; the recurrence id still ties it to this recurrence.
+    const attempt = event.resource?.kind === 'collection-attempt' ? event.resource.data : undefined;
     const ours =
-      parsed.success &&
-      (parsed.data.external_id === externalId ||
-        (state.recurrenceId !== undefined && parsed.data.recurrence_id === state.recurrenceId));
-    if (!parsed.success || !ours) {
+      attempt !== undefined &&
+      (attempt.external_id === externalId ||
+        (state.recurrenceId !== undefined && attempt.recurrence_id === state.recurrenceId));
+    if (!attempt || !ours) {
       state.updates.ignored++;
       return;
     }
-    take([toRecurrenceAttempt({ ...parsed.data, external_id: externalId })], 'webhook');
+    take([toRecurrenceAttempt({ ...attempt, external_id: externalId })], 'webhook');
   });
   setHandler(recurrenceGeneratedUpdate, async () => {
     await condition(() => recurrence !== undefined || failure !== undefined);
