@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { WebhookEnvelope } from '../../bank/schemas/webhook.js';
@@ -53,6 +54,8 @@ export class WebhookDispatcher {
     this.logger = options.logger;
     this.faults = options.faults;
     this.target = mergeTarget(defaultWebhookTarget, options.target ?? {});
+    // Every delivery in flight listens for the close, and hundreds can be in flight; none outlives its attempt.
+    setMaxListeners(0, this.closing.signal);
   }
 
   get settings(): WebhookTarget {
