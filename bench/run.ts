@@ -22,19 +22,21 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     'keep-logs': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    'worker-heap-mb': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
-  console.log(`npm run bench [-- --rounds N] [--only ${benchmarks.join(',')}] [--quick] [--keep-logs] [--profile]
+  console.log(`npm run bench [-- --rounds N] [--only ${benchmarks.join(',')}] [--quick] [--keep-logs] [--profile] [--worker-heap-mb N]
 
 Starts its own Temporal dev server, sandbox bank, receiver and workers, runs each benchmark next to its baseline,
 prints the tables and writes bench/results/<timestamp>.json. --rounds sets the rounds of each benchmark (the
 payment journey, whose rounds are short, runs twice as many). --quick is a smoke test with tiny loads;
 --keep-logs keeps the components' logs (kept anyway when a benchmark fails); --profile runs the \`bankflow worker\`
 children with --cpu-prof and keeps their profiles with the logs (profile this process itself with
-\`node --cpu-prof --import tsx bench/run.ts\`).`);
+\`node --cpu-prof --import tsx bench/run.ts\`). --worker-heap-mb caps the V8 heap of the \`bankflow worker\` children
+(--max-old-space-size), as an operator would.`);
   process.exit(0);
 }
 
@@ -96,7 +98,12 @@ const results: BenchResults = {
 };
 
 progress('starting the Temporal dev server, sandbox bank, receiver and workers');
-const stack = await startBenchStack({ profile: values.profile });
+const workerHeapMb = values['worker-heap-mb'] === undefined ? undefined : Number(values['worker-heap-mb']);
+if (workerHeapMb !== undefined && (!Number.isInteger(workerHeapMb) || workerHeapMb < 16))
+  throw new Error(
+    `--worker-heap-mb must be a whole number of MB (16 or more), got ${values['worker-heap-mb']}`,
+  );
+const stack = await startBenchStack({ profile: values.profile, workerHeapMb });
 const load = startLoadGenerator();
 let failed = false;
 try {

@@ -63,7 +63,9 @@ export interface BenchStack {
  * than bankflow), the sandbox bank with no latency and fast settlement, the webhook receiver (`bankflow
  * webhooks`) the sandbox delivers to, a bankflow worker, and the skeleton worker.
  */
-export async function startBenchStack(options: { profile?: boolean } = {}): Promise<BenchStack> {
+export async function startBenchStack(
+  options: { profile?: boolean; workerHeapMb?: number } = {},
+): Promise<BenchStack> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
   const workDir = mkdtempSync(path.join(tmpdir(), 'bankflow-bench-'));
   const logFile = path.join(workDir, 'bench.log');
@@ -112,9 +114,10 @@ export async function startBenchStack(options: { profile?: boolean } = {}): Prom
     const client = new Client({ connection, namespace, dataConverter });
     const taskQueue = `bench-${randomUUID()}`;
 
-    const workerNodeArgs = options.profile
-      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(workDir, 'profiles')}`]
-      : [];
+    const workerNodeArgs = [
+      ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(workDir, 'profiles')}`] : []),
+      ...(options.workerHeapMb ? [`--max-old-space-size=${options.workerHeapMb}`] : []),
+    ];
     const processEnv = (queue: string): Record<string, string> => ({
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
