@@ -64,6 +64,10 @@ export async function startChaosStack(seed: number, workerCount: number): Promis
       WEBHOOK_HOST: '127.0.0.1',
       WEBHOOK_PORT: String(await freePort()),
       WEBHOOK_SECRET: webhookSecret,
+      // The workers' cache size is what decides how often a workflow is replayed from the start; let a run vary it.
+      ...(process.env.TEMPORAL_MAX_CACHED_WORKFLOWS
+        ? { TEMPORAL_MAX_CACHED_WORKFLOWS: process.env.TEMPORAL_MAX_CACHED_WORKFLOWS }
+        : {}),
     };
     const config = loadConfig(env);
     const receiver = new ChaosReceiver(env, dir);
