@@ -145,7 +145,7 @@ describe('bankflow payment', () => {
   );
 
   it(
-    '`wait` exits 1 with the outcome when the bank fails the payment',
+    '`wait` exits 1 with the outcome when the bank fails the payment; a late `authorize` is refused',
     async () => {
       const created = await started({ '--amount': '1091' });
       const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
@@ -164,6 +164,23 @@ describe('bankflow payment', () => {
       expect(result.code).toBe(1);
       expect(JSON.parse(result.stdout)).toMatchObject({ outcome: 'failed' });
       expect(result.stderr).toBe('error: the payment ended failed: the bank reports the payment failed\n');
+
+      const late = await payment(
+        'authorize',
+        '--external-id',
+        created.externalId,
+        '--assertion',
+        assertionFile(assertion),
+        '--wait',
+        '5',
+      );
+      expect(late.code).toBe(1);
+      expect(late.stderr).toBe(
+        `error: payment:${created.externalId} has ended (completed) and takes no more requests\n`,
+      );
+      const badWait = await payment('options', '--external-id', created.externalId, '--wait', '0');
+      expect(badWait.code).toBe(1);
+      expect(badWait.stderr).toBe('error: --wait: must be a positive number of seconds\n');
     },
     cliTestTimeoutMs,
   );
