@@ -70,7 +70,10 @@ export async function askWorkflow<Payload, Answer>(
 
 /**
  * Reads the workflow's answer to `requestId` until there is one: its value, or a RequestRefusedError with the
- * workflow's reason. Reading is a query, which leaves no trace in the workflow's history.
+ * workflow's reason. Reading is a query, which leaves no trace in the workflow's history. An answer counts once no
+ * workflow task is pending: a worker new to the workflow can answer a query from events no task has committed yet,
+ * and a caller acting on that (a credential made from those options, say) would land its signal among them, which
+ * the SDK then replays in another order (docs/reliability.md).
  */
 export async function awaitReply<Answer>(
   ctx: StarterContext,
@@ -83,14 +86,16 @@ export async function awaitReply<Answer>(
   let interval = firstReadAfterMs;
   for (;;) {
     const reply = await handle.query(merchantReplyQuery, requestId);
-    if (reply?.ok) return reply.value as Answer;
-    if (reply) throw new RequestRefusedError(handle.workflowId, reply.reason, reply.type);
     const now = Date.now();
-    if (now >= nextStatusCheck || now >= deadline) {
-      const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') {
-        throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status.name));
+    if (reply || now >= nextStatusCheck || now >= deadline) {
+      const { status, raw } = await handle.describe();
+      const running = status.name === 'RUNNING';
+      if (reply && (!running || !raw.pendingWorkflowTask)) {
+        if (reply.ok) return reply.value as Answer;
+        throw new RequestRefusedError(handle.workflowId, reply.reason, reply.type);
       }
+      if (!running)
+        throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status.name));
       if (now >= deadline) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
       nextStatusCheck = now + statusCheckEveryMs;
     }
