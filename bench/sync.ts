@@ -1,5 +1,6 @@
 import { BankClient } from '../src/bank/client.js';
 import type { GenerateRecurrenceRequest } from '../src/bank/schemas/recurrence.js';
+import { exampleRecurrenceRequest } from '../src/sandbox/examples/recurrence-request.js';
 import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { workflowIds } from '../src/workflows/ids.js';
 import { control } from './customers.js';
@@ -101,40 +102,11 @@ function summarizeSync(syncCase: SyncCase, sync: SyncRun[], direct: DirectRun[])
 }
 
 function recurrenceRequest(stack: BenchStack, externalId: string): GenerateRecurrenceRequest {
-  return {
-    amounts: { minimum: 4_990 },
-    contract_number: 'CT-BENCH',
-    counterparty: {
-      name: 'Maria Souza',
-      tax_number: '12345678901',
-      bank_account: { branch: '0001', digit: '7', ispb: '18236120', number: '1234567' },
-    },
-    description: 'Bench plan',
-    external_id: externalId,
-    first_payment: {
-      amount: 4_990,
-      dict_key: 'maria@example.com',
-      due_detail: {
-        due_date: '2035-01-05',
-        fine: 2,
-        fine_calculation_type: 'percentage',
-        interest: 1,
-        interest_calculation_days: 'calendar',
-        interest_calculation_period: 'month',
-        interest_calculation_type: 'amount',
-      },
-    },
-    options: {
-      authorization_type: 'app',
-      automatic_schedule: true,
-      next_working_day: true,
-      qrcode_expiration_seconds: 3_600,
-      retry_policy: '3r_7d',
-    },
-    periodicity: 'mnth',
-    start_date: '2035-01-05T00:00:00Z',
-    virtual_account_id: stack.sandbox.state.world.virtualAccountIds[0] ?? '',
-  };
+  return exampleRecurrenceRequest({
+    externalId,
+    virtualAccountId: stack.sandbox.state.world.virtualAccountIds[0] ?? '',
+    startDate: '2035-01-05',
+  });
 }
 
 /** The baseline: the same window paged straight from the bank with BankClient, the bank's default page size. */

@@ -1,4 +1,4 @@
-import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
+import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
 import type { CollectionAttemptStatus } from '../../src/bank/schemas/collection-attempt.js';
 import { runAttemptsSync, startRecurrence, type StarterContext } from '../../src/starter/index.js';
 import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
@@ -29,31 +29,6 @@ export interface RecurrenceRun {
   error?: string;
 }
 
-function recurrenceRequest(externalId: string, virtualAccountId: string): GenerateRecurrenceRequest {
-  return {
-    amounts: { minimum: 4_990 },
-    contract_number: `CT-${externalId}`,
-    counterparty: {
-      name: 'Maria Souza',
-      tax_number: '12345678901',
-      bank_account: { branch: '0001', digit: '7', ispb: '18236120', number: '1234567' },
-    },
-    description: 'Plano mensal',
-    external_id: externalId,
-    first_payment: { amount: 4_990, dict_key: 'maria@example.com', due_detail: { due_date: '2040-01-05' } },
-    options: {
-      authorization_type: 'app',
-      automatic_schedule: true,
-      next_working_day: true,
-      qrcode_expiration_seconds: 3_600,
-      retry_policy: '3r_7d',
-    },
-    periodicity: 'mnth',
-    start_date: '2040-01-05T00:00:00Z',
-    virtual_account_id: virtualAccountId,
-  };
-}
-
 /**
  * Generates recurrences through their workflows, then has the bank collect from each: attempts in the sync's
  * window, each announced by a webhook the faults drop, repeat, reorder or delay.
@@ -69,7 +44,14 @@ export async function prepareRecurrences(
   await Promise.all(
     externalIds.map(async (externalId, index) => {
       const { recurrence } = await retries.call('startRecurrence', () =>
-        startRecurrence(starter, recurrenceRequest(externalId, options.virtualAccountId)),
+        startRecurrence(
+          starter,
+          exampleRecurrenceRequest({
+            externalId,
+            virtualAccountId: options.virtualAccountId,
+            startDate: '2040-01-05',
+          }),
+        ),
       );
       const attempts = statuses.slice(0, attemptsPerRecurrence).map((status, n) => ({
         status,

@@ -2,6 +2,7 @@ import { createRecurrenceActivities } from '../../src/activities/recurrences.js'
 import { BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
+import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
 import { ownerOf } from '../../src/sandbox/seed/accounts.js';
 import { failureOf, startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';
 
@@ -16,48 +17,11 @@ describe('POST /banking/cashin/pix/recurrences through BankClient and the sandbo
 
   beforeAll(async () => {
     bank = await startDataSandbox();
-    request = {
-      amounts: { minimum: 1_990 },
-      contract_number: 'CT-2025-0001',
-      counterparty: {
-        name: 'Maria Souza',
-        tax_number: '12345678901',
-        bank_account: { branch: '0001', digit: '7', ispb: '18236120', number: '1234567' },
-      },
-      description: 'Plano mensal',
-      external_id: 'recurrence-contract-test-1',
-      first_payment: {
-        amount: 1_990,
-        dict_key: 'maria@example.com',
-        due_detail: {
-          due_date: '2025-07-05',
-          discount: 0,
-          discount_amounts: [100],
-          discount_dates: ['2025-07-01'],
-          discount_antecipation_type: 'per_day_antecipated',
-          discount_calculation_days: 'working',
-          discount_calculation_type: 'amount',
-          fine: 2,
-          fine_calculation_type: 'percentage',
-          interest: 1,
-          interest_calculation_days: 'calendar',
-          interest_calculation_period: 'month',
-          interest_calculation_type: 'amount',
-          rebate: 0,
-          rebate_calculation_type: 'percentage',
-        },
-      },
-      options: {
-        authorization_type: 'app',
-        automatic_schedule: true,
-        next_working_day: true,
-        qrcode_expiration_seconds: 3600,
-        retry_policy: '3r_7d',
-      },
-      periodicity: 'mnth',
-      start_date: '2025-07-05T00:00:00Z',
-      virtual_account_id: bank.sandbox.state.world.virtualAccountIds[1]!,
-    };
+    request = exampleRecurrenceRequest({
+      externalId: 'recurrence-contract-test-1',
+      virtualAccountId: bank.sandbox.state.world.virtualAccountIds[1]!,
+      amountCents: 1_990,
+    });
   });
   afterAll(async () => {
     await bank?.stop();

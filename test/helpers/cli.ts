@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import path from 'node:path';
 
 const cliEntry = path.resolve('src/cli/main.ts');
@@ -69,17 +69,7 @@ export function startCli(args: string[], env: Record<string, string> = {}): Long
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../bench/chaos/ports.js';
 
 /** True when something accepts TCP connections on 127.0.0.1:port. */
 export function isListening(port: number): Promise<boolean> {

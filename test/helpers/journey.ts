@@ -3,13 +3,16 @@ import { SoftwareAuthenticator } from '../../src/authenticator/software-authenti
 import { BankClient } from '../../src/bank/client.js';
 import type { EnrollmentPhase } from '../../src/workflows/enrollment/definitions.js';
 import {
+  authorizePayment,
   findOrCreateDevice,
   getEnrollment,
   getRegistrationOptions,
   listParticipants,
   registerCredential,
   startEnrollment,
+  startPayment,
   waitForEnrollment,
+  waitForPaymentResult,
 } from '../../src/starter/index.js';
 import type { TestStack } from './stack.js';
 
@@ -118,4 +121,26 @@ export async function enroll(
 export function world(stack: TestStack) {
   const { entityIds, virtualAccountIds } = stack.sandbox.state.world;
   return { entityId: entityIds[0] ?? '', virtualAccountId: virtualAccountIds[0] ?? '' };
+}
+
+/**
+ * A whole Pix payment on an authorized enrollment: start, the customer's assertion, and the result, asserted
+ * settled. Answers what a test needs to look for afterwards.
+ */
+export async function payAndSettle(
+  stack: TestStack,
+  customer: Customer,
+  payment: { externalId: string; enrollmentId: string; amountCents: number; description: string },
+) {
+  const created = await startPayment(stack, {
+    ...payment,
+    deviceId: customer.deviceId,
+    ...world(stack),
+    cashInWaitMs: 2_000,
+  });
+  const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+  await authorizePayment(stack, { externalId: payment.externalId, assertion });
+  const result = await waitForPaymentResult(stack, { externalId: payment.externalId });
+  if (result.outcome !== 'settled') throw new Error(`the payment ended ${result.outcome}: ${result.reason}`);
+  return { created, assertion, result };
 }

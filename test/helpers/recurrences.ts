@@ -4,6 +4,7 @@ import type { History } from '@temporalio/common/lib/proto-utils.js';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import type { RunningSandbox } from '../../src/sandbox/app.js';
+import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
 import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
 import type { TestStack } from './stack.js';
 
@@ -16,43 +17,10 @@ export function recurrenceRequest(
   overrides: Partial<GenerateRecurrenceRequest> = {},
 ): GenerateRecurrenceRequest {
   return {
-    amounts: { minimum: 4_990 },
-    contract_number: 'CT-2025-0042',
-    counterparty: {
-      name: 'Maria Souza',
-      tax_number: '12345678901',
-      bank_account: { branch: '0001', digit: '7', ispb: '18236120', number: '1234567' },
-    },
-    description: 'Plano mensal',
-    external_id: uniqueExternalId('rec'),
-    first_payment: {
-      amount: 4_990,
-      dict_key: 'maria@example.com',
-      due_detail: {
-        due_date: '2025-07-05',
-        discount_amounts: [100],
-        discount_dates: ['2025-07-01'],
-        discount_antecipation_type: 'per_day_antecipated',
-        discount_calculation_days: 'working',
-        discount_calculation_type: 'amount',
-        fine: 2,
-        fine_calculation_type: 'percentage',
-        interest: 1,
-        interest_calculation_days: 'calendar',
-        interest_calculation_period: 'month',
-        interest_calculation_type: 'amount',
-      },
-    },
-    options: {
-      authorization_type: 'app',
-      automatic_schedule: true,
-      next_working_day: true,
-      qrcode_expiration_seconds: 3_600,
-      retry_policy: '3r_7d',
-    },
-    periodicity: 'mnth',
-    start_date: '2025-07-05T00:00:00Z',
-    virtual_account_id: stack.sandbox.state.world.virtualAccountIds[0]!,
+    ...exampleRecurrenceRequest({
+      externalId: uniqueExternalId('rec'),
+      virtualAccountId: stack.sandbox.state.world.virtualAccountIds[0]!,
+    }),
     ...overrides,
   };
 }

@@ -1,7 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
-import { startPayment, authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
-import { enroll, newCustomer, world } from '../helpers/journey.js';
+import { enroll, newCustomer, payAndSettle } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { testEnvKeys } from '../setup/shared.js';
 
@@ -35,18 +34,12 @@ describe('customer data in Temporal histories', () => {
     const { result } = await enroll(stack, customer);
     const accountNumber = result.enrollment?.account_info?.number ?? '';
     const externalId = `enc-${Date.now()}`;
-    const created = await startPayment(stack, {
+    const { created, assertion } = await payAndSettle(stack, customer, {
       externalId,
       enrollmentId: result.enrollment?.id ?? '',
-      deviceId: customer.deviceId,
       amountCents: 4_200,
       description: 'Pedido confidencial',
-      ...world(stack),
-      cashInWaitMs: 2_000,
     });
-    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
-    await authorizePayment(stack, { externalId, assertion });
-    expect((await waitForPaymentResult(stack, { externalId })).outcome).toBe('settled');
 
     const secrets = [
       '12345678909',

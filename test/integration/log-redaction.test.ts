@@ -1,8 +1,7 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logger.js';
-import { authorizePayment, startPayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
-import { enroll, newCustomer, world } from '../helpers/journey.js';
+import { enroll, newCustomer, payAndSettle } from '../helpers/journey.js';
 import { receiverSecret, sandboxCredentials, startTestStack, type TestStack } from '../helpers/stack.js';
 
 describe('logs of a full journey', () => {
@@ -26,18 +25,12 @@ describe('logs of a full journey', () => {
     const customer = await newCustomer(stack);
     const { result } = await enroll(stack, customer);
     const externalId = `logs-${Date.now()}`;
-    const created = await startPayment(stack, {
+    const { assertion } = await payAndSettle(stack, customer, {
       externalId,
       enrollmentId: result.enrollment?.id ?? '',
-      deviceId: customer.deviceId,
       amountCents: 1_990,
       description: 'Assinatura mensal',
-      ...world(stack),
-      cashInWaitMs: 2_000,
     });
-    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
-    await authorizePayment(stack, { externalId, assertion });
-    expect((await waitForPaymentResult(stack, { externalId })).outcome).toBe('settled');
 
     const basic = Buffer.from(`${sandboxCredentials.clientId}:${sandboxCredentials.clientSecret}`).toString(
       'base64',
