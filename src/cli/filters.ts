@@ -52,6 +52,26 @@ export const cursorFilters: readonly Filter[] = [
   },
 ];
 
+/** `--from` and `--to`, the half-open window `[from, to)` of a list; `records` says what the window holds. */
+export function windowFilters(records: string, required = false): Filter[] {
+  return [
+    {
+      flags: '--from <date-time>',
+      parameter: 'from_datetime',
+      value: dateTimeValue,
+      description: `${records} at or after this instant (ISO 8601)`,
+      ...(required ? { required } : {}),
+    },
+    {
+      flags: '--to <date-time>',
+      parameter: 'to_datetime',
+      value: dateTimeValue,
+      description: `${records} before this instant (ISO 8601)`,
+      ...(required ? { required } : {}),
+    },
+  ];
+}
+
 export function addFilters(command: Command, filters: readonly Filter[]): Command {
   for (const filter of filters) {
     const option = new Option(filter.flags, filter.description);

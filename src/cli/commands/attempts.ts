@@ -12,7 +12,7 @@ import {
   checkedArgument,
   countValue,
   cursorFilters,
-  dateTimeValue,
+  windowFilters,
   queryFromOptions,
   uuidValue,
   type Filter,
@@ -66,18 +66,7 @@ const attemptFilters: Filter[] = [
     value: uuidValue,
     description: 'attempts of this collection (uuid)',
   },
-  {
-    flags: '--from <date-time>',
-    parameter: 'from_datetime',
-    value: dateTimeValue,
-    description: 'attempts at or after this instant (ISO 8601)',
-  },
-  {
-    flags: '--to <date-time>',
-    parameter: 'to_datetime',
-    value: dateTimeValue,
-    description: 'attempts before this instant (ISO 8601)',
-  },
+  ...windowFilters('attempts'),
   {
     flags: '--limit <count>',
     parameter: 'limit',

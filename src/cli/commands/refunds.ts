@@ -5,7 +5,7 @@ import { action } from '../errors.js';
 import {
   addFilters,
   cursorFilters,
-  dateTimeValue,
+  windowFilters,
   queryFromOptions,
   uuidValue,
   type Filter,
@@ -30,18 +30,7 @@ const refundFilters: Filter[] = [
     value: uuidValue,
     description: 'refunds of this virtual account (uuid)',
   },
-  {
-    flags: '--from <date-time>',
-    parameter: 'from_datetime',
-    value: dateTimeValue,
-    description: 'refunds at or after this instant (ISO 8601)',
-  },
-  {
-    flags: '--to <date-time>',
-    parameter: 'to_datetime',
-    value: dateTimeValue,
-    description: 'refunds before this instant (ISO 8601)',
-  },
+  ...windowFilters('refunds'),
   {
     flags: '--reconciliation <id>',
     parameter: 'reconciliation_id',

@@ -9,7 +9,7 @@ import { action } from '../errors.js';
 import {
   addFilters,
   cursorFilters,
-  dateTimeValue,
+  windowFilters,
   oneOf,
   queryFromOptions,
   textValue,
@@ -31,20 +31,7 @@ const transferColumns: Column<TransferDocument>[] = [
 
 /** The bank requires the window, so --from and --to are required here too. */
 const transferFilters: Filter[] = [
-  {
-    flags: '--from <date-time>',
-    parameter: 'from_datetime',
-    value: dateTimeValue,
-    description: 'transfers requested at or after this instant (ISO 8601)',
-    required: true,
-  },
-  {
-    flags: '--to <date-time>',
-    parameter: 'to_datetime',
-    value: dateTimeValue,
-    description: 'transfers requested before this instant (ISO 8601)',
-    required: true,
-  },
+  ...windowFilters('transfers requested', true),
   {
     flags: '--status <status>',
     parameter: 'status',
