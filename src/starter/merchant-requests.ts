@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import {
   ApplicationFailure,
@@ -12,6 +11,7 @@ import {
   type MerchantRequestDefinition,
 } from '../workflows/shared/merchant-requests.js';
 import type { StarterContext } from './context.js';
+import { untilAnswered } from './polling.js';
 
 /** The workflow answered the request with a refusal, e.g. the step it needs is over. */
 export class RequestRefusedError extends Error {
@@ -38,8 +38,7 @@ export class RequestTimedOutError extends Error {
 }
 
 export const defaultReplyTimeoutMs = 60_000;
-const firstReadAfterMs = 10;
-const maxReadIntervalMs = 250;
+const replyPacing = { firstMs: 10, maxMs: 250 };
 /** How often a caller still waiting checks that the workflow has not ended, which would leave it unanswered. */
 const statusCheckEveryMs = 2_000;
 
@@ -83,25 +82,21 @@ export async function awaitReply<Answer>(
   const timeoutMs = timeoutOf(ctx);
   const deadline = Date.now() + timeoutMs;
   let nextStatusCheck = Date.now() + statusCheckEveryMs;
-  let interval = firstReadAfterMs;
-  for (;;) {
-    const reply = await handle.query(merchantReplyQuery, requestId);
+  const reply = await untilAnswered(async () => {
+    const read = await handle.query(merchantReplyQuery, requestId);
     const now = Date.now();
-    if (reply || now >= nextStatusCheck || now >= deadline) {
-      const { status, raw } = await handle.describe();
-      const running = status.name === 'RUNNING';
-      if (reply && (!running || !raw.pendingWorkflowTask)) {
-        if (reply.ok) return reply.value as Answer;
-        throw new RequestRefusedError(handle.workflowId, reply.reason, reply.type);
-      }
-      if (!running)
-        throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status.name));
-      if (now >= deadline) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
-      nextStatusCheck = now + statusCheckEveryMs;
-    }
-    await sleep(Math.min(interval, Math.max(deadline - now, 1)));
-    interval = Math.min(interval * 2, maxReadIntervalMs);
-  }
+    if (!read && now < nextStatusCheck && now < deadline) return undefined;
+    const { status, raw } = await handle.describe();
+    const running = status.name === 'RUNNING';
+    if (read && (!running || !raw.pendingWorkflowTask)) return read;
+    if (!running)
+      throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status.name));
+    if (now >= deadline) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
+    nextStatusCheck = now + statusCheckEveryMs;
+    return undefined;
+  }, replyPacing);
+  if (reply.ok) return reply.value as Answer;
+  throw new RequestRefusedError(handle.workflowId, reply.reason, reply.type);
 }
 
 /** Reads the answer a running workflow keeps for the call that started it. */
