@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SoftwareAuthenticator } from '../src/authenticator/software-authenticator.js';
 import { BankClient } from '../src/bank/client.js';
 import {
   findOrCreateDevice,
-  getEnrollment,
   getRegistrationOptions,
   listParticipants,
   registerCredential,
@@ -33,17 +31,6 @@ export async function control(stack: BenchStack, method: 'POST' | 'PUT', path: s
   return json.data as Record<string, unknown>;
 }
 
-export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
-
 /** The sandbox merchant's entity and the account payments go to. */
 export function merchant(stack: BenchStack) {
   const { entityIds, virtualAccountIds } = stack.sandbox.state.world;
@@ -67,10 +54,7 @@ export async function enrollCustomer(stack: BenchStack): Promise<Customer> {
   const authenticator = SoftwareAuthenticator.create();
   const started = await startEnrollment(ctx, { ...key, returnToUrl: 'https://merchant.example/enrolled' });
   await control(stack, 'POST', `/sandbox/biometrics/enrollments/${started.enrollmentId}/bank-authorization`);
-  await until(
-    () => getEnrollment(ctx, key),
-    (state) => state.phase === 'awaiting_enrollment',
-  );
+  // The options request waits in the workflow until the bank's authorization reached it.
   const options = await getRegistrationOptions(ctx, key);
   await registerCredential(ctx, {
     ...key,

@@ -108,7 +108,7 @@ export async function enroll(
     `/sandbox/biometrics/enrollments/${started.enrollmentId}/bank-authorization`,
     {},
   );
-  await waitForPhase(stack, customer, 'awaiting_enrollment');
+  // The options request waits in the workflow until the bank's authorization reached it.
   const options_ = await getRegistrationOptions(stack, keyOf(customer));
   const registered = await registerCredential(stack, {
     ...keyOf(customer),
