@@ -10,13 +10,13 @@ import {
   answered,
   defineMerchantRequest,
   MerchantReplies,
-  merchantReplyQuery,
 } from '../../src/workflows/shared/merchant-requests.js';
+import { publishToMemo } from '../../src/workflows/shared/published-memo.js';
 import type * as activities from './activities.js';
 
 /** Answers once the three set-up activities ran, like bankflow's `paymentCreated`. */
 export const createdUpdate = defineUpdate<string>('created');
-/** Runs one activity and answers, like bankflow's assertion submission: a signal whose reply is queried. */
+/** Runs one activity and answers, like bankflow's assertion submission: a signal whose reply is published. */
 export const authorizeRequest = defineMerchantRequest<{ assertion: string }, string>('authorize');
 /** Stands for one bank webhook. */
 export const eventSignal = defineSignal<[string]>('event');
@@ -41,8 +41,7 @@ export async function skeletonJourney(): Promise<number> {
     await condition(() => created);
     return 'options';
   });
-  const replies = new MerchantReplies();
-  setHandler(merchantReplyQuery, (requestId) => replies.get(requestId));
+  const replies: MerchantReplies = new MerchantReplies(() => publishToMemo([replies.memoEntry()]));
   setHandler(authorizeRequest.signal, ({ requestId, assertion }) =>
     replies.answer(requestId, async () => answered(await noop(assertion))),
   );

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { visibilityLiteral } from '../temporal/visibility.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
 import { resolveUnmatchedWebhookSignal, unmatchedWebhookQuery } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 
@@ -17,12 +18,21 @@ export function createUnmatchedEventActivities(temporal: Client) {
         `${searchAttributes.kind.name} = 'webhook-unmatched'`,
         `${searchAttributes.endToEndId.name} = ${visibilityLiteral(endToEndId)}`,
       ].join(' AND ');
-      const kept: { workflowId: string; running: boolean }[] = [];
+      const kept: { workflowId: string; running: boolean; event: unknown }[] = [];
       for await (const workflow of temporal.workflow.list({ query })) {
-        kept.push({ workflowId: workflow.workflowId, running: workflow.status.name === 'RUNNING' });
+        kept.push({
+          workflowId: workflow.workflowId,
+          running: workflow.status.name === 'RUNNING',
+          event: workflow.memo?.[memoKeys.event],
+        });
       }
+      // The receiver keeps the event in the memo; one kept before it did is read with a query.
       const events = await Promise.all(
-        kept.map(({ workflowId }) => temporal.workflow.getHandle(workflowId).query(unmatchedWebhookQuery)),
+        kept.map(async ({ workflowId, event }) =>
+          event === undefined
+            ? temporal.workflow.getHandle(workflowId).query(unmatchedWebhookQuery)
+            : (event as ReceivedWebhook),
+        ),
       );
       await Promise.all(
         kept

@@ -9,7 +9,9 @@ import {
   enrollmentStartedUpdate,
   enrollmentResultQuery,
   enrollmentStateQuery,
+  initialEnrollmentState,
   registrationOptionsRequest,
+  type EnrollmentInput,
   type EnrollmentResult,
   type EnrollmentStarted,
   type EnrollmentState,
@@ -17,11 +19,13 @@ import {
 } from '../workflows/enrollment/definitions.js';
 import { enrollmentWorkflow } from '../workflows/enrollment/workflow.js';
 import { workflowIds } from '../workflows/ids.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput, pollingSettings } from './errors.js';
 import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
+import { readPublished, readState } from './published.js';
 
 const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
 type EnrollmentKey = z.infer<typeof enrollmentKey>;
@@ -52,26 +56,26 @@ export async function startEnrollment(
   const parsed = parseInput(startEnrollmentInput, input);
   const workflowId = workflowIds.enrollment(parsed.deviceId, parsed.participantId);
   const handle = handleFor(ctx, parsed);
+  const workflowInput: EnrollmentInput = {
+    deviceId: parsed.deviceId,
+    participantId: parsed.participantId,
+    returnToUrl: parsed.returnToUrl,
+    externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
+    suggestedAccount: parsed.suggestedAccount,
+    deadlines: {
+      accountHolderValidationMs: parsed.accountHolderValidationMs,
+      registrationMs: parsed.registrationMs,
+    },
+    polling: parsed.polling,
+  };
   const start = () =>
     ctx.client.workflow.executeUpdateWithStart(enrollmentStartedUpdate, {
       startWorkflowOperation: new WithStartWorkflowOperation(enrollmentWorkflow, {
         workflowId,
         taskQueue: ctx.taskQueue,
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-        args: [
-          {
-            deviceId: parsed.deviceId,
-            participantId: parsed.participantId,
-            returnToUrl: parsed.returnToUrl,
-            externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
-            suggestedAccount: parsed.suggestedAccount,
-            deadlines: {
-              accountHolderValidationMs: parsed.accountHolderValidationMs,
-              registrationMs: parsed.registrationMs,
-            },
-            polling: parsed.polling,
-          },
-        ],
+        args: [workflowInput],
+        memo: { [memoKeys.state]: initialEnrollmentState(workflowInput) },
         staticSummary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
         typedSearchAttributes: [
           { key: searchAttributes.kind, value: 'enrollment' },
@@ -101,9 +105,12 @@ export async function registerCredential(
   return askWorkflow(ctx, handleFor(ctx, parsed), credentialRequest, { assertion: parsed.assertion });
 }
 
-/** Where an enrollment stands: phase, bank ids, account, and the outcome's reason once it ended. */
+/**
+ * Where an enrollment stands: phase, bank ids, account, and the outcome's reason once it ended; as of the
+ * workflow's last completed task.
+ */
 export async function getEnrollment(ctx: StarterContext, input: EnrollmentKey): Promise<EnrollmentState> {
-  return handleFor(ctx, parseInput(enrollmentKey, input)).query(enrollmentStateQuery);
+  return readState(handleFor(ctx, parseInput(enrollmentKey, input)), enrollmentStateQuery);
 }
 
 /**
@@ -116,8 +123,9 @@ export async function waitForEnrollment(
 ): Promise<EnrollmentResult> {
   const handle = handleFor(ctx, parseInput(enrollmentKey, input));
   return untilAnswered(async () => {
-    const { status } = await handle.describe();
-    if (status.name !== 'RUNNING') return handle.result();
-    return (await handle.query(enrollmentResultQuery)) ?? undefined;
+    const { status, memo } = await readPublished(handle);
+    if (status !== 'RUNNING') return handle.result();
+    if (!(memoKeys.state in memo)) return (await handle.query(enrollmentResultQuery)) ?? undefined;
+    return memo[memoKeys.outcome] as EnrollmentResult | undefined;
   });
 }

@@ -6,12 +6,14 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/common';
 import {
-  merchantReplyQuery,
   startReplyId,
+  type MerchantReply,
   type MerchantRequestDefinition,
 } from '../workflows/shared/merchant-requests.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
 import type { StarterContext } from './context.js';
 import { untilAnswered } from './polling.js';
+import { readPublished } from './published.js';
 
 /** The workflow answered the request with a refusal, e.g. the step it needs is over. */
 export class RequestRefusedError extends Error {
@@ -39,8 +41,6 @@ export class RequestTimedOutError extends Error {
 
 export const defaultReplyTimeoutMs = 60_000;
 const replyPacing = { firstMs: 10, maxMs: 250 };
-/** How often a caller still waiting checks that the workflow has not ended, which would leave it unanswered. */
-const statusCheckEveryMs = 2_000;
 
 const endedMessage = (workflowId: string, status: string) =>
   `${workflowId} has ended (${status.toLowerCase()}) and takes no more requests`;
@@ -68,11 +68,8 @@ export async function askWorkflow<Payload, Answer>(
 }
 
 /**
- * Reads the workflow's answer to `requestId` until there is one: its value, or a RequestRefusedError with the
- * workflow's reason. Reading is a query, which leaves no trace in the workflow's history. An answer counts once no
- * workflow task is pending: a worker new to the workflow can answer a query from events no task has committed yet,
- * and a caller acting on that (a credential made from those options, say) would land its signal among them, which
- * the SDK then replays in another order (docs/reliability.md).
+ * Waits for the workflow's answer to `requestId`, published in its memo (workflows/shared/published-memo.ts): its
+ * value, or a RequestRefusedError with the workflow's reason.
  */
 export async function awaitReply<Answer>(
   ctx: StarterContext,
@@ -81,18 +78,14 @@ export async function awaitReply<Answer>(
 ): Promise<Answer> {
   const timeoutMs = timeoutOf(ctx);
   const deadline = Date.now() + timeoutMs;
-  let nextStatusCheck = Date.now() + statusCheckEveryMs;
   const reply = await untilAnswered(async () => {
-    const read = await handle.query(merchantReplyQuery, requestId);
-    const now = Date.now();
-    if (!read && now < nextStatusCheck && now < deadline) return undefined;
-    const { status, raw } = await handle.describe();
-    const running = status.name === 'RUNNING';
-    if (read && (!running || !raw.pendingWorkflowTask)) return read;
-    if (!running)
-      throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status.name));
-    if (now >= deadline) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
-    nextStatusCheck = now + statusCheckEveryMs;
+    const { status, memo } = await readPublished(handle);
+    const replies = memo[memoKeys.replies] as Record<string, MerchantReply> | undefined;
+    const read = replies?.[requestId];
+    if (read) return read;
+    if (status !== 'RUNNING')
+      throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status));
+    if (Date.now() >= deadline) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
     return undefined;
   }, replyPacing);
   if (reply.ok) return reply.value as Answer;

@@ -5,13 +5,16 @@ import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
 import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
 import { workflowIds } from '../workflows/ids.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
 import {
   authorizationOptionsRequest,
   authorizationRequest,
+  initialPaymentState,
   paymentCreatedUpdate,
   paymentStateQuery,
   type AuthorizationResult,
   type PaymentCreated,
+  type PaymentInput,
   type PaymentResult,
   type PaymentState,
 } from '../workflows/payment/definitions.js';
@@ -20,6 +23,7 @@ import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput, pollingSettings } from './errors.js';
 import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
+import { readState } from './published.js';
 
 const externalId = z
   .string()
@@ -60,13 +64,15 @@ export async function startPayment(
   const reference = parsed.externalId ?? `pix-${randomUUID()}`;
   const workflowId = workflowIds.payment(reference);
   const handle = handleFor(ctx, { externalId: reference });
+  const workflowInput: PaymentInput = { ...parsed, externalId: reference };
   const start = () =>
     ctx.client.workflow.executeUpdateWithStart(paymentCreatedUpdate, {
       startWorkflowOperation: new WithStartWorkflowOperation(biometricPaymentWorkflow, {
         workflowId,
         taskQueue: ctx.taskQueue,
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-        args: [{ ...parsed, externalId: reference }],
+        args: [workflowInput],
+        memo: { [memoKeys.state]: initialPaymentState(workflowInput) },
         staticSummary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
         typedSearchAttributes: [
           { key: searchAttributes.kind, value: 'payment' },
@@ -96,9 +102,9 @@ export async function authorizePayment(
   return askWorkflow(ctx, handleFor(ctx, parsed), authorizationRequest, { assertion: parsed.assertion });
 }
 
-/** Where a payment stands, with the evidence gathered so far. */
+/** Where a payment stands, with the evidence gathered so far, as of the workflow's last completed task. */
 export async function getPayment(ctx: StarterContext, input: PaymentKey): Promise<PaymentState> {
-  return handleFor(ctx, parseInput(paymentKey, input)).query(paymentStateQuery);
+  return readState(handleFor(ctx, parseInput(paymentKey, input)), paymentStateQuery);
 }
 
 /** Step 10: resolves with the final status, end-to-end id, transaction date and the evidence used. */

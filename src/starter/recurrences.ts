@@ -10,11 +10,14 @@ import {
 } from '../bank/schemas/recurrence.js';
 import { jobIds } from '../workflows/jobs/definitions.js';
 import { workflowIds } from '../workflows/ids.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
 import {
   recurrenceGeneratedUpdate,
+  initialRecurrenceSummary,
   recurrenceStateQuery,
   type RecurrenceSettings,
   type RecurrenceState,
+  type RecurrenceSummary,
 } from '../workflows/recurrence/definitions.js';
 import { recurrenceWorkflow } from '../workflows/recurrence/workflow.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
@@ -23,6 +26,7 @@ import { syncRecurrenceAttempts } from '../workflows/sync/attempts-workflow.js';
 import type { StarterContext } from './context.js';
 import { RequestRefusedError, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
+import { readState } from './published.js';
 import { parseInput } from './errors.js';
 
 const recurrenceSettings = z.object({
@@ -55,6 +59,7 @@ export async function startRecurrence(
         taskQueue: ctx.taskQueue,
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
         args: [{ request: parsed, settings: parsedSettings }],
+        memo: { [memoKeys.state]: initialRecurrenceSummary(parsed.external_id) },
         staticSummary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
         typedSearchAttributes: [
           { key: searchAttributes.kind, value: 'recurrence' },
@@ -65,7 +70,7 @@ export async function startRecurrence(
   // The running workflow's state holds the recurrence once the bank generated it, or why it was refused.
   const join = () =>
     untilAnswered(async () => {
-      const state = await handle.query(recurrenceStateQuery);
+      const state = await readState<RecurrenceSummary>(handle, recurrenceStateQuery);
       if (state.phase === 'refused') {
         throw new RequestRefusedError(
           workflowId,
@@ -81,7 +86,11 @@ export async function startRecurrence(
 
 const recurrenceKey = z.object({ externalId: z.string().min(1).max(100) });
 
-/** Where a recurrence stands: the bank's record and status, and its attempts with their latest statuses. */
+/**
+ * Where a recurrence stands: the bank's record and status, and its attempts with their latest statuses. The only
+ * read that asks the workflow itself (a query): its attempt table is too large for the memo. A query can be
+ * answered from events no workflow task has committed yet (docs/reliability.md).
+ */
 export async function getRecurrence(
   ctx: StarterContext,
   input: { externalId: string },

@@ -7,6 +7,7 @@ import {
 } from '@temporalio/common';
 import { workflowIds } from '../workflows/ids.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
 import { unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 import type { WebhookRoute } from './router.js';
@@ -51,6 +52,7 @@ async function keepUnmatched(
       workflowId,
       taskQueue,
       args: [event],
+      memo: { [memoKeys.event]: event },
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       staticSummary: `Unmatched ${event.envelope.category} ${event.envelope.type} for ${event.envelope.ref_id}`,
       typedSearchAttributes: [

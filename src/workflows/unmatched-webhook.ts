@@ -15,6 +15,7 @@ export interface UnmatchedWebhookResolution {
 
 export const resolveUnmatchedWebhookSignal =
   defineSignal<[UnmatchedWebhookResolution]>('resolveUnmatchedWebhook');
+/** The kept event; callers read it from the memo (`memoKeys.event`), events kept before it was set with this. */
 export const unmatchedWebhookQuery = defineQuery<ReceivedWebhook>('unmatchedWebhook');
 
 /** How long an unclaimed event stays open for someone to look at before the workflow closes on its own. */

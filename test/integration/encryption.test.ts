@@ -29,7 +29,7 @@ describe('customer data in Temporal histories', () => {
     await stack?.stop();
   });
 
-  it('is unreadable in the raw history of an enrollment and a payment, and readable through the codec', async () => {
+  it('is unreadable in the raw history and memo of an enrollment and a payment, and readable through the codec', async () => {
     const customer = await newCustomer(stack);
     const { result } = await enroll(stack, customer);
     const accountNumber = result.enrollment?.account_info?.number ?? '';
@@ -55,6 +55,14 @@ describe('customer data in Temporal histories', () => {
       const history = rawText(await raw.workflow.getHandle(workflowId).fetchHistory());
       expect(history).toContain('binary/encrypted');
       for (const secret of secrets) expect(history).not.toContain(secret);
+      // The memo the merchant's reads come from, as the server hands it out.
+      const { workflowExecutionInfo } = await raw.workflowService.describeWorkflowExecution({
+        namespace: raw.options.namespace,
+        execution: { workflowId },
+      });
+      const memo = rawText(workflowExecutionInfo?.memo);
+      expect(memo).toContain('binary/encrypted');
+      for (const secret of secrets) expect(memo).not.toContain(secret);
     }
     const readable = JSON.stringify(
       await stack.client.workflow.getHandle(workflowIds.payment(externalId)).result(),

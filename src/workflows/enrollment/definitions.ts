@@ -73,8 +73,22 @@ export interface EnrollmentResult {
   enrollment?: Enrollment;
 }
 
+/** Where an enrollment stands when its workflow starts; also the state its memo holds from the start. */
+export function initialEnrollmentState(input: EnrollmentInput): EnrollmentState {
+  return {
+    phase: 'creating',
+    deviceId: input.deviceId,
+    participantId: input.participantId,
+    externalId: input.externalId,
+    webhooksReceived: 0,
+    duplicateWebhooks: 0,
+    polls: 0,
+  };
+}
+
+/** Answers workflows started before the state was published in the memo (`memoKeys.state`). */
 export const enrollmentStateQuery = defineQuery<EnrollmentState>('enrollmentState');
-/** The journey's outcome once it has one (authorized, or ended), null before. */
+/** The journey's outcome once it has one, null before; answers workflows started before `memoKeys.outcome`. */
 export const enrollmentResultQuery = defineQuery<EnrollmentResult | null>('enrollmentResult');
 /**
  * Answers once the bank created the enrollment: the redirect URL the customer must open. Sent only with the

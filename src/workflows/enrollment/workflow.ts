@@ -16,13 +16,8 @@ import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { defaultPolling, waitWithPolling } from '../shared/polling.js';
 import { accountMatchesSuggestion } from './account.js';
-import {
-  answered,
-  MerchantReplies,
-  merchantReplyQuery,
-  refused,
-  startReplyId,
-} from '../shared/merchant-requests.js';
+import { answered, MerchantReplies, refused, startReplyId } from '../shared/merchant-requests.js';
+import { memoKeys, publishToMemo } from '../shared/published-memo.js';
 import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
 import {
   credentialRequest,
@@ -30,6 +25,7 @@ import {
   enrollmentStartedUpdate,
   enrollmentStateQuery,
   enrollmentWebhookSignal,
+  initialEnrollmentState,
   registrationOptionsRequest,
   type EnrollmentInput,
   type EnrollmentOutcome,
@@ -62,18 +58,10 @@ const endingFor: Partial<Record<Enrollment['status'], EnrollmentOutcome>> = {
 export async function enrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult> {
   const polling = input.polling ?? defaultPolling;
   const inbox = new EventInbox();
-  const state: EnrollmentState = input.resume?.state ?? {
-    phase: 'creating',
-    deviceId: input.deviceId,
-    participantId: input.participantId,
-    externalId: input.externalId,
-    webhooksReceived: 0,
-    duplicateWebhooks: 0,
-    polls: 0,
-  };
+  const state: EnrollmentState = input.resume?.state ?? initialEnrollmentState(input);
   let enrollment: Enrollment | undefined = input.resume?.enrollment;
   let registering = false;
-  const replies = new MerchantReplies();
+  const replies = new MerchantReplies(publishToCallers);
   const searchAttributesPublisher = new SearchAttributesPublisher();
 
   const ended = () => state.phase !== 'authorized' && state.reason !== undefined;
@@ -111,7 +99,18 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     publish();
   }
 
+  /** What the merchant reads (starter/published.ts). */
+  function publishToCallers(): void {
+    publishToMemo([
+      { key: memoKeys.state, value: state },
+      { key: memoKeys.outcome, value: hasOutcome() ? result() : undefined },
+      replies.memoEntry(),
+    ]);
+  }
+
+  /** What the merchant reads, and what support staff search and see in the Temporal UI. */
   function publish(): void {
+    publishToCallers();
     searchAttributesPublisher.publish([
       { key: searchAttributes.status, value: state.phase },
       ...(state.enrollmentId ? [{ key: searchAttributes.enrollmentId, value: state.enrollmentId }] : []),
@@ -145,6 +144,7 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     const page = await bank.listEnrollments({ device_id: input.deviceId });
     const latest = page.data.find((candidate) => candidate.id === state.enrollmentId);
     if (latest) apply(latest, 'polled');
+    publishToCallers();
   }
 
   function takeWebhooks(): void {
@@ -163,11 +163,11 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
 
   setHandler(enrollmentStateQuery, () => state);
   setHandler(enrollmentResultQuery, () => (hasOutcome() ? result() : null));
-  setHandler(merchantReplyQuery, (requestId) => replies.get(requestId));
   setHandler(enrollmentWebhookSignal, (event) => {
     if (inbox.accept(event)) state.webhooksReceived++;
     else state.duplicateWebhooks++;
     if (state.enrollmentId) takeWebhooks();
+    publishToCallers();
   });
   setHandler(enrollmentStartedUpdate, async () => {
     await condition(() => state.enrollmentId !== undefined || hasOutcome());
@@ -292,7 +292,9 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     publish();
   }
 
-  // While authorized, follow the enrollment until the bank revokes or expires it.
+  // While authorized, follow the enrollment until the bank revokes or expires it. A run continued from the previous
+  // one makes sure its memo holds the journey so far before it waits, possibly for a day.
+  publishToCallers();
   const checkEveryMs = input.authorizedCheckIntervalMs ?? 24 * 60 * 60_000;
   while (!ended()) {
     const arrivals = inbox.count;

@@ -71,6 +71,21 @@ export interface PaymentResult {
   evidence: PaymentEvidence[];
 }
 
+/** Where a payment stands when its workflow starts; also the state its memo holds from the start. */
+export function initialPaymentState(input: PaymentInput): PaymentState {
+  return {
+    phase: 'checking_enrollment',
+    externalId: input.externalId,
+    enrollmentId: input.enrollmentId,
+    authorizeAttempts: 0,
+    evidence: [],
+    webhooksReceived: 0,
+    duplicateWebhooks: 0,
+    polls: 0,
+  };
+}
+
+/** Answers workflows started before the state was published in the memo (`memoKeys.state`). */
 export const paymentStateQuery = defineQuery<PaymentState>('paymentState');
 /**
  * Answers once the payment exists at the bank, with its authorization options. Sent only with the workflow's

@@ -14,19 +14,15 @@ import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { EventInbox } from '../shared/event-inbox.js';
-import {
-  answered,
-  MerchantReplies,
-  merchantReplyQuery,
-  refused,
-  startReplyId,
-} from '../shared/merchant-requests.js';
+import { answered, MerchantReplies, refused, startReplyId } from '../shared/merchant-requests.js';
 import { defaultPolling, waitWithPolling } from '../shared/polling.js';
+import { memoKeys, publishToMemo } from '../shared/published-memo.js';
 import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import {
   authorizationOptionsRequest,
   authorizationRequest,
+  initialPaymentState,
   paymentCreatedUpdate,
   paymentStateQuery,
   paymentWebhookSignal,
@@ -70,16 +66,7 @@ const processingDeadlineMs = 7 * 24 * 60 * 60_000;
 export async function biometricPaymentWorkflow(input: PaymentInput): Promise<PaymentResult> {
   const polling = input.polling ?? defaultPolling;
   const inbox = new EventInbox();
-  const state: PaymentState = {
-    phase: 'checking_enrollment',
-    externalId: input.externalId,
-    enrollmentId: input.enrollmentId,
-    authorizeAttempts: 0,
-    evidence: [],
-    webhooksReceived: 0,
-    duplicateWebhooks: 0,
-    polls: 0,
-  };
+  const state: PaymentState = initialPaymentState(input);
   let payment: BiometricPayment | undefined;
   let publicKeyEncoded: string | undefined;
   let authorizing = false;
@@ -88,7 +75,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
   const cashInEndToEndIds = new Set<string>();
   const cashInConfirmed = () => Boolean(state.endToEndId && cashInEndToEndIds.has(state.endToEndId));
   let failure: ApplicationFailure | undefined;
-  const replies = new MerchantReplies();
+  const replies = new MerchantReplies(publishToCallers);
   const searchAttributesPublisher = new SearchAttributesPublisher();
 
   const note = (source: PaymentEvidence['source'], status: string, detail?: string) =>
@@ -115,7 +102,14 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     return true;
   }
 
+  /** What the merchant reads (starter/published.ts). */
+  function publishToCallers(): void {
+    publishToMemo([{ key: memoKeys.state, value: state }, replies.memoEntry()]);
+  }
+
+  /** What the merchant reads, and what support staff search and see in the Temporal UI. */
   function publish(): void {
+    publishToCallers();
     searchAttributesPublisher.publish([
       { key: searchAttributes.status, value: state.phase },
       ...(state.paymentId ? [{ key: searchAttributes.paymentId, value: state.paymentId }] : []),
@@ -158,6 +152,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     state.polls++;
     apply(await bank.getBiometricPayment(input.enrollmentId, payment.id), 'poll');
     takeWebhooks();
+    publishToCallers();
   }
 
   /**
@@ -184,6 +179,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     if (inbox.accept(event)) state.webhooksReceived++;
     else state.duplicateWebhooks++;
     if (payment) takeWebhooks();
+    publishToCallers();
   }
   setHandler(paymentWebhookSignal, receive);
   setHandler(paymentCreatedUpdate, async () => {
@@ -191,7 +187,6 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     if (failure || !payment || !publicKeyEncoded) throw failure;
     return { payment, publicKeyEncoded };
   });
-  setHandler(merchantReplyQuery, (requestId) => replies.get(requestId));
   setHandler(authorizationOptionsRequest.signal, ({ requestId }) =>
     replies.answer(requestId, async () => {
       const closed = consentRefusal('authorization options');

@@ -2,7 +2,12 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
-import type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from './attempt-table.js';
+import {
+  noArchivedAttempts,
+  type ArchivedAttempts,
+  type AttemptSource,
+  type RecurrenceAttempt,
+} from './attempt-table.js';
 
 export type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from './attempt-table.js';
 
@@ -102,6 +107,25 @@ export function toRecurrenceAttempt(attempt: CollectionAttempt): RecurrenceAttem
   };
 }
 
+/**
+ * The state without its attempt table, as the workflow publishes it in its memo (`memoKeys.state`): up to
+ * `maxAttemptsKept` attempts are too many to rewrite into the history at every change.
+ */
+export type RecurrenceSummary = Omit<RecurrenceState, 'attempts'>;
+
+/** The summary a recurrence's memo holds from its start, before the bank generated it. */
+export function initialRecurrenceSummary(externalId: string): RecurrenceSummary {
+  return {
+    phase: 'generating',
+    externalId,
+    attemptsByStatus: {},
+    archived: noArchivedAttempts(),
+    updates: { applied: 0, duplicates: 0, stale: 0, ignored: 0, fromSync: 0, fromWebhooks: 0 },
+    runs: 1,
+  };
+}
+
+/** The state with its attempts; answered by the workflow, so it reflects every event the history holds. */
 export const recurrenceStateQuery = defineQuery<RecurrenceState>('recurrenceState');
 /** Answers once the bank generated the recurrence (or refused it, as a failure with the bank's reason). */
 export const recurrenceGeneratedUpdate = defineUpdate<Recurrence>('recurrenceGenerated');

@@ -14,6 +14,7 @@ import type { Activities } from '../../activities/index.js';
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
+import { memoKeys, publishToMemo } from '../shared/published-memo.js';
 import {
   AttemptTable,
   noArchivedAttempts,
@@ -23,6 +24,7 @@ import {
 import {
   defaultRecurrenceSettings,
   endedRecurrenceStatuses,
+  initialRecurrenceSummary,
   recurrenceAttemptsSignal,
   recurrenceGeneratedUpdate,
   recurrenceStateQuery,
@@ -30,8 +32,9 @@ import {
   toRecurrenceAttempt,
   type RecurrenceInput,
   type RecurrenceOutcome,
+  type RecurrencePhase,
   type RecurrenceResult,
-  type RecurrenceState,
+  type RecurrenceSummary,
 } from './definitions.js';
 
 const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
@@ -61,27 +64,21 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   );
   let recurrence: Recurrence | undefined = resume?.recurrence;
   let failure: ApplicationFailure | undefined;
-  const state: RecurrenceState = {
-    phase: recurrence ? phaseOf(recurrence.status) : 'generating',
-    externalId,
-    recurrenceId: recurrence?.id,
-    status: recurrence?.status,
-    recurrence,
-    attempts: [],
-    attemptsByStatus: {},
+  const state: RecurrenceSummary = {
+    ...initialRecurrenceSummary(externalId),
+    ...(recurrence
+      ? {
+          phase: phaseOf(recurrence.status),
+          recurrenceId: recurrence.id,
+          status: recurrence.status,
+          recurrence,
+        }
+      : {}),
     archived: table.archived,
-    updates: resume?.updates ?? {
-      applied: 0,
-      duplicates: 0,
-      stale: 0,
-      ignored: 0,
-      fromSync: 0,
-      fromWebhooks: 0,
-    },
-    runs: (resume?.runs ?? 0) + 1,
+    ...(resume ? { updates: resume.updates, runs: resume.runs + 1 } : {}),
   };
 
-  function phaseOf(status: string): RecurrenceState['phase'] {
+  function phaseOf(status: string): RecurrencePhase {
     return isOutcome(status) ? status : 'active';
   }
 
@@ -101,6 +98,8 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   // Each upsert is a history event, so only a change is written.
   let published = '';
   function publish(): void {
+    state.attemptsByStatus = table.countByStatus();
+    publishToMemo([{ key: memoKeys.state, value: state }]);
     const status = state.status ?? state.phase;
     if (published !== `${status}:${state.recurrenceId}`) {
       published = `${status}:${state.recurrenceId}`;

@@ -1,11 +1,13 @@
 import type { SignalDefinition } from '@temporalio/common';
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineSignal } from '@temporalio/workflow';
+import { memoKeys, type MemoEntry } from './published-memo.js';
 
 /**
- * A merchant's request to a running workflow travels as a signal carrying `requestId`, and its answer is read
- * back with `merchantReplyQuery`. Signals rather than updates: an update accepted in the same workflow task as
- * another event (a poll's result, a timer) is replayed in a different order by the SDK and fails the workflow
- * task with a nondeterminism error (docs/decisions.md), while signals are events of the history like any other.
+ * A merchant's request to a running workflow travels as a signal carrying `requestId`, and its answer is published
+ * in the workflow's memo (`memoKeys.replies`). Signals rather than updates: an update accepted in the same workflow
+ * task as another event (a poll's result, a timer) is replayed in a different order by the SDK and fails the
+ * workflow task with a nondeterminism error (docs/decisions.md), while signals are events of the history like any
+ * other.
  */
 export interface MerchantRequest {
   /** Chosen by the caller; a repeated signal with the same id is answered once. */
@@ -29,9 +31,6 @@ export function defineMerchantRequest<Payload, Answer>(
   return { signal: defineSignal<[Payload & MerchantRequest]>(name) };
 }
 
-/** The reply to `requestId`, or null while the workflow has not answered it. */
-export const merchantReplyQuery = defineQuery<MerchantReply | null, [string]>('merchantReply');
-
 /** The request id under which a workflow keeps the answer to the call that started it. */
 export const startReplyId = 'start';
 
@@ -43,8 +42,12 @@ export class MerchantReplies {
   private readonly replies = new Map<string, MerchantReply>();
   private readonly inProgress = new Set<string>();
 
-  get(requestId: string): MerchantReply | null {
-    return this.replies.get(requestId) ?? null;
+  /** `onAnswer` publishes the replies (`memoEntry`) together with whatever else the workflow publishes. */
+  constructor(private readonly onAnswer: () => void) {}
+
+  /** The replies as callers read them from the memo, by request id. */
+  memoEntry(): MemoEntry {
+    return { key: memoKeys.replies, value: Object.fromEntries(this.replies) };
   }
 
   /** Whether some request is being worked on, e.g. so a workflow ends only once it answered. */
@@ -59,6 +62,7 @@ export class MerchantReplies {
       if (this.replies.size <= keptReplies) break;
       this.replies.delete(oldest);
     }
+    this.onAnswer();
   }
 
   /**
