@@ -1,9 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { createUnmatchedEventActivities } from '../../src/activities/unmatched-events.js';
+import { webhookCategories } from '../../src/bank/webhook-categories.js';
+import { deliverWebhook, unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
+import { receivedWebhook } from '../../src/webhooks/resources.js';
+import { unmatchedEventKeys } from '../../src/webhooks/unmatched-keys.js';
 import { getEnrollment, getPayment, startPayment, waitForEnrollment } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import type { PaymentInput } from '../../src/workflows/payment/definitions.js';
 import { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
+import { searchAttributes } from '../../src/workflows/search-attributes.js';
 import { memoKeys } from '../../src/workflows/shared/published-memo.js';
-import { control, enroll, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
+import { unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
+import { control, enroll, eventually, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 describe("the merchant's reads come from what workflows published in their memo", () => {
@@ -76,5 +84,38 @@ describe("the merchant's reads come from what workflows published in their memo"
       await control(stack, 'PUT', '/sandbox/faults', {});
       await handle.terminate('test over');
     }
+  });
+
+  it('hands a payment the cash-ins kept as unmatched, from the memo and from the query of events kept before it', async () => {
+    const endToEndId = `E12345678${Date.now()}`.padEnd(32, 'x');
+    const cashIn = () => {
+      const id = randomUUID();
+      return receivedWebhook({
+        category: webhookCategories.collectingDocument,
+        type: 'settled',
+        ref_id: id,
+        timestamp: new Date().toISOString(),
+        data: { id, end_to_end_id: endToEndId, status: 'settled', amount: { amount: 100, currency: 'BRL' } },
+      });
+    };
+    const kept = cashIn();
+    await deliverWebhook(stack.client, stack.taskQueue, kept, async () => undefined);
+    const keptBefore = cashIn();
+    await stack.client.workflow.start(unmatchedWebhookWorkflow, {
+      workflowId: unmatchedWorkflowId(keptBefore.key),
+      taskQueue: stack.taskQueue,
+      args: [keptBefore],
+      typedSearchAttributes: [
+        { key: searchAttributes.kind, value: 'webhook-unmatched' },
+        ...unmatchedEventKeys(keptBefore.envelope),
+      ],
+    });
+
+    const { claimUnmatchedCashIns } = createUnmatchedEventActivities(stack.client);
+    const claimed = await eventually(
+      () => claimUnmatchedCashIns(endToEndId, 'payment:memo-test'),
+      (events) => events.length === 2,
+    );
+    expect(claimed.map((event) => event.key).sort()).toEqual([kept.key, keptBefore.key].sort());
   });
 });

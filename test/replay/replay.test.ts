@@ -9,7 +9,10 @@ import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { replayHistoriesDir } from '../helpers/replay.js';
 import { testEnvKeys } from '../setup/shared.js';
 
-const files = readdirSync(replayHistoriesDir).filter((file) => file.endsWith('.json'));
+// Subfolders keep histories recorded by earlier versions of the workflows, which running workflows may still have.
+const files = readdirSync(replayHistoriesDir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+  file.endsWith('.json'),
+);
 
 function workflowTypeOf(history: ReturnType<typeof historyFromJSON>): string {
   return history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '';
@@ -17,7 +20,7 @@ function workflowTypeOf(history: ReturnType<typeof historyFromJSON>): string {
 
 describe('recorded histories replay against the current workflow code', () => {
   const histories = files.map((file) => ({
-    workflowId: path.basename(file, '.json'),
+    workflowId: file.replace(/\.json$/, ''),
     history: historyFromJSON(JSON.parse(readFileSync(path.join(replayHistoriesDir, file), 'utf8'))),
   }));
 

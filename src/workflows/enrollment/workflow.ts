@@ -179,8 +179,8 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     }
     return started(enrollment);
   });
-  // A request sent as soon as the merchant read `awaiting_enrollment` may reach the workflow before that state is
-  // committed (a query can run ahead of a workflow task that then times out), so it waits for the step.
+  // A merchant may ask as soon as the customer is back from the bank, before the bank's authorization reached the
+  // workflow, so the request waits for the step instead of being refused.
   setHandler(registrationOptionsRequest.signal, ({ requestId }) =>
     replies.answer(requestId, async () => {
       await condition(
