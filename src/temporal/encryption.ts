@@ -55,9 +55,10 @@ export function parseEncryptionKeys(spec: string): EncryptionKey[] {
 }
 
 /**
- * Encrypts every payload bankflow hands to Temporal (inputs, results, signals, updates, queries, summaries) with
- * AES-256-GCM, so customer data (tax numbers, names, accounts, FIDO assertions) never reaches the server in clear.
- * The key id travels in the payload's metadata, so payloads written with an older key still decrypt.
+ * Encrypts every payload bankflow hands to Temporal (inputs, results, signals, updates, queries, memo,
+ * summaries) with AES-256-GCM, so customer data (tax numbers, names, accounts, FIDO assertions) never reaches the
+ * server in clear. The key id travels in the payload's metadata, so payloads written with an older key still
+ * decrypt.
  */
 export class EncryptionCodec implements PayloadCodec {
   private readonly current: EncryptionKey;
