@@ -52,7 +52,8 @@ export function auditWebhooks(
 
 /**
  * No workflow is stuck: no payment still running, running enrollments are authorized ones, nothing closed in
- * failure. A workflow task that failed and then went through on a retry is counted in the report, not here.
+ * failure; and no replay ever differed from what a worker recorded. Any other workflow task that failed and then
+ * went through on a retry (an `UNHANDLED_COMMAND` race with a new event) is counted in the report, not here.
  */
 export function auditWorkflows(runs: RunHistory[], violations: Violations): void {
   for (const run of runs) {
@@ -70,6 +71,14 @@ export function auditWorkflows(runs: RunHistory[], violations: Violations): void
       }
     } else if (status !== 'COMPLETED' && status !== 'CONTINUED_AS_NEW') {
       violations.add('no workflow ends in failure', subject, `closed ${status}`);
+    }
+    const nondeterministic = run.workflowTaskFailures.filter((cause) => cause === 'NON_DETERMINISTIC_ERROR');
+    if (nondeterministic.length > 0) {
+      violations.add(
+        'no nondeterminism error',
+        subject,
+        `${nondeterministic.length} workflow task(s) failed replaying the history`,
+      );
     }
   }
 }
