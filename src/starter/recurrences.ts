@@ -88,15 +88,22 @@ const recurrenceKey = z.object({ externalId: z.string().min(1).max(100) });
 
 /**
  * Where a recurrence stands: the bank's record and status, and its attempts with their latest statuses. The only
- * read that asks the workflow itself (a query): its attempt table is too large for the memo. A query can be
- * answered from events no workflow task has committed yet (docs/reliability.md).
+ * read that asks the workflow itself, with a query, because its attempt table is too large for the memo. It asks
+ * only while no workflow task is pending: a worker that does not hold the workflow answers a query from every event
+ * of the history, including events a pending task has not committed yet, and keeps what it built
+ * (docs/reliability.md).
  */
 export async function getRecurrence(
   ctx: StarterContext,
   input: { externalId: string },
 ): Promise<RecurrenceState> {
   const { externalId } = parseInput(recurrenceKey, input);
-  return ctx.client.workflow.getHandle(workflowIds.recurrence(externalId)).query(recurrenceStateQuery);
+  const handle = ctx.client.workflow.getHandle(workflowIds.recurrence(externalId));
+  return untilAnswered(async () => {
+    const { status, raw } = await handle.describe();
+    if (status.name === 'RUNNING' && raw.pendingWorkflowTask) return undefined;
+    return handle.query(recurrenceStateQuery);
+  });
 }
 
 const attemptsSyncInput = z

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
@@ -13,7 +14,11 @@ import {
 } from '../../src/starter/index.js';
 import { visibilityLookup } from '../../src/webhooks/router.js';
 import { workflowIds } from '../../src/workflows/ids.js';
-import type { RecurrenceState } from '../../src/workflows/recurrence/definitions.js';
+import {
+  recurrenceAttemptsSignal,
+  type RecurrenceState,
+} from '../../src/workflows/recurrence/definitions.js';
+import { memoKeys } from '../../src/workflows/shared/published-memo.js';
 import { searchAttributes } from '../../src/workflows/search-attributes.js';
 import { httpCall } from '../helpers/http.js';
 import { control, eventually } from '../helpers/journey.js';
@@ -72,6 +77,45 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
       BankflowStatus: ['approved'],
       BankflowRecurrenceId: [started.recurrence.id],
     });
+  });
+
+  it('publishes its summary in the memo, and reads its attempts only once no workflow task is pending', async () => {
+    const request = recurrenceRequest(stack);
+    const started = await startRecurrence(stack, request);
+    const handle = stack.client.workflow.getHandle(started.workflowId);
+    expect((await handle.describe()).memo?.[memoKeys.state]).toMatchObject({
+      phase: 'active',
+      recurrenceId: started.recurrence.id,
+    });
+
+    const attempt = {
+      id: randomUUID(),
+      collectionId: randomUUID(),
+      status: 'created',
+      timestamp: new Date().toISOString(),
+      type: 'first',
+      dueDate: '2025-07-05',
+      endToEndId: null,
+      transactionDate: null,
+      sources: [],
+    };
+    await stack.stopWorker();
+    let read: RecurrenceState | undefined;
+    let workerBack = false;
+    try {
+      await handle.signal(recurrenceAttemptsSignal, { source: 'sync', attempts: [attempt] });
+      const reading = stateOf(request.external_id).then((state) => (read = state));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(read).toBeUndefined();
+      await stack.restartWorker();
+      workerBack = true;
+      await reading;
+    } finally {
+      if (!workerBack) await stack.restartWorker();
+    }
+    // What the query answered had been committed: the memo, written only by completed tasks, already shows it.
+    expect(read?.attempts.map(({ id }) => id)).toEqual([attempt.id]);
+    expect((await handle.describe()).memo?.[memoKeys.state]).toMatchObject({ updates: { applied: 1 } });
   });
 
   it('refuses an invalid request before any call, naming the field', async () => {
