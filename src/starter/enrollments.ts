@@ -1,5 +1,3 @@
-import { WithStartWorkflowOperation } from '@temporalio/client';
-import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
 import { suggestedAccountSchema } from '../bank/schemas/enrollment-request.js';
@@ -68,24 +66,24 @@ export async function startEnrollment(
     },
     polling: parsed.polling,
   };
-  const start = () =>
-    ctx.client.workflow.executeUpdateWithStart(enrollmentStartedUpdate, {
-      startWorkflowOperation: new WithStartWorkflowOperation(enrollmentWorkflow, {
-        workflowId,
-        taskQueue: ctx.taskQueue,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-        args: [workflowInput],
-        memo: { [memoKeys.state]: initialEnrollmentState(workflowInput) },
-        staticSummary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
-        typedSearchAttributes: [
-          { key: searchAttributes.kind, value: 'enrollment' },
-          { key: searchAttributes.deviceId, value: parsed.deviceId },
-          { key: searchAttributes.participantId, value: parsed.participantId },
-          ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
-        ],
-      }),
-    });
-  const started = await startOrJoin(handle, start, startReply(ctx, handle));
+  const started = await startOrJoin(
+    ctx,
+    {
+      update: enrollmentStartedUpdate,
+      workflow: enrollmentWorkflow,
+      workflowId,
+      input: workflowInput,
+      initialState: initialEnrollmentState(workflowInput),
+      summary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
+      searchAttributes: [
+        { key: searchAttributes.kind, value: 'enrollment' },
+        { key: searchAttributes.deviceId, value: parsed.deviceId },
+        { key: searchAttributes.participantId, value: parsed.participantId },
+        ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
+      ],
+    },
+    startReply(ctx, handle),
+  );
   return { ...started, workflowId };
 }
 

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import {
   ApplicationFailure,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowIdConflictPolicy,
   WorkflowNotFoundError,
+  type SearchAttributePair,
+  type UpdateDefinition,
 } from '@temporalio/common';
 import {
   startReplyId,
@@ -99,23 +106,48 @@ export const startReply =
     awaitReply<Answer>(ctx, handle, startReplyId);
 
 /**
+ * A workflow to start with its first question: the update it answers in its first task, and what it is started
+ * with. Its initial state goes into the memo at once, so a running workflow without one was started before
+ * bankflow published state there (`readState`).
+ */
+export interface FirstQuestion<Input, Answer> {
+  update: UpdateDefinition<Answer, []>;
+  workflow: (input: Input) => Promise<unknown>;
+  workflowId: string;
+  input: Input;
+  initialState: unknown;
+  summary: string;
+  searchAttributes: SearchAttributePair[];
+}
+
+/**
  * Starts a workflow with its first question, an update accepted in the workflow's first task (never later: see
  * workflows/shared/merchant-requests.ts), or, when one already runs under that id, joins it. Either way a
  * refusal is a RequestRefusedError.
  */
-export async function startOrJoin<Answer>(
-  handle: WorkflowHandle,
-  start: () => Promise<Answer>,
+export async function startOrJoin<Input, Answer>(
+  ctx: StarterContext,
+  question: FirstQuestion<Input, Answer>,
   join: () => Promise<Answer>,
 ): Promise<Answer> {
   try {
-    return await start();
+    return await ctx.client.workflow.executeUpdateWithStart(question.update, {
+      startWorkflowOperation: new WithStartWorkflowOperation(question.workflow, {
+        workflowId: question.workflowId,
+        taskQueue: ctx.taskQueue,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        args: [question.input],
+        memo: { [memoKeys.state]: question.initialState },
+        staticSummary: question.summary,
+        typedSearchAttributes: question.searchAttributes,
+      }),
+    });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return join();
     if (error instanceof WorkflowUpdateFailedError && error.cause) {
       const { cause } = error;
       throw new RequestRefusedError(
-        handle.workflowId,
+        question.workflowId,
         cause.message,
         cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined,
       );

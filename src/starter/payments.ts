@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation } from '@temporalio/client';
-import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
 import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
 import { workflowIds } from '../workflows/ids.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
 import {
   authorizationOptionsRequest,
   authorizationRequest,
@@ -65,24 +62,24 @@ export async function startPayment(
   const workflowId = workflowIds.payment(reference);
   const handle = handleFor(ctx, { externalId: reference });
   const workflowInput: PaymentInput = { ...parsed, externalId: reference };
-  const start = () =>
-    ctx.client.workflow.executeUpdateWithStart(paymentCreatedUpdate, {
-      startWorkflowOperation: new WithStartWorkflowOperation(biometricPaymentWorkflow, {
-        workflowId,
-        taskQueue: ctx.taskQueue,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-        args: [workflowInput],
-        memo: { [memoKeys.state]: initialPaymentState(workflowInput) },
-        staticSummary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
-        typedSearchAttributes: [
-          { key: searchAttributes.kind, value: 'payment' },
-          { key: searchAttributes.externalId, value: reference },
-          { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
-          { key: searchAttributes.deviceId, value: parsed.deviceId },
-        ],
-      }),
-    });
-  const created = await startOrJoin(handle, start, startReply(ctx, handle));
+  const created = await startOrJoin(
+    ctx,
+    {
+      update: paymentCreatedUpdate,
+      workflow: biometricPaymentWorkflow,
+      workflowId,
+      input: workflowInput,
+      initialState: initialPaymentState(workflowInput),
+      summary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
+      searchAttributes: [
+        { key: searchAttributes.kind, value: 'payment' },
+        { key: searchAttributes.externalId, value: reference },
+        { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
+        { key: searchAttributes.deviceId, value: parsed.deviceId },
+      ],
+    },
+    startReply(ctx, handle),
+  );
   return { ...created, externalId: reference, workflowId };
 }
 

@@ -1,4 +1,3 @@
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { z } from 'zod';
 import { maxCollectionAttemptPageSize } from '../bank/schemas/collection-attempt.js';
@@ -10,7 +9,6 @@ import {
 } from '../bank/schemas/recurrence.js';
 import { jobIds } from '../workflows/jobs/definitions.js';
 import { workflowIds } from '../workflows/ids.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
 import {
   recurrenceGeneratedUpdate,
   initialRecurrenceSummary,
@@ -52,21 +50,6 @@ export async function startRecurrence(
   const workflowId = workflowIds.recurrence(parsed.external_id);
   const amount = parsed.amounts?.minimum ?? parsed.first_payment?.amount;
   const handle = ctx.client.workflow.getHandle<typeof recurrenceWorkflow>(workflowId);
-  const start = () =>
-    ctx.client.workflow.executeUpdateWithStart(recurrenceGeneratedUpdate, {
-      startWorkflowOperation: new WithStartWorkflowOperation(recurrenceWorkflow, {
-        workflowId,
-        taskQueue: ctx.taskQueue,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-        args: [{ request: parsed, settings: parsedSettings }],
-        memo: { [memoKeys.state]: initialRecurrenceSummary(parsed.external_id) },
-        staticSummary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
-        typedSearchAttributes: [
-          { key: searchAttributes.kind, value: 'recurrence' },
-          { key: searchAttributes.externalId, value: parsed.external_id },
-        ],
-      }),
-    });
   // The running workflow's state holds the recurrence once the bank generated it, or why it was refused.
   const join = () =>
     untilAnswered(async () => {
@@ -80,7 +63,22 @@ export async function startRecurrence(
       }
       return state.recurrence;
     });
-  const recurrence = await startOrJoin(handle, start, join);
+  const recurrence = await startOrJoin(
+    ctx,
+    {
+      update: recurrenceGeneratedUpdate,
+      workflow: recurrenceWorkflow,
+      workflowId,
+      input: { request: parsed, settings: parsedSettings },
+      initialState: initialRecurrenceSummary(parsed.external_id),
+      summary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
+      searchAttributes: [
+        { key: searchAttributes.kind, value: 'recurrence' },
+        { key: searchAttributes.externalId, value: parsed.external_id },
+      ],
+    },
+    join,
+  );
   return { workflowId, externalId: parsed.external_id, recurrence };
 }
 

@@ -7,7 +7,6 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
@@ -15,6 +14,7 @@ import type { Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { memoKeys, publishToMemo } from '../shared/published-memo.js';
+import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
 import {
   AttemptTable,
   noArchivedAttempts,
@@ -95,19 +95,14 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
     publish();
   }
 
-  // Each upsert is a history event, so only a change is written.
-  let published = '';
+  const searchAttributesPublisher = new SearchAttributesPublisher();
   function publish(): void {
     state.attemptsByStatus = table.countByStatus();
     publishToMemo([{ key: memoKeys.state, value: state }]);
-    const status = state.status ?? state.phase;
-    if (published !== `${status}:${state.recurrenceId}`) {
-      published = `${status}:${state.recurrenceId}`;
-      upsertSearchAttributes([
-        { key: searchAttributes.status, value: status },
-        ...(state.recurrenceId ? [{ key: searchAttributes.recurrenceId, value: state.recurrenceId }] : []),
-      ]);
-    }
+    searchAttributesPublisher.publish([
+      { key: searchAttributes.status, value: state.status ?? state.phase },
+      ...(state.recurrenceId ? [{ key: searchAttributes.recurrenceId, value: state.recurrenceId }] : []),
+    ]);
     const counts = table.countByStatus();
     const latest = table.list()[0];
     const amount = recurrence?.minimum_amount ?? recurrence?.first_payment_amount;
