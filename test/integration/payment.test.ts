@@ -88,8 +88,17 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     expect(result.endToEndId).toMatch(/^E\d{8}\d{12}\w{11}$/);
     expect(result.transactionDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const sources = result.evidence.map((item) => item.source);
-    expect(sources).toEqual(
-      expect.arrayContaining(['create', 'authorize', 'cash-in webhook', 'confirmation']),
+    expect(sources).toEqual(expect.arrayContaining(['create', 'authorize', 'cash-in webhook']));
+    // The settlement is taken from the bank's GET that the settled webhook prompted, never from the webhook.
+    expect(result.evidence).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          source: 'webhook',
+          status: 'settled',
+          detail: expect.stringMatching(/a hint/),
+        }),
+        expect.objectContaining({ source: 'poll', status: 'settled' }),
+      ]),
     );
 
     expect(await authorizeCalls(created.payment.id)).toMatchObject({ successful: 1, refused: 0 });
@@ -219,9 +228,7 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
       expect(result.outcome).toBe('settled');
       expect(result.evidence.map((item) => item.source)).not.toContain('webhook');
       expect(
-        result.evidence.some(
-          (item) => item.source === 'confirmation' && /no Pix cash-in/.test(item.detail ?? ''),
-        ),
+        result.evidence.some((item) => item.source === 'poll' && /no Pix cash-in/.test(item.detail ?? '')),
       ).toBe(true);
       expect((await getPayment(stack, { externalId: created.externalId })).polls).toBeGreaterThan(0);
     } finally {

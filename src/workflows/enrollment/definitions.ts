@@ -2,7 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
-import { defineMerchantRequest } from '../shared/merchant-requests.js';
+import { defineMerchantRequest, type MerchantReply } from '../shared/merchant-requests.js';
 import type { PollingSettings } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 
@@ -19,8 +19,8 @@ export interface EnrollmentInput {
   polling?: PollingSettings;
   /** How often an authorized enrollment is checked at the bank, in case a revocation webhook was lost. */
   authorizedCheckIntervalMs?: number;
-  /** Set by continue-as-new: the authorized enrollment being watched and the journey so far. */
-  resume?: { enrollment: Enrollment; state: EnrollmentState };
+  /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
+  resume?: { journey: EnrollmentJourney; replies: Record<string, MerchantReply> };
 }
 
 /** Where the journey stands. `authorized` is the outcome of the journey and a state the enrollment then stays
@@ -54,6 +54,13 @@ export interface EnrollmentState {
   webhooksReceived: number;
   duplicateWebhooks: number;
   polls: number;
+}
+
+/** The journey's durable part, carried by continue-as-new to the next run. */
+export interface EnrollmentJourney {
+  state: EnrollmentState;
+  /** The enrollment as the bank's own record last showed it (create, register or its list), never a webhook's. */
+  enrollment?: Enrollment;
 }
 
 export interface EnrollmentStarted {

@@ -1,9 +1,10 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
-import { defineMerchantRequest } from '../shared/merchant-requests.js';
+import { defineMerchantRequest, type MerchantReply } from '../shared/merchant-requests.js';
 import type { PollingSettings } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
+import type { FinalPaymentStatus } from './status.js';
 
 export interface PaymentInput {
   /** The merchant's reference; the workflow id is `payment:<externalId>` and the bank gets it as `external_id`. */
@@ -20,16 +21,19 @@ export interface PaymentInput {
   /** How long a settlement waits for the Pix cash-in event before the bank's GET stands in for it. */
   cashInWaitMs?: number;
   polling?: PollingSettings;
+  /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
+  resume?: { journey: PaymentJourney; replies: Record<string, MerchantReply> };
 }
 
 export type PaymentPhase =
   'checking_enrollment' | 'creating' | Exclude<BiometricPaymentStatus, 'pending'> | 'expired';
 
-export type PaymentOutcome = Extract<PaymentPhase, 'settled' | 'failed' | 'rejected' | 'expired'>;
+/** A final status the bank's own record confirmed, or `expired`: the workflow stopped following before that. */
+export type PaymentOutcome = FinalPaymentStatus | 'expired';
 
 /** One piece of what the workflow learned about the payment, and from where. */
 export interface PaymentEvidence {
-  source: 'create' | 'authorize' | 'webhook' | 'cash-in webhook' | 'poll' | 'confirmation';
+  source: 'create' | 'authorize' | 'webhook' | 'cash-in webhook' | 'poll';
   status: string;
   at: string;
   detail?: string;
@@ -61,15 +65,37 @@ export type AuthorizationResult =
   | { ok: true; status: BiometricPaymentStatus }
   | { ok: false; status: BiometricPaymentStatus | 'unknown'; reason: string };
 
-export interface PaymentResult {
-  outcome: PaymentOutcome;
-  status: BiometricPaymentStatus | 'expired';
+/**
+ * The journey's durable part: what the bank itself answered and what the workflow heard. It is all a run needs to
+ * go on, so continue-as-new carries it to the next run.
+ */
+export interface PaymentJourney {
+  state: PaymentState;
+  /** The payment as the bank's own record last showed it (create, authorize or GET), never a webhook's copy. */
+  payment?: BiometricPayment;
+  /** Whether the bank ever took the customer's assertion; a payment ending without it was never consented. */
+  authorizedAtBank: boolean;
+  /** End-to-end ids of the settled Pix cash-in events heard. */
+  cashIns: string[];
+  /** When the bank's record first showed the payment in processing: the processing wait counts from there. */
+  processingSince?: string;
+}
+
+interface PaymentResultDetails {
   paymentId?: string;
   endToEndId: string | null;
   transactionDate: string | null;
   reason: string;
   evidence: PaymentEvidence[];
 }
+
+/**
+ * How the journey ended. A final outcome is always the final status the bank's GET showed; `expired` carries the
+ * last status the bank's own record showed (null when no payment was created).
+ */
+export type PaymentResult =
+  | (PaymentResultDetails & { outcome: FinalPaymentStatus; status: FinalPaymentStatus })
+  | (PaymentResultDetails & { outcome: 'expired'; status: BiometricPaymentStatus | null });
 
 /** Where a payment stands when its workflow starts; also the state its memo holds from the start. */
 export function initialPaymentState(input: PaymentInput): PaymentState {

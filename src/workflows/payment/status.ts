@@ -1,5 +1,8 @@
 import type { BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
 
+/** The statuses after which the bank never changes a payment again. */
+export type FinalPaymentStatus = Extract<BiometricPaymentStatus, 'settled' | 'failed' | 'rejected'>;
+
 const rank: Record<BiometricPaymentStatus, number> = {
   pending: 0,
   created: 1,
@@ -10,11 +13,15 @@ const rank: Record<BiometricPaymentStatus, number> = {
   rejected: 4,
 };
 
-export const isFinalPaymentStatus = (status: BiometricPaymentStatus) => rank[status] === 4;
+export const isFinalPaymentStatus = (status: BiometricPaymentStatus): status is FinalPaymentStatus =>
+  rank[status] === 4;
+
+/** Whether the customer's consent is still to come: the bank has not taken an assertion for the payment. */
+export const awaitsConsent = (status: BiometricPaymentStatus) => rank[status] <= 2;
 
 /**
- * Whether `next` moves the payment forward from `current`. Statuses only move forward, so an event that arrives
- * late (awaiting_payment after settled) is stale and ignored; a final status never changes.
+ * Whether `next` moves the payment forward from `current`. Statuses only move forward, so an answer that reflects
+ * an older state of the bank (awaiting_payment after settled) is stale and ignored; a final status never changes.
  */
 export function movesForward(
   current: BiometricPaymentStatus | undefined,

@@ -42,12 +42,25 @@ export class MerchantReplies {
   private readonly replies = new Map<string, MerchantReply>();
   private readonly inProgress = new Set<string>();
 
-  /** `onAnswer` publishes the replies (`memoEntry`) together with whatever else the workflow publishes. */
-  constructor(private readonly onAnswer: () => void) {}
+  /**
+   * `onAnswer` publishes the replies (`memoEntry`) together with whatever else the workflow publishes; `kept` are
+   * the replies a previous run gave, carried over by continue-as-new.
+   */
+  constructor(
+    private readonly onAnswer: () => void,
+    kept: Record<string, MerchantReply> = {},
+  ) {
+    for (const [requestId, reply] of Object.entries(kept)) this.replies.set(requestId, reply);
+  }
+
+  /** The replies given so far, for the next run to keep. */
+  all(): Record<string, MerchantReply> {
+    return Object.fromEntries(this.replies);
+  }
 
   /** The replies as callers read them from the memo, by request id. */
   memoEntry(): MemoEntry {
-    return { key: memoKeys.replies, value: Object.fromEntries(this.replies) };
+    return { key: memoKeys.replies, value: this.all() };
   }
 
   /** Whether some request is being worked on, e.g. so a workflow ends only once it answered. */

@@ -1,4 +1,4 @@
-import { condition } from '@temporalio/workflow';
+import { condition, workflowInfo } from '@temporalio/workflow';
 
 export interface PollingSettings {
   /** Silence after which the workflow asks the bank itself, doubled after each unanswered poll. */
@@ -8,38 +8,52 @@ export interface PollingSettings {
 
 export const defaultPolling: PollingSettings = { firstPollAfterMs: 20_000, maxPollIntervalMs: 120_000 };
 
+/** How a wait for the bank ended. */
+export type FollowEnd = 'done' | 'deadline' | 'history-full';
+
 /**
- * Waits until `done()` holds or the deadline passes, trusting webhooks first: after a silence it polls the bank,
- * with exponential backoff, so a lost webhook delays the flow but never strands it. Answers whether `done()`
- * held; the bank is polled one last time at the deadline.
+ * Follows the bank until `done()` holds or the deadline passes. A hint (a webhook) sends the workflow to the bank
+ * at once, since only the bank's own record counts; after a silence it polls with exponential backoff, so a lost
+ * webhook delays the flow but never strands it. The bank is asked one last time at the deadline. With
+ * `historyBound`, the wait also ends once the run's history reaches it, for the caller to continue as new.
  */
-export async function waitWithPolling(options: {
+export async function followBank(options: {
   done: () => boolean;
   deadline: number;
   poll: () => Promise<void>;
   polling: PollingSettings;
-  /** A counter of arrivals (webhooks); any arrival restarts the silence before the next poll. */
-  arrivals?: () => number;
-}): Promise<boolean> {
-  let interval = options.polling.firstPollAfterMs;
-  while (!options.done()) {
+  /** A counter of hints: any change makes the workflow ask the bank now. */
+  hints?: () => number;
+  historyBound?: number;
+}): Promise<FollowEnd> {
+  const { done, poll, polling, hints } = options;
+  let interval = polling.firstPollAfterMs;
+  // Hints that arrive while a poll is under way count too: the bank's answer may predate them.
+  let asked = hints?.();
+  while (!done()) {
+    if (options.historyBound !== undefined && historyFull(options.historyBound)) return 'history-full';
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) {
-      await options.poll();
-      return options.done();
+      await poll();
+      return done() ? 'done' : 'deadline';
     }
-    const seen = options.arrivals?.();
-    const changed = await condition(
-      () => options.done() || (seen !== undefined && options.arrivals?.() !== seen),
+    const hinted = await condition(
+      () => done() || (asked !== undefined && hints?.() !== asked),
       Math.min(interval, remaining),
     );
-    if (options.done()) return true;
-    if (changed) {
-      interval = options.polling.firstPollAfterMs;
-      continue;
-    }
-    await options.poll();
-    interval = Math.min(interval * 2, options.polling.maxPollIntervalMs);
+    if (done()) return 'done';
+    asked = hints?.();
+    await poll();
+    interval = hinted ? polling.firstPollAfterMs : Math.min(interval * 2, polling.maxPollIntervalMs);
   }
-  return true;
+  return 'done';
+}
+
+/**
+ * Whether the run should hand over to a new one: its history reached `bound` events (a poll cycle adds about a
+ * dozen, so callers leave that much headroom below their stated bound), or the server suggests it.
+ */
+export function historyFull(bound: number): boolean {
+  const info = workflowInfo();
+  return info.historyLength >= bound || info.continueAsNewSuggested;
 }
