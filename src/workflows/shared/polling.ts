@@ -8,13 +8,19 @@ export interface PollingSettings {
 
 export const defaultPolling: PollingSettings = { firstPollAfterMs: 20_000, maxPollIntervalMs: 120_000 };
 
+/**
+ * After a hint the bank's GET did not confirm yet, the bank is asked again this soon, doubling from there: a real
+ * bank's reads lag its event stream by moments, not by a polling interval.
+ */
+const hintRecheckMs = 1_000;
+
 /** How a wait for the bank ended. */
 export type FollowEnd = 'done' | 'deadline' | 'history-full';
 
 /**
  * Follows the bank until `done()` holds or the deadline passes. A hint (a webhook) sends the workflow to the bank
- * at once, since only the bank's own record counts; after a silence it polls with exponential backoff, so a lost
- * webhook delays the flow but never strands it. The bank is asked one last time at the deadline. With
+ * at once, since only the bank's own record counts, and again soon after if the record did not show it yet; after
+ * a silence it polls with exponential backoff, so a lost webhook delays the flow but never strands it. The bank is asked one last time at the deadline. With
  * `historyBound`, the wait also ends once the run's history reaches it, for the caller to continue as new.
  */
 export async function followBank(options: {
@@ -44,7 +50,9 @@ export async function followBank(options: {
     if (done()) return 'done';
     asked = hints?.();
     await poll();
-    interval = hinted ? polling.firstPollAfterMs : Math.min(interval * 2, polling.maxPollIntervalMs);
+    interval = hinted
+      ? Math.min(hintRecheckMs, polling.firstPollAfterMs)
+      : Math.min(interval * 2, polling.maxPollIntervalMs);
   }
   return 'done';
 }
