@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { basicAuth, type SandboxCredentials } from './auth.js';
 import { sendError } from './errors.js';
-import { FaultInjector } from './faults.js';
+import { FaultInjector, type FaultSettings } from './faults.js';
 import type { BiometricsSettings } from './biometrics/state.js';
 import { sandboxWebAuthnSettings, trustListeningOrigins } from './biometrics/webauthn-settings.js';
 import { biometricsRoutes } from './routes/biometrics.js';
@@ -35,6 +35,8 @@ export interface SandboxOptions {
   webauthn?: Partial<WebAuthnSettings>;
   /** Consent window, settlement delay and enrollment windows (also changeable via the control API). */
   biometrics?: Partial<BiometricsSettings>;
+  /** Faults from the start (also changeable via the control API); a reset returns to them. */
+  faults?: Partial<FaultSettings>;
 }
 
 export interface Sandbox {
@@ -51,9 +53,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The offline bank: the spec's endpoints behind Basic auth and fault injection, plus the /sandbox control API. */
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const state = new SandboxState({ seed: options.seed, now: options.now, biometrics: options.biometrics });
+  const faults = new FaultInjector(options.seed, options.faults);
+  const state = new SandboxState({
+    seed: options.seed,
+    now: options.now,
+    biometrics: options.biometrics,
+    readLagMs: () => faults.current().get_lag_ms,
+  });
   const webauthn = sandboxWebAuthnSettings(options.webauthn);
-  const faults = new FaultInjector(options.seed);
   const webhooks = new WebhookDispatcher({
     logger: options.logger.child({ component: 'sandbox-webhooks' }),
     faults,

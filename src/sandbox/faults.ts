@@ -41,6 +41,17 @@ export const faultSettingsSchema = z.strictObject({
   webhook_delay_rate: rate.default(1),
   webhook_delay_ms: z.number().int().nonnegative().default(0),
   webhook_delay_jitter_ms: z.number().int().nonnegative().default(0),
+  /**
+   * Share of webhooks whose `ref_id` and `data.id` name another resource: one of the same category the bank
+   * announced before, or an unknown uuid when there is none.
+   */
+  webhook_foreign_id_rate: rate.default(0),
+  /**
+   * How far the bank's reads lag behind its writes: GETs and lists of enrollments, payments and collection
+   * attempts (and the boleto a cancel answers with) show each record as it was this long ago, while its
+   * webhooks go out at once.
+   */
+  get_lag_ms: z.number().int().nonnegative().default(0),
 });
 export type FaultSettings = z.infer<typeof faultSettingsSchema>;
 
@@ -54,6 +65,8 @@ export interface WebhookFaultDecision {
   duplicated: boolean;
   reordered: boolean;
   delay_ms: number;
+  /** Set when the event is sent naming another resource; a number in [0, 1) that picks which. */
+  foreign_pick: number | null;
 }
 
 const zeroCounts = () => ({
@@ -66,6 +79,7 @@ const zeroCounts = () => ({
   webhooksDuplicated: 0,
   webhooksReordered: 0,
   webhooksDelayed: 0,
+  webhooksForeignIds: 0,
 });
 
 /**
@@ -81,8 +95,12 @@ export class FaultInjector {
   private webhookRandom: SeededRandom;
   readonly injected = zeroCounts();
 
-  constructor(seed: number) {
-    this.settings = faultSettingsSchema.parse({ seed });
+  /** `initial` applies from the start and again after every reset. */
+  constructor(
+    seed: number,
+    private readonly initial: Partial<FaultSettings> = {},
+  ) {
+    this.settings = faultSettingsSchema.parse({ ...initial, seed });
     this.random = new SeededRandom(seed);
     this.webhookRandom = webhookStream(seed);
   }
@@ -100,7 +118,7 @@ export class FaultInjector {
   }
 
   reset(seed: number): void {
-    this.configure(faultSettingsSchema.parse({ seed }));
+    this.configure(faultSettingsSchema.parse({ ...this.initial, seed }));
     Object.assign(this.injected, zeroCounts());
   }
 
@@ -138,20 +156,23 @@ export class FaultInjector {
   decideWebhook(): WebhookFaultDecision {
     const s = this.settings;
     const random = this.webhookRandom;
-    // Every event takes the same five draws whatever the rates, so one rate never shifts another's picks.
+    // Every event takes the same seven draws whatever the rates, so one rate never shifts another's picks.
     const dropped = random.chance(s.webhook_drop_rate);
     const duplicated = random.chance(s.webhook_duplicate_rate);
     const reordered = random.chance(s.webhook_reorder_rate);
     const delayed = random.chance(s.webhook_delay_rate);
     const delayMs = s.webhook_delay_ms + random.int(0, s.webhook_delay_jitter_ms);
+    const foreign = random.chance(s.webhook_foreign_id_rate);
+    const pick = random.next();
     if (dropped) {
       this.injected.webhooksDropped++;
-      return { dropped, duplicated: false, reordered: false, delay_ms: 0 };
+      return { dropped, duplicated: false, reordered: false, delay_ms: 0, foreign_pick: null };
     }
     if (duplicated) this.injected.webhooksDuplicated++;
     if (reordered) this.injected.webhooksReordered++;
+    if (foreign) this.injected.webhooksForeignIds++;
     const delay_ms = delayed ? delayMs : 0;
     if (delay_ms > 0) this.injected.webhooksDelayed++;
-    return { dropped, duplicated, reordered, delay_ms };
+    return { dropped, duplicated, reordered, delay_ms, foreign_pick: foreign ? pick : null };
   }
 }

@@ -1,6 +1,7 @@
 import type { Boleto } from '../bank/schemas/boleto.js';
 import { BankData } from './bank-data.js';
 import { BiometricsState, type BiometricsSettings } from './biometrics/state.js';
+import { LaggedReads } from './lagged-reads.js';
 import { seedBoletos } from './seed/boletos.js';
 import { seededRandomFor } from './seed/random.js';
 import { seedWorld, type SandboxWorld } from './seed/world.js';
@@ -11,6 +12,8 @@ export interface SandboxStateOptions {
   now?: Date;
   /** Pix biometrics clocks (consent window, settlement delay, enrollment windows) that `reset()` returns to. */
   biometrics?: Partial<BiometricsSettings>;
+  /** How far the bank's reads lag behind its writes, read at every GET (the `get_lag_ms` fault); none by default. */
+  readLagMs?: () => number;
 }
 
 /** Everything the sandbox bank knows. `reset()` restores the seeded state. */
@@ -21,9 +24,11 @@ export class SandboxState {
   bankData!: BankData;
 
   readonly biometrics: BiometricsState;
+  readonly reads: LaggedReads;
 
   constructor(private readonly options: SandboxStateOptions) {
     this.biometrics = new BiometricsState(options.seed, options.biometrics);
+    this.reads = new LaggedReads(options.readLagMs ?? (() => 0));
     this.reset();
   }
 
@@ -42,6 +47,7 @@ export class SandboxState {
       ]),
     );
     this.biometrics.reset();
+    this.reads.clear();
     this.bankData = new BankData(seed, this.world, now);
   }
 }

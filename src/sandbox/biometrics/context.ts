@@ -54,10 +54,12 @@ export function findPayment(
   if (enrollment instanceof Refusal) return enrollment;
   if (!uuid.safeParse(id).success) return invalidId('payment', id);
   const payment = context.state.biometrics.payments.get(id);
-  if (!payment || payment.enrollmentId !== enrollmentId) {
-    return new Refusal(404, 'NOT_FOUND', `payment ${id} not found on enrollment ${enrollmentId}`);
-  }
+  if (!payment || payment.enrollmentId !== enrollmentId) return paymentNotFound(enrollment, id);
   return { enrollment, payment };
+}
+
+export function paymentNotFound(enrollment: EnrollmentEntry, id: string): Refusal {
+  return new Refusal(404, 'NOT_FOUND', `payment ${id} not found on enrollment ${enrollment.record.id}`);
 }
 
 export function notAuthorized(enrollment: EnrollmentEntry): Refusal | undefined {

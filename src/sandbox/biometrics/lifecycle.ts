@@ -3,6 +3,7 @@ import type { EnrollmentStatus } from '../../bank/schemas/enrollment.js';
 import type { BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
 import type { CollectingDocument } from '../../bank/schemas/collecting-document.js';
 import { webhookCategories } from '../../bank/schemas/webhook.js';
+import type { LaggedReads } from '../lagged-reads.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { endToEndId } from './pix.js';
 import type { BiometricsState, EnrollmentEntry, EnrollmentRecord, PaymentEntry } from './state.js';
@@ -46,12 +47,14 @@ export class BiometricsLifecycle {
   constructor(
     private readonly state: BiometricsState,
     private readonly webhooks: WebhookDispatcher,
+    private readonly reads: LaggedReads,
   ) {}
 
   /** Starts the clock of a new enrollment; creation itself is announced by the create response only. */
   openEnrollment(entry: EnrollmentEntry): void {
     this.state.addEnrollment(entry);
     this.awaitStep(entry, new Date());
+    this.reads.enrollments.created(entry.record.id, entry.record);
   }
 
   moveEnrollment(
@@ -62,6 +65,7 @@ export class BiometricsLifecycle {
     const now = new Date();
     Object.assign(entry.record, changes, { status, updated_at: now.toISOString() });
     this.awaitStep(entry, now);
+    this.reads.enrollments.changed(entry.record.id, entry.record);
     this.webhooks.publish({
       category: webhookCategories.enrollment,
       type: status,
@@ -97,6 +101,7 @@ export class BiometricsLifecycle {
   /** Records a new payment, announces it and starts its consent window. */
   openPayment(entry: PaymentEntry): void {
     this.state.addPayment(entry);
+    this.reads.payments.created(entry.record.id, entry.record);
     this.publishPayment(entry);
     this.state.schedule(Math.max(0, entry.consentDeadline - new Date().getTime()), () => {
       this.expireConsentIfDue(entry);
@@ -118,6 +123,7 @@ export class BiometricsLifecycle {
     changes: Partial<PaymentEntry['record']> = {},
   ) {
     Object.assign(entry.record, changes, { status, updated_at: new Date().toISOString() });
+    this.reads.payments.changed(entry.record.id, entry.record);
     this.publishPayment(entry);
   }
 

@@ -5,7 +5,7 @@ import { uuid } from '../../bank/schemas/common.js';
 import { deviceRequestSchema } from '../../bank/schemas/device.js';
 import type { ParticipantListing } from '../../bank/schemas/participant-listing.js';
 import { Refusal, type BiometricsContext } from '../biometrics/context.js';
-import { listedEnrollmentsOfDevice } from '../biometrics/views.js';
+import { listedEnrollmentsOfDevice, readEnrollmentsOfDevice } from '../biometrics/views.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
 
 const participantsQuerySchema = z.looseObject({ device_id: uuid.optional() });
@@ -32,7 +32,10 @@ export function biometricsDeviceRoutes(app: FastifyInstance, context: Biometrics
     }
     if (!loadEnrollments) return { data: device.record };
     return {
-      data: { ...device.record, enrollments: listedEnrollmentsOfDevice(biometrics(), device.record.id) },
+      data: {
+        ...device.record,
+        enrollments: listedEnrollmentsOfDevice(biometrics(), context.state.reads, device.record.id),
+      },
     };
   });
 
@@ -45,15 +48,15 @@ export function biometricsDeviceRoutes(app: FastifyInstance, context: Biometrics
     if (!biometrics().devices.has(deviceId)) {
       return new Refusal(404, 'NOT_FOUND', `device ${deviceId} not found`, '/device_id').send(reply);
     }
-    const authorized = biometrics()
-      .enrollmentsOfDevice(deviceId)
-      .filter((entry) => entry.record.status === 'authorized');
+    const authorized = readEnrollmentsOfDevice(biometrics(), context.state.reads, deviceId)
+      .map(({ record }) => record)
+      .filter((record) => record.status === 'authorized');
     const listings: ParticipantListing[] = participants.map((participant) => {
-      const enrollment = authorized.find((entry) => entry.record.participant_id === participant.id);
+      const enrollment = authorized.find((record) => record.participant_id === participant.id);
       return {
         ...participant,
         'enrolled?': enrollment !== undefined,
-        enrollment: enrollment ? { ...enrollment.record } : null,
+        enrollment: enrollment ? { ...enrollment } : null,
       };
     });
     // Enrolled participants first; the sort is stable, so each group keeps the bank's order.

@@ -93,7 +93,7 @@ export function biometricsEnrollmentRoutes(app: FastifyInstance, context: Biomet
     if (!biometrics().devices.has(deviceId)) {
       return new Refusal(404, 'NOT_FOUND', `device ${deviceId} not found`, '/device_id').send(reply);
     }
-    return { data: listedEnrollmentsOfDevice(biometrics(), deviceId) };
+    return { data: listedEnrollmentsOfDevice(biometrics(), context.state.reads, deviceId) };
   });
 
   app.get<EnrollmentParams>('/biometrics/enrollments/:enrollmentId/credentials', (request, reply) =>

@@ -7,6 +7,7 @@ import {
   findEnrollment,
   findPayment,
   notAuthorized,
+  paymentNotFound,
   Refusal,
   type BiometricsContext,
 } from '../biometrics/context.js';
@@ -114,7 +115,9 @@ export function biometricsPaymentRoutes(app: FastifyInstance, context: Biometric
     if (found instanceof Refusal) return found.send(reply);
     const { payment } = found;
     context.lifecycle.expireConsentIfDue(payment);
-    return { data: payment.record };
+    const seen = context.state.reads.payment(payment.record);
+    if (!seen) return paymentNotFound(found.enrollment, payment.record.id).send(reply);
+    return { data: seen };
   });
 
   app.get<PaymentParams>(`${paymentsPath}/:paymentId/credentials`, async (request, reply) => {

@@ -13,7 +13,7 @@ import { registrationPageRoutes } from './registration-page.js';
 export function biometricsRoutes(app: FastifyInstance, deps: Omit<BiometricsContext, 'lifecycle'>): void {
   const context: BiometricsContext = {
     ...deps,
-    lifecycle: new BiometricsLifecycle(deps.state.biometrics, deps.webhooks),
+    lifecycle: new BiometricsLifecycle(deps.state.biometrics, deps.webhooks, deps.state.reads),
   };
   biometricsDeviceRoutes(app, context);
   biometricsEnrollmentRoutes(app, context);

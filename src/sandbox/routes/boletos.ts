@@ -18,8 +18,13 @@ export function boletoRoutes(app: FastifyInstance, state: SandboxState): void {
       const boleto = state.boletos.get(id);
       if (!boleto) return sendError(reply, 404, 'NOT_FOUND', `boleto ${id} not found`);
       // Cancelling twice answers the cancelled boleto again, so a retried call is harmless.
-      boleto.status = cancelledBoletoStatus;
-      return { data: boleto };
+      if (boleto.status !== cancelledBoletoStatus) {
+        const before = structuredClone(boleto);
+        boleto.status = cancelledBoletoStatus;
+        state.reads.boletos.changed(id, boleto, before);
+      }
+      // The answer comes from the bank's read side, which may not show the cancellation yet (`get_lag_ms`).
+      return { data: state.reads.boleto(boleto) ?? boleto };
     },
   );
 }

@@ -95,6 +95,7 @@ export function recurrenceControlRoutes(
         retry: sameCollection !== undefined,
       });
       data.attempts.set(attempt.id, attempt);
+      state.reads.attempts.created(attempt.id, attempt);
       announce(attempt);
       return attempt;
     });
@@ -163,7 +164,9 @@ export function recurrenceControlRoutes(
       );
     }
     const at = parsed.data.timestamp ? new Date(parsed.data.timestamp) : new Date();
+    const before = structuredClone(attempt);
     moveAttempt(state.bankData.random, attempt, recurrence, parsed.data.status, at);
+    state.reads.attempts.changed(attempt.id, attempt, before);
     announce(attempt);
     return { data: attempt };
   });

@@ -71,7 +71,10 @@ export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): voi
     const limit = Math.min(query.limit ?? defaultPageSize, maxCollectionAttemptPageSize);
     const page = readPageRequest(reply, 'collection-attempts', query, limit);
     if (!page) return reply;
-    const matching = [...state.bankData.attempts.values()].filter((attempt) => matches(attempt, query));
+    const matching = [...state.bankData.attempts.values()].flatMap((stored) => {
+      const attempt = state.reads.attempt(stored);
+      return attempt && matches(attempt, query) ? [attempt] : [];
+    });
     const result = paginate(
       'collection-attempts',
       matching,
@@ -84,7 +87,8 @@ export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): voi
   app.get(`${collectionAttemptsPath}/:id`, { config: { errorShape: 'list' } }, async (request, reply) => {
     const params = parseParameters(reply, 'path', idParamsSchema, request.params);
     if (!params) return reply;
-    const attempt = state.bankData.attempts.get(params.id);
+    const stored = state.bankData.attempts.get(params.id);
+    const attempt = stored && state.reads.attempt(stored);
     if (!attempt) {
       return sendError(reply, 404, 'NOT_FOUND', `collection attempt ${params.id} not found`, '/path/id');
     }

@@ -16,6 +16,8 @@ export interface WebhookEventRecord {
   id: string;
   status: WebhookEventStatus;
   envelope: WebhookEnvelope;
+  /** The resource the event is really about when the foreign-id fault made `envelope` name another; else null. */
+  replaced_ref_id: string | null;
   /** The receiver it was addressed to when published; null when none was configured. */
   url: string | null;
   /** Null when it was not going to be sent: no URL, or the sandbox was closing. */

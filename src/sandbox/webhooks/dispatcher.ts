@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { WebhookEnvelope } from '../../bank/schemas/webhook.js';
 import type { FaultInjector, WebhookFaultDecision } from '../faults.js';
+import { SeededRandom } from '../seed/random.js';
 import { WebhookLog, type WebhookEventRecord } from './delivery-log.js';
 import { postWebhook } from './post.js';
 import { ReorderBuffer } from './reorder.js';
@@ -48,6 +49,8 @@ export class WebhookDispatcher {
   private readonly faults: FaultInjector;
   private readonly closing = new AbortController();
   private readonly running = new Set<Promise<void>>();
+  /** The resources each category's events were about, for the foreign-id fault to pick from. */
+  private readonly announcedIds = new Map<string, Set<string>>();
   private readonly reorder = new ReorderBuffer<Delivery>((delivery) => this.start(delivery));
 
   constructor(options: WebhookDispatcherOptions) {
@@ -70,6 +73,7 @@ export class WebhookDispatcher {
   /** Forgets what was published and delivered, as part of a sandbox reset. */
   clearHistory(): void {
     this.published.splice(0);
+    this.announcedIds.clear();
     this.log.clear();
   }
 
@@ -79,29 +83,29 @@ export class WebhookDispatcher {
 
   /** `publish`, answering the record (and so the event id) the control API lists. */
   announce(event: WebhookEvent): WebhookEventRecord {
-    const body = JSON.stringify({ ...event, timestamp: new Date().toISOString() });
+    const target = this.target;
+    const sending = target.url !== null && !this.closing.signal.aborted;
+    const faults = sending ? this.faults.decideWebhook() : null;
+    const announced = this.announcedIds.get(event.category) ?? new Set<string>();
+    this.announcedIds.set(event.category, announced.add(event.ref_id));
+    const sent = faults?.foreign_pick == null ? event : this.withForeignId(event, faults.foreign_pick);
+    const body = JSON.stringify({ ...sent, timestamp: new Date().toISOString() });
     // A snapshot: routes keep changing their records, and a retry must send what was announced.
     const envelope = JSON.parse(body) as WebhookEnvelope;
     this.published.push(envelope);
-    const target = this.target;
     const record: WebhookEventRecord = {
       id: randomUUID(),
-      status: 'undeliverable',
+      status: target.url ? 'cancelled' : 'undeliverable',
       envelope,
+      replaced_ref_id: sent === event ? null : event.ref_id,
       url: target.url,
-      faults: null,
+      faults,
       attempts: 0,
       delivered_copies: 0,
     };
     this.log.addEvent(record);
-    if (!target.url) return record;
-    if (this.closing.signal.aborted) {
-      record.status = 'cancelled';
-      return record;
-    }
+    if (!faults || !target.url) return record;
 
-    const faults = this.faults.decideWebhook();
-    record.faults = faults;
     const delivery: Delivery = { record, body, target: { ...target, url: target.url }, faults };
     if (faults.dropped) {
       record.status = 'dropped';
@@ -112,6 +116,16 @@ export class WebhookDispatcher {
       this.start(delivery, this.reorder.takeAll());
     }
     return record;
+  }
+
+  /**
+   * The event naming another resource of its category the bank announced before (`pick` chooses which), or an
+   * unknown one when there is none: its `ref_id` and `data.id` change, the rest of the record stays.
+   */
+  private withForeignId(event: WebhookEvent, pick: number): WebhookEvent {
+    const others = [...(this.announcedIds.get(event.category) ?? [])].filter((id) => id !== event.ref_id);
+    const foreignId = others[Math.floor(pick * others.length)] ?? new SeededRandom(pick * 2 ** 32).uuid();
+    return { ...event, ref_id: foreignId, data: { ...event.data, id: foreignId } };
   }
 
   /** Stops every timer and connection; events still on their way end as cancelled. */
