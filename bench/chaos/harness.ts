@@ -4,12 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage } from 'node:http';
 import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
-import type { FaultInjector } from '../../src/sandbox/faults.js';
+import type { FaultInjector, FaultSettings } from '../../src/sandbox/faults.js';
 import type { DeliveryAttempt, WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
 import type { SandboxWorld } from '../../src/sandbox/seed/world.js';
 import { getRecurrence } from '../../src/starter/index.js';
 import type { RecurrenceState } from '../../src/workflows/recurrence/definitions.js';
 import { auditJourneys, auditRecurrences, type BankRecords } from './audit-bank.js';
+import { auditConfirmedOutcomes } from './audit-outcomes.js';
 import { auditPendingTasks, auditWebhooks, auditWorkflows } from './audit-temporal.js';
 import { startDisruptions } from './disruptions.js';
 import { readAllHistories, type RunHistory } from './histories.js';
@@ -188,7 +189,9 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     };
     const events = await control.get<WebhookEventRecord[]>('/sandbox/webhooks/events');
     const deliveries = await control.get<DeliveryAttempt[]>('/sandbox/webhooks/deliveries');
-    const faults = await control.get<{ injected: FaultInjector['injected'] }>('/sandbox/faults');
+    const faults = await control.get<{ settings: FaultSettings; injected: FaultInjector['injected'] }>(
+      '/sandbox/faults',
+    );
 
     auditJourneys(journeys, bank, violations);
     auditRecurrences(
@@ -200,6 +203,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     log('auditing: reading every workflow history');
     const { runs, webhooks } = await accountForWebhooks(stack, events, violations);
     auditWorkflows(runs, violations);
+    auditConfirmedOutcomes(runs, bank, violations);
     await auditPendingTasks(stack.client, runs, violations);
 
     const result = summarize(
@@ -210,6 +214,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
         stack,
         retries,
         injected: faults.injected,
+        getLagMs: faults.settings.get_lag_ms,
         bankCalls: bankCalls.count,
         events,
         deliveries,

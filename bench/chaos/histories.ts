@@ -25,6 +25,8 @@ export interface RunHistory {
   workflowTaskTimeouts: number;
   /** Activities whose last recorded try was not the first. */
   retriedActivities: number;
+  /** What the run returned, decoded with the project's codec; absent unless it completed. */
+  result?: unknown;
 }
 
 async function readRun(
@@ -51,6 +53,11 @@ async function readRun(
     if (failed) {
       const cause = WorkflowTaskFailedCause[failed.cause ?? 0] ?? String(failed.cause);
       run.workflowTaskFailures.push(cause.replace('WORKFLOW_TASK_FAILED_CAUSE_', ''));
+    }
+    const returned = event.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+    if (returned) {
+      const [decoded] = await codec.decode([returned]);
+      if (decoded) run.result = defaultPayloadConverter.fromPayload<unknown>(decoded);
     }
     if (event.workflowTaskTimedOutEventAttributes) run.workflowTaskTimeouts++;
     if ((event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1) run.retriedActivities++;

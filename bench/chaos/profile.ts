@@ -6,7 +6,11 @@ import type { FaultSettings } from '../../src/sandbox/faults.js';
  */
 export const bankTimeoutMs = 2_500;
 
-/** The bank's misbehaviour for the whole run (issue 6: 20% of calls answered 500, webhooks 30% lost, 30% twice). */
+/**
+ * The bank's misbehaviour for the whole run (issue 6: 20% of calls answered 500, webhooks 30% lost, 30% twice),
+ * and a bank whose reads lag its webhooks, some of which name another resource: a workflow must end only on what
+ * the bank's GET confirms.
+ */
 export function chaosFaults(seed: number): FaultSettings {
   return {
     seed,
@@ -24,6 +28,8 @@ export function chaosFaults(seed: number): FaultSettings {
     webhook_delay_rate: 0.5,
     webhook_delay_ms: 100,
     webhook_delay_jitter_ms: 1_500,
+    webhook_foreign_id_rate: 0.05,
+    get_lag_ms: 400,
   };
 }
 

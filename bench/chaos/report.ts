@@ -29,6 +29,10 @@ export interface ChaosReport {
     webhooksDuplicated: number;
     webhooksReordered: number;
     webhooksDelayed: number;
+    /** Events sent naming another resource's id. */
+    webhooksForeignIds: number;
+    /** How far the bank's reads lagged its writes. */
+    getLagMs: number;
     /** Delivery attempts the receiver did not answer 2xx, by status code or network error. */
     deliveriesRefused: Counts;
     /** Events whose every delivery attempt failed (the bank gave up); workflows learn of them by polling. */
@@ -115,6 +119,8 @@ export function formatReport(report: ChaosReport): string {
       ],
       ['  reordered', faults.webhooksReordered],
       ['  delayed', faults.webhooksDelayed],
+      ['  naming another resource', faults.webhooksForeignIds],
+      ['bank reads lagging writes by', `${faults.getLagMs} ms`],
       ['deliveries refused', `${sum(faults.deliveriesRefused)} (${spread(faults.deliveriesRefused)})`],
       ['webhooks the bank gave up on', faults.webhooksGivenUp],
       ['worker SIGKILLs', faults.workerKills],

@@ -17,6 +17,7 @@ export interface RunFacts {
   stack: ChaosStack;
   retries: MerchantRetries;
   injected: FaultInjector['injected'];
+  getLagMs: number;
   bankCalls: number;
   events: WebhookEventRecord[];
   deliveries: DeliveryAttempt[];
@@ -83,6 +84,8 @@ export function summarize(
       webhooksDuplicated: injected.webhooksDuplicated,
       webhooksReordered: injected.webhooksReordered,
       webhooksDelayed: injected.webhooksDelayed,
+      webhooksForeignIds: injected.webhooksForeignIds,
+      getLagMs: facts.getLagMs,
       deliveriesRefused: refusedDeliveries(facts.deliveries),
       webhooksGivenUp: facts.events.filter(
         (event) => event.status === 'failed' && event.delivered_copies === 0,

@@ -16,6 +16,9 @@ describe('chaos: journeys and a recurrence sync while the bank, webhooks, worker
     expect(report.faults.workerKills).toBeGreaterThan(0);
     expect(report.faults.bankErrors).toBeGreaterThan(0);
     expect(report.faults.webhooksDropped + report.faults.webhooksDuplicated).toBeGreaterThan(0);
+    // The bank's reads lag its webhooks and some webhooks name another resource, yet no workflow ends on them.
+    expect(report.faults.getLagMs).toBeGreaterThan(0);
+    expect(report.faults.webhooksForeignIds).toBeGreaterThan(0);
     expect(report.outcomes.sync?.unknownAttempts).toBe(0);
   }, 240_000);
 });

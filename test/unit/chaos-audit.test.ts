@@ -1,5 +1,9 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
+import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
+import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { TypedSearchAttributes } from '@temporalio/common';
+import type { BankRecords } from '../../bench/chaos/audit-bank.js';
+import { auditConfirmedOutcomes, confirmedOutcomeCheck } from '../../bench/chaos/audit-outcomes.js';
 import { auditWorkflows } from '../../bench/chaos/audit-temporal.js';
 import type { RunHistory } from '../../bench/chaos/histories.js';
 import { Violations } from '../../bench/chaos/violations.js';
@@ -10,6 +14,7 @@ function run(
   status: string,
   workflowTaskFailures: string[] = [],
   phase = 'authorized',
+  result?: unknown,
 ): RunHistory {
   const info = {
     workflowId: `${type}-1`,
@@ -17,7 +22,14 @@ function run(
     status: { name: status },
     typedSearchAttributes: new TypedSearchAttributes([{ key: searchAttributes.status, value: phase }]),
   } as unknown as WorkflowExecutionInfo;
-  return { info, webhookKeys: [], workflowTaskFailures, workflowTaskTimeouts: 0, retriedActivities: 0 };
+  return {
+    info,
+    webhookKeys: [],
+    workflowTaskFailures,
+    workflowTaskTimeouts: 0,
+    retriedActivities: 0,
+    result,
+  };
 }
 
 describe('chaos audit of the workflow runs', () => {
@@ -63,6 +75,99 @@ describe('chaos audit of the workflow runs', () => {
       'no workflow is stuck: still running after every journey ended',
       'no workflow is stuck: running enrollment in phase awaiting_enrollment',
       'no workflow ends in failure: closed TERMINATED',
+    ]);
+  });
+});
+
+describe('chaos audit: no workflow ended with a status the bank’s GET did not confirm', () => {
+  const payment = (id: string, status: string, endToEndId: string | null = null) =>
+    ({
+      id,
+      status,
+      end_to_end_id: endToEndId,
+      transaction_date: status === 'settled' ? '2025-06-01' : null,
+    }) as BiometricPayment;
+  const enrollment = (id: string, status: string) => ({ id, status }) as Enrollment;
+  const bank = (payments: BiometricPayment[], enrollments: Enrollment[] = []): BankRecords => ({
+    payments,
+    enrollments,
+    authorizeCalls: [],
+    attempts: [],
+  });
+  const paid = (
+    paymentId: string,
+    outcome: string,
+    endToEndId: string | null,
+    transactionDate: string | null,
+  ) =>
+    run('biometricPaymentWorkflow', 'COMPLETED', [], 'settled', {
+      outcome,
+      status: outcome,
+      paymentId,
+      endToEndId,
+      transactionDate,
+      reason: '',
+      evidence: [],
+    });
+  const enrolled = (enrollmentId: string, outcome: string) =>
+    run('enrollmentWorkflow', 'COMPLETED', [], outcome, {
+      outcome,
+      reason: '',
+      enrollment: { id: enrollmentId },
+    });
+
+  function audit(runs: RunHistory[], records: BankRecords): string[] {
+    const violations = new Violations();
+    auditConfirmedOutcomes(runs, records, violations);
+    expect(violations.list.every((violation) => violation.check === confirmedOutcomeCheck)).toBe(true);
+    return violations.list.map((violation) => violation.detail);
+  }
+
+  it('accepts outcomes, end-to-end ids and dates that are the bank’s own', () => {
+    const records = bank(
+      [payment('p1', 'settled', 'E1'), payment('p2', 'rejected'), payment('p3', 'awaiting_consent')],
+      [enrollment('e1', 'inactive'), enrollment('e2', 'rejected')],
+    );
+    const runs = [
+      paid('p1', 'settled', 'E1', '2025-06-01'),
+      paid('p2', 'rejected', null, null),
+      // Gave up following: not a final answer, so nothing to confirm.
+      paid('p3', 'expired', null, null),
+      enrolled('e1', 'expired'),
+      enrolled('e2', 'rejected'),
+      // Still running: only closed workflows answered anything.
+      run('biometricPaymentWorkflow', 'RUNNING'),
+    ];
+    expect(audit(runs, records)).toEqual([]);
+  });
+
+  it('reports a payment that ended settled while the bank still awaits consent', () => {
+    expect(
+      audit([paid('p1', 'settled', 'E1', '2025-06-01')], bank([payment('p1', 'awaiting_consent')])),
+    ).toEqual([
+      'ended settled (status settled); the bank says awaiting_consent',
+      'ended with end_to_end_id E1; the bank says null',
+      'ended with transaction_date 2025-06-01; the bank says null',
+    ]);
+  });
+
+  it('reports fields the bank did not confirm even when the status matches, and payments the bank never held', () => {
+    const records = bank([payment('p1', 'settled', 'E-bank')]);
+    expect(
+      audit([paid('p1', 'settled', 'E-webhook', '2025-06-01'), paid('p9', 'failed', null, null)], records),
+    ).toEqual([
+      'ended with end_to_end_id E-webhook; the bank says E-bank',
+      'ended failed; the bank holds no such payment',
+    ]);
+  });
+
+  it('reports an enrollment outcome the bank’s record does not show', () => {
+    const records = bank([], [enrollment('e1', 'awaiting_enrollment'), enrollment('e2', 'authorized')]);
+    expect(
+      audit([enrolled('e1', 'revoked'), enrolled('e2', 'blocked'), enrolled('e3', 'rejected')], records),
+    ).toEqual([
+      'ended revoked; the bank says awaiting_enrollment',
+      'ended rejected; the bank says no such enrollment',
     ]);
   });
 });
