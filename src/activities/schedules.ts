@@ -1,6 +1,15 @@
-import type { Client } from '@temporalio/client';
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { previousMatchingTime } from '../schedules/matching-times.js';
+import { previousMatchingTime, scheduleMatchingTimes } from '../schedules/matching-times.js';
+import {
+  maxScheduledTimesPerWindow,
+  windowClaimSignal,
+  windowCursorWorkflowId,
+  windowCursorWorkflowType,
+  type WindowClaim,
+} from '../workflows/jobs/window-cursor-definitions.js';
+import { searchAttributes } from '../workflows/search-attributes.js';
 
 /** gRPC status NOT_FOUND, as both the grpc-js and the native connection report it. */
 const grpcNotFound = 5;
@@ -30,6 +39,45 @@ export function createScheduleActivities(temporal: Client) {
         });
       }
       return previous.toISOString();
+    },
+
+    /** Sends a run's claim to its schedule's window cursor, starting the cursor if it does not run yet. */
+    async claimJobWindow(claim: WindowClaim): Promise<void> {
+      await temporal.workflow.signalWithStart(windowCursorWorkflowType, {
+        workflowId: windowCursorWorkflowId(claim.scheduleId),
+        taskQueue: Context.current().info.taskQueue,
+        args: [],
+        signal: windowClaimSignal,
+        signalArgs: [claim],
+        typedSearchAttributes: [{ key: searchAttributes.kind, value: 'window-cursor' }],
+        staticSummary: `Where the time covered by schedule ${claim.scheduleId} ends`,
+      });
+    },
+
+    /** Whether a scheduled run (the latest of its chain) is still running. */
+    async jobRunIsOpen(workflowId: string): Promise<boolean> {
+      try {
+        return (await temporal.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
+    },
+
+    /**
+     * Where a window catching up from `from` to `to` ends: at the schedule's `maxScheduledTimesPerWindow`-th time
+     * after `from` when more times than that fall in it, at `to` otherwise (and when the schedule is gone).
+     */
+    async catchUpWindowEnd(scheduleId: string, from: string, to: string): Promise<string> {
+      let times: Date[];
+      try {
+        times = await scheduleMatchingTimes(temporal, scheduleId, new Date(from), new Date(to));
+      } catch (error) {
+        if (isNotFound(error)) return to;
+        throw error;
+      }
+      const end = times[maxScheduledTimesPerWindow - 1];
+      return end && times.length > maxScheduledTimesPerWindow ? end.toISOString() : to;
     },
   };
 }

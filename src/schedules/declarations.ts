@@ -6,7 +6,7 @@ import { jobIds, type JobId } from '../workflows/jobs/definitions.js';
 export interface ScheduleDeclaration {
   job: JobId;
   scheduleId: string;
-  /** The workflow type the schedule starts, with no arguments: the run derives its window itself. */
+  /** The workflow type the schedule starts, with no arguments: the run claims its window from the schedule's cursor. */
   workflowType: string;
   cron: string;
   /** The environment variable that sets `cron`, named in errors. */
@@ -50,7 +50,7 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
       config.cron.attemptsSync,
       'SCHEDULE_ATTEMPTS_SYNC_CRON',
       '1 hour',
-      'Sync recurrence collection attempts since the previous scheduled run',
+      'Sync recurrence collection attempts since the last completed window',
     ),
     declare(
       jobIds.refundReport,
@@ -58,7 +58,7 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
       config.cron.reports,
       'SCHEDULE_REPORTS_CRON',
       '1 day',
-      'Receivable refunds report (JSON and CSV) since the previous scheduled run',
+      'Receivable refunds report (JSON and CSV) since the last completed window',
     ),
     declare(
       jobIds.transferReport,
@@ -66,7 +66,7 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
       config.cron.reports,
       'SCHEDULE_REPORTS_CRON',
       '1 day',
-      'Cash-out transfers report (JSON and CSV) since the previous scheduled run',
+      'Cash-out transfers report (JSON and CSV) since the last completed window',
     ),
     declare(
       jobIds.metricsSnapshot,
@@ -74,7 +74,7 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
       config.cron.metrics,
       'SCHEDULE_METRICS_CRON',
       '1 day',
-      'Account metrics snapshot of METRICS_BANK_ACCOUNT_IDS since the previous scheduled run',
+      'Account metrics snapshot of METRICS_BANK_ACCOUNT_IDS since the last completed window',
     ),
   ];
 }

@@ -1,4 +1,14 @@
-import { ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
+import {
+  ScheduleOverlapPolicy,
+  WorkflowNotFoundError,
+  type Client,
+  type ScheduleDescription,
+} from '@temporalio/client';
+import {
+  windowCursorWorkflowId,
+  type WindowCursorState,
+} from '../workflows/jobs/window-cursor-definitions.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
 import { declarationFingerprint, declarationMemoKey, describeIfExists } from './apply.js';
 import { scheduledWorkflowId, type ScheduleDeclaration } from './declarations.js';
 import { scheduleMatchingTimes } from './matching-times.js';
@@ -21,12 +31,15 @@ export interface ScheduleView {
   running: string[];
   skippedOverlap: number;
   missedCatchupWindow: number;
+  /** Where the last completed window of the job ended: the next scheduled run starts there. Null before any. */
+  coveredUntil: string | null;
 }
 
 function view(
   declaration: ScheduleDeclaration,
   taskQueue: string,
   described: ScheduleDescription | undefined,
+  cursor: WindowCursorState | undefined,
 ): ScheduleView {
   return {
     job: declaration.job,
@@ -46,7 +59,19 @@ function view(
     running: (described?.info.runningActions ?? []).map((run) => run.workflow.workflowId),
     skippedOverlap: described?.info.numActionsSkippedOverlap ?? 0,
     missedCatchupWindow: described?.info.numActionsMissedCatchupWindow ?? 0,
+    coveredUntil: cursor?.coveredUntil ?? null,
   };
+}
+
+/** The state the schedule's window cursor published, if a run ever claimed a window. */
+async function cursorState(client: Client, scheduleId: string): Promise<WindowCursorState | undefined> {
+  try {
+    const described = await client.workflow.getHandle(windowCursorWorkflowId(scheduleId)).describe();
+    return described.memo?.[memoKeys.state] as WindowCursorState | undefined;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return undefined;
+    throw error;
+  }
 }
 
 export async function describeDeclared(
@@ -54,11 +79,11 @@ export async function describeDeclared(
   taskQueue: string,
   declaration: ScheduleDeclaration,
 ): Promise<ScheduleView> {
-  return view(
-    declaration,
-    taskQueue,
-    await describeIfExists(client.schedule.getHandle(declaration.scheduleId)),
-  );
+  const [described, cursor] = await Promise.all([
+    describeIfExists(client.schedule.getHandle(declaration.scheduleId)),
+    cursorState(client, declaration.scheduleId),
+  ]);
+  return view(declaration, taskQueue, described, cursor);
 }
 
 async function describeExisting(client: Client, declaration: ScheduleDeclaration) {
@@ -81,7 +106,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs the job now, whatever its cadence and even while paused, and answers the run it started: its window is
- * the time since the schedule's last scheduled time.
+ * the time since the job's last completed window.
  */
 export async function triggerDeclared(
   client: Client,
@@ -120,8 +145,9 @@ export interface Backfill {
 const maxBackfillRuns = 1000;
 
 /**
- * Runs the job for every time its schedule matches in [from, to], one after the other (BUFFER_ALL), each over
- * its own window; answers the runs it queued and their workflow ids.
+ * Runs the job for every time its schedule matches in [from, to], one after the other (BUFFER_ALL); answers the
+ * runs it queued and their workflow ids. A time the job already covered is run again over its scheduled interval;
+ * a later one covers the time since the last completed window, like any scheduled run.
  */
 export async function backfillDeclared(
   client: Client,

@@ -7,3 +7,4 @@ export { syncRecurrenceAttempts } from './sync/attempts-workflow.js';
 export { refundReport } from './jobs/refund-report.js';
 export { transferReport } from './jobs/transfer-report.js';
 export { metricsSnapshot } from './jobs/metrics-snapshot.js';
+export { jobWindowCursor } from './jobs/window-cursor.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { createScheduleActivities } from '../../src/activities/schedules.js';
 import type { SchedulesConfig } from '../../src/config.js';
@@ -19,8 +19,16 @@ import {
   type SchedulesContext,
 } from '../../src/starter/index.js';
 import type { MetricsSnapshotResult, ReportSummary } from '../../src/workflows/jobs/definitions.js';
+import {
+  maxScheduledTimesPerWindow,
+  windowCursorWorkflowId,
+  type WindowCursorState,
+} from '../../src/workflows/jobs/window-cursor-definitions.js';
+import { memoKeys } from '../../src/workflows/shared/published-memo.js';
 import * as workflows from '../../src/workflows/index.js';
-import { expectedTotals, type Window } from '../helpers/report-expectations.js';
+import { windowFileBase } from '../../src/reports/files.js';
+import { expectedIds, expectedTotals, type Window } from '../helpers/report-expectations.js';
+import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 const hourMs = 3_600_000;
@@ -62,6 +70,25 @@ async function resultOf<T>(client: Client, workflowId: string): Promise<T> {
   }
 }
 
+/** What a schedule's window cursor published, once `accept` holds for it. */
+async function cursorOnceIt(
+  client: Client,
+  scheduleId: string,
+  accept: (state: WindowCursorState) => boolean,
+): Promise<WindowCursorState> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const described = await client.workflow
+      .getHandle(windowCursorWorkflowId(scheduleId))
+      .describe()
+      .catch(() => undefined);
+    const state = described?.memo?.[memoKeys.state] as WindowCursorState | undefined;
+    if (state && accept(state)) return state;
+    if (Date.now() > deadline) throw new Error(`cursor of ${scheduleId}: ${JSON.stringify(state)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('Schedules as code on the Temporal dev server', () => {
   let stack: TestStack;
   let ctx: SchedulesContext;
@@ -77,9 +104,19 @@ describe('Schedules as code on the Temporal dev server', () => {
     stack = await startTestStack({ jobs: { metricsBankAccountIds: world.bankAccountIds } });
     ctx = { client: stack.client, taskQueue: stack.taskQueue, schedules };
   });
+  /** Schedules of their own for a test, so it starts from a window cursor no run has claimed from yet. */
+  const ownSchedules: SchedulesConfig[] = [schedules];
+  async function freshSchedules(): Promise<SchedulesContext> {
+    const own = { ...schedules, idPrefix: `t${randomUUID().slice(0, 8)}-` };
+    ownSchedules.push(own);
+    const fresh = { ...ctx, schedules: own };
+    await applySchedules(fresh);
+    return fresh;
+  }
+
   afterAll(async () => {
     if (stack) {
-      for (const declaration of scheduleDeclarations(schedules)) {
+      for (const declaration of ownSchedules.flatMap(scheduleDeclarations)) {
         await stack.client.schedule
           .getHandle(declaration.scheduleId)
           .delete()
@@ -175,7 +212,7 @@ describe('Schedules as code on the Temporal dev server', () => {
     );
   });
 
-  it('a triggered run covers the time since the last scheduled time and writes its report', async () => {
+  it('the first triggered run covers the time since the schedule’s previous time and writes its report', async () => {
     await applySchedules(ctx);
     const triggered = await triggerSchedule(ctx, { id: 'refund-report' });
     expect(triggered.scheduleId).toBe(`${schedules.idPrefix}refund-report`);
@@ -305,5 +342,151 @@ describe('Schedules as code on the Temporal dev server', () => {
     } finally {
       await stack.client.schedule.getHandle(leapDay).delete();
     }
+  });
+
+  /** The daily report time `days` before the latest one. */
+  const reportDay = (days: number) => new Date(previousReportTime(new Date()).getTime() - days * dayMs);
+  const iso = (at: Date) => at.toISOString();
+
+  /** Where the job's window cursor says its covered time ends, once it published `expected`. */
+  async function coveredUntil(on: SchedulesContext, job: string, expected: Date): Promise<string | null> {
+    const scheduleId = `${on.schedules.idPrefix}${job}`;
+    await cursorOnceIt(stack.client, scheduleId, (state) => state.coveredUntil === iso(expected));
+    return (await describeSchedule(on, { id: job })).coveredUntil;
+  }
+
+  /** Runs a daily report for one past scheduled time through the schedule (a backfill of that time alone). */
+  async function runAt(on: SchedulesContext, job: string, at: Date): Promise<string> {
+    const backfill = await backfillSchedule(on, {
+      id: job,
+      from: iso(new Date(at.getTime() - hourMs)),
+      to: iso(new Date(at.getTime() + hourMs)),
+    });
+    expect(backfill.runs.map((run) => run.scheduledAt)).toEqual([iso(at)]);
+    return (backfill.runs[0] as { workflowId: string }).workflowId;
+  }
+
+  it('a run covers the time since the last completed window, so runs that never happened leave no gap', async () => {
+    const own = await freshSchedules();
+    const refunds = stack.sandbox.state.bankData.refunds;
+    const first = await resultOf<ReportSummary>(
+      stack.client,
+      await runAt(own, 'refund-report', reportDay(5)),
+    );
+    expect(first.window).toEqual({ from: iso(reportDay(6)), to: iso(reportDay(5)) });
+
+    // The runs of days 4, 3 and 2 never started (skipped, or missed past the catch-up window): day 1's covers them.
+    const next = await resultOf<ReportSummary>(stack.client, await runAt(own, 'refund-report', reportDay(1)));
+    const window = { from: iso(reportDay(5)), to: iso(reportDay(1)) };
+    expect(next.window).toEqual(window);
+    expect(next.totals).toEqual(expectedTotals(refunds, window));
+    const gap = expectedIds(refunds, { from: iso(reportDay(5)), to: iso(reportDay(2)) });
+    expect(gap.length).toBeGreaterThan(0);
+    const reported = JSON.parse(readFileSync(next.files.json, 'utf8')).refunds.map(
+      (r: { id: string }) => r.id,
+    );
+    expect(reported).toEqual(expect.arrayContaining(gap));
+    expect(await coveredUntil(own, 'refund-report', reportDay(1))).toBe(iso(reportDay(1)));
+
+    // A time already covered runs again over its scheduled interval and moves nothing.
+    const again = await resultOf<ReportSummary>(
+      stack.client,
+      await runAt(own, 'refund-report', reportDay(3)),
+    );
+    expect(again.window).toEqual({ from: iso(reportDay(4)), to: iso(reportDay(3)) });
+    expect(await coveredUntil(own, 'refund-report', reportDay(1))).toBe(iso(reportDay(1)));
+  });
+
+  it('a failed run moves nothing: the next run covers its time as well', async () => {
+    const own = await freshSchedules();
+    const transfers = stack.sandbox.state.bankData.transfers;
+    await resultOf<ReportSummary>(stack.client, await runAt(own, 'transfer-report', reportDay(9)));
+
+    const template = transfers[0] as (typeof transfers)[number];
+    const foreign = {
+      ...template,
+      id: randomUUID(),
+      amount: { ...template.amount, currency: 'USD' },
+      timestamp: iso(new Date(reportDay(9).getTime() + hourMs)),
+    };
+    transfers.push(foreign);
+    try {
+      const failed = await resultOf(stack.client, await runAt(own, 'transfer-report', reportDay(8))).catch(
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(WorkflowFailedError);
+      expect((failed as WorkflowFailedError).cause?.cause).toMatchObject({ type: 'ReportCurrencyMismatch' });
+    } finally {
+      transfers.splice(transfers.indexOf(foreign), 1);
+    }
+    expect(await coveredUntil(own, 'transfer-report', reportDay(9))).toBe(iso(reportDay(9)));
+
+    const next = await resultOf<ReportSummary>(
+      stack.client,
+      await runAt(own, 'transfer-report', reportDay(7)),
+    );
+    const window = { from: iso(reportDay(9)), to: iso(reportDay(7)) };
+    expect(next.window).toEqual(window);
+    expect(next.totals).toEqual(expectedTotals(transfers, window));
+    expect(await coveredUntil(own, 'transfer-report', reportDay(7))).toBe(iso(reportDay(7)));
+  });
+
+  it('a run started while another holds its window waits for it, then covers the time after it', async () => {
+    const own = await freshSchedules();
+    const scheduleId = `${own.schedules.idPrefix}refund-report`;
+    // The bank's refund list fails a few times, so the first run holds its window for several seconds.
+    stack.sandbox.faults.configure({
+      ...stack.sandbox.faults.current(),
+      fail_next: [{ method: 'GET', path_prefix: '/banking/cashin/refunds', count: 3, status: 503 }],
+    });
+    const first = await triggerSchedule(own, { id: 'refund-report' });
+    await cursorOnceIt(stack.client, scheduleId, (state) => state.held?.workflowId === first.workflowId);
+    // Scheduled times are whole seconds: the second run gets a later one.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const second = await triggerSchedule(own, { id: 'refund-report' });
+    const waiting = await cursorOnceIt(stack.client, scheduleId, (state) =>
+      state.waiting.some((claim) => claim.workflowId === second.workflowId),
+    );
+    expect(waiting.held?.workflowId).toBe(first.workflowId);
+
+    const [one, two] = await Promise.all([
+      resultOf<ReportSummary>(stack.client, first.workflowId),
+      resultOf<ReportSummary>(stack.client, second.workflowId),
+    ]);
+    const wholeSeconds = (at: string) => iso(new Date(Math.floor(Date.parse(at) / 1000) * 1000));
+    expect(one.window).toEqual({
+      from: iso(previousReportTime(new Date(first.scheduledAt))),
+      to: wholeSeconds(first.scheduledAt),
+    });
+    expect(two.window).toEqual({ from: one.window.to, to: wholeSeconds(second.scheduledAt) });
+    await recordHistory(stack.client, windowCursorWorkflowId(scheduleId), 'window-cursor-waiting');
+    await recordHistory(stack.client, second.workflowId, 'refund-report-scheduled');
+  });
+
+  it(`catches up a long lag in windows of at most ${maxScheduledTimesPerWindow} scheduled times`, async () => {
+    const own = await freshSchedules();
+    const scheduleId = `${own.schedules.idPrefix}metrics-snapshot`;
+    const hour = Math.floor(Date.now() / hourMs) * hourMs;
+    const last = new Date(hour - 30 * hourMs);
+    const backfill = await backfillSchedule(own, {
+      id: 'metrics-snapshot',
+      from: iso(new Date(last.getTime() - hourMs / 2)),
+      to: iso(new Date(last.getTime() + hourMs / 2)),
+    });
+    const firstRun = (backfill.runs[0] as { workflowId: string }).workflowId;
+    const first = await resultOf<MetricsSnapshotResult>(stack.client, firstRun);
+    expect(first.window).toEqual({ from: iso(new Date(last.getTime() - hourMs)), to: iso(last) });
+
+    const triggered = await triggerSchedule(own, { id: 'metrics-snapshot' });
+    const result = await resultOf<MetricsSnapshotResult>(stack.client, triggered.workflowId);
+    const caughtUp = iso(new Date(last.getTime() + maxScheduledTimesPerWindow * hourMs));
+    const scheduledAt = iso(new Date(Math.floor(Date.parse(triggered.scheduledAt) / 1000) * 1000));
+    expect(result.window).toEqual({ from: caughtUp, to: scheduledAt });
+    const earlier = windowFileBase('metrics-snapshot', { from: iso(last), to: caughtUp });
+    expect(readdirSync(stack.jobs.reportsDir).filter((file) => file.startsWith(`${earlier}_`))).toHaveLength(
+      1,
+    );
+    expect(await coveredUntil(own, 'metrics-snapshot', new Date(scheduledAt))).toBe(scheduledAt);
+    await recordHistory(stack.client, windowCursorWorkflowId(scheduleId), 'window-cursor-caught-up');
   });
 });

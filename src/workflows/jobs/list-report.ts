@@ -9,7 +9,7 @@ import type { Activities } from '../../activities/index.js';
 import { centsToReais, emptyTotals, mergeTotals } from '../../reports/totals.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
-import { resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
+import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
 import type { ListReportJob, ReportProgress, ReportSummary } from './definitions.js';
 
 const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>(bankCallOptions);
@@ -46,13 +46,14 @@ function publish(job: ListReportJob, progress: ReportProgress, phase: string): v
 /**
  * A list report over a window: one activity per page, each staging its records on disk and answering only its
  * totals and the next cursor; every `reportPagesPerRun` pages the workflow continues as new with the cursor and
- * the running totals. Then the writer builds the JSON and CSV files from the staged pages.
+ * the running totals. Then the writer builds the JSON and CSV files from the staged pages. A scheduled run still
+ * catching up continues as new without progress once its window is written, to report the next window.
  */
 export async function runListReport(
   job: ListReportJob,
   input: JobWindowInput | undefined,
   carried: ReportProgress | undefined,
-  continueWith: (progress: ReportProgress) => Promise<never>,
+  continueWith: (progress?: ReportProgress) => Promise<never>,
 ): Promise<ReportSummary> {
   const progress: ReportProgress = carried
     ? { ...carried, runs: carried.runs + 1 }
@@ -98,5 +99,6 @@ export async function runListReport(
   await discardReportStaging(progress.stagingKey);
   upsertSearchAttributes([{ key: searchAttributes.status, value: 'completed' }]);
   publish(job, progress, `written to ${written.files.json}`);
+  if (await completeJobWindow(progress.window)) await continueWith();
   return { job, window: progress.window, pages: progress.pages, runs: progress.runs, ...written };
 }

@@ -1,4 +1,5 @@
 import {
+  continueAsNew,
   proxyActivities,
   setCurrentDetails,
   upsertSearchAttributes,
@@ -8,7 +9,7 @@ import type { Activities } from '../../activities/index.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal } from '../shared/bank-failure.js';
-import { resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
+import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
 import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from './definitions.js';
 
 const bank = proxyActivities<Pick<Activities, 'getMetrics' | 'metricsAccounts'>>(bankCallOptions);
@@ -20,7 +21,8 @@ const { storeMetricsSnapshot } = proxyActivities<Pick<Activities, 'storeMetricsS
 /** Answers the bank gives for one account that must not cost the other accounts their snapshot. */
 const accountRefusals = ['BankNotFound', 'BankValidation'];
 
-function finish(result: MetricsSnapshotResult): MetricsSnapshotResult {
+/** Publishes the outcome; a scheduled run still catching up then continues as new to snapshot the next window. */
+async function finish(result: MetricsSnapshotResult): Promise<MetricsSnapshotResult> {
   upsertSearchAttributes([{ key: searchAttributes.status, value: result.status }]);
   setCurrentDetails(
     [
@@ -29,13 +31,14 @@ function finish(result: MetricsSnapshotResult): MetricsSnapshotResult {
       result.message,
     ].join('\n\n'),
   );
+  if (await completeJobWindow(result.window)) await continueAsNew<typeof metricsSnapshot>();
   return result;
 }
 
 /**
  * Account metrics (cents settled and failed, cash-in and cash-out) of every METRICS_BANK_ACCOUNT_IDS account over
  * a window, stored as one snapshot (a JSON file per run by default). With no account configured it says it had
- * nothing to do. Input is `{from, to}`; a Schedule starts it with none (time since the previous scheduled time).
+ * nothing to do. Input is `{from, to}`; a Schedule starts it with none (the time since its schedule's last completed window).
  */
 export async function metricsSnapshot(input?: JobWindowInput): Promise<MetricsSnapshotResult> {
   const job = jobIds.metricsSnapshot;

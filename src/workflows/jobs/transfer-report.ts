@@ -5,8 +5,8 @@ import { runListReport } from './list-report.js';
 
 /**
  * The cash-out transfers of a window as JSON and CSV files in REPORTS_DIR, with totals by status. Input is
- * `{from, to}`; a Schedule starts it with none and it covers the time since the previous scheduled time.
- * `progress` is internal: what a continued run carries over.
+ * `{from, to}`; a Schedule starts it with none and it covers the time since the last completed window of its
+ * schedule. `progress` is internal: what a continued run carries over.
  */
 export async function transferReport(
   input?: JobWindowInput,

@@ -1,6 +1,23 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  log,
+  patched,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import {
+  windowCursorWorkflowId,
+  windowDoneSignal,
+  windowGrantSignal,
+  type WindowClaim,
+  type WindowGrant,
+} from '../jobs/window-cursor-definitions.js';
 
 /**
  * Set by Temporal on every workflow a Schedule starts: the action's nominal time (before jitter, whole seconds)
@@ -24,7 +41,9 @@ export interface JobWindow {
   to: string;
 }
 
-const { previousScheduledTime } = proxyActivities<Pick<Activities, 'previousScheduledTime'>>({
+const { previousScheduledTime, claimJobWindow } = proxyActivities<
+  Pick<Activities, 'previousScheduledTime' | 'claimJobWindow'>
+>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -49,21 +68,74 @@ function explicitWindow(input: JobWindowInput): JobWindow {
   return { from: from.toISOString(), to: to.toISOString() };
 }
 
-/**
- * The window a scheduled job covers. An explicit `{from, to}` wins; a run started by a Schedule without input
- * covers the time since the schedule's previous scheduled time: it ends at this run's scheduled time and starts
- * at the latest earlier time the schedule's spec matches (asked of the Temporal server, which evaluates the
- * spec — cron, time zone, calendars — exactly as it fires it). Consecutive scheduled runs therefore tile the
- * timeline without gaps or overlaps; a manual trigger covers the time since the last scheduled time.
- */
-export async function resolveJobWindow(input: JobWindowInput | undefined): Promise<JobWindow> {
-  if (input?.from !== undefined || input?.to !== undefined) return explicitWindow(input);
+/** Scheduled runs started before the window cursor existed keep the window they began with. */
+const windowCursorPatch = 'schedule-window-cursor';
+
+interface ScheduledRun {
+  scheduleId: string;
+  scheduledAt: string;
+}
+
+/** The schedule and nominal time of a run a Schedule started (kept across continue-as-new); undefined otherwise. */
+function scheduledRun(): ScheduledRun | undefined {
   const attributes = workflowInfo().typedSearchAttributes;
   const scheduledAt = attributes.get(scheduledStartTime);
   const scheduleId = attributes.get(scheduledById);
-  if (!scheduledAt || !scheduleId) {
+  return scheduledAt && scheduleId ? { scheduleId, scheduledAt: scheduledAt.toISOString() } : undefined;
+}
+
+/** Asks the schedule's window cursor (window-cursor.ts) for this run's window and waits for its answer. */
+async function claimWindow(claim: WindowClaim): Promise<JobWindow> {
+  let grant: WindowGrant | undefined;
+  setHandler(windowGrantSignal, (answer) => {
+    if (answer.claimId === claim.claimId) grant ??= answer;
+  });
+  await claimJobWindow(claim);
+  await condition(() => grant !== undefined);
+  return (grant as WindowGrant).window;
+}
+
+/**
+ * The window a scheduled job covers. An explicit `{from, to}` wins. A run a Schedule started without input covers
+ * the time from where the schedule's last completed window ended to its own scheduled time, as the schedule's
+ * window cursor grants it: a run skipped by the overlap policy, missed while workers were down, or failed leaves
+ * its time to the next run. The first run ever starts at the schedule's previous time (asked of the Temporal
+ * server, which evaluates the spec exactly as it fires it); a run whose time is already covered (a backfill, a
+ * re-run) covers its scheduled interval again and moves nothing. A long lag is covered in windows of at most
+ * `maxScheduledTimesPerWindow` scheduled times; `completeJobWindow` says when another one follows.
+ */
+export async function resolveJobWindow(input: JobWindowInput | undefined): Promise<JobWindow> {
+  if (input?.from !== undefined || input?.to !== undefined) return explicitWindow(input);
+  const run = scheduledRun();
+  if (!run) {
     throw invalid('input', 'from and to are required when the workflow is not started by a Schedule');
   }
-  const to = scheduledAt.toISOString();
-  return { from: await previousScheduledTime(scheduleId, to), to };
+  const previous = await previousScheduledTime(run.scheduleId, run.scheduledAt);
+  if (!patched(windowCursorPatch)) return { from: previous, to: run.scheduledAt };
+  // Named after the chain and the run it continues, both read from history: the same on replay, and on a reset run.
+  const { workflowId, firstExecutionRunId, continuedFromExecutionRunId } = workflowInfo();
+  const claimId = `${firstExecutionRunId}/${continuedFromExecutionRunId ?? 'first'}`;
+  return claimWindow({ claimId, workflowId, ...run, previous });
+}
+
+/**
+ * Tells the schedule's window cursor this run completed its window, so the next window starts where this one
+ * ends; call it once the job's work is done. Answers true when the run's scheduled time is still ahead (it was
+ * catching up): the run then continues as new, with no window, to claim the next one.
+ */
+export async function completeJobWindow(window: JobWindow): Promise<boolean> {
+  const run = scheduledRun();
+  if (!run || !patched(windowCursorPatch)) return false;
+  try {
+    await getExternalWorkflowHandle(windowCursorWorkflowId(run.scheduleId)).signal(windowDoneSignal, {
+      workflowId: workflowInfo().workflowId,
+      window,
+    });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    // No cursor: this run began before cursors existed, so it held no window and has nothing to complete.
+    log.warn('no window cursor to tell of the completed window', { window, error: String(error) });
+    return false;
+  }
+  return Date.parse(window.to) < Date.parse(run.scheduledAt);
 }

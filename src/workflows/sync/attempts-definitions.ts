@@ -4,7 +4,7 @@ import type { JobWindowInput } from '../shared/schedule-window.js';
 
 /**
  * The window [from, to) of attempts to sync, by their `timestamp`. A run a Schedule starts has no input: its
- * window is the time since the schedule's previous scheduled time (see shared/schedule-window.ts).
+ * window is the time since its schedule's last completed window (see shared/schedule-window.ts).
  */
 export interface AttemptsSyncInput extends JobWindowInput {
   /** Records per page asked of the bank (`limit`, at most 100); the bank's default of 50 when absent. */

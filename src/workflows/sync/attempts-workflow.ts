@@ -12,7 +12,7 @@ import type { Activities } from '../../activities/index.js';
 import { bankCallOptions } from '../activity-options.js';
 import { jobIds } from '../jobs/definitions.js';
 import { searchAttributes } from '../search-attributes.js';
-import { resolveJobWindow } from '../shared/schedule-window.js';
+import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
 import {
   attemptsSyncProgressQuery,
   defaultPagesPerRun,
@@ -37,8 +37,8 @@ const local = proxyLocalActivities<Pick<Activities, 'syncAttemptsPage'>>(pageOpt
 const localPagesPatch = 'attempts-sync-local-pages';
 
 /**
- * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its previous
- * scheduled run) page by page, one activity per page that fetches the page and signals each recurrence workflow
+ * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its schedule's last
+ * completed window) page by page, one activity per page that fetches the page and signals each recurrence workflow
  * its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes from
  * the last page in history; every `pagesPerRun` pages the run continues as new with the cursor and the running
  * summary, so the history stays the same size whatever the volume.
@@ -96,5 +96,11 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   done = true;
   upsertSearchAttributes([{ key: searchAttributes.status, value: 'completed' }]);
   publish();
+  if (await completeJobWindow(window)) {
+    await continueAsNew<typeof syncRecurrenceAttempts>({
+      pageSize: input.pageSize,
+      pagesPerRun: input.pagesPerRun,
+    });
+  }
   return summary;
 }
