@@ -61,7 +61,7 @@ export function scheduleCommands(program: Command): void {
 
   schedules
     .command('trigger')
-    .description('run a job now; it covers the time since its last scheduled time')
+    .description('run a job now; it covers the time since its last completed window')
     .argument('<id>', 'job id (e.g. refund-report) or schedule id')
     .action(
       action(async (id: string) => {
@@ -72,7 +72,7 @@ export function scheduleCommands(program: Command): void {
 
   schedules
     .command('backfill')
-    .description('run a job for each of its scheduled times in [--from, --to], each over its own window')
+    .description('run a job for each of its scheduled times in [--from, --to], one after the other')
     .argument('<id>', 'job id (e.g. refund-report) or schedule id')
     .requiredOption('--from <date-time>', 'first scheduled time to run (ISO 8601)')
     .requiredOption('--to <date-time>', 'last scheduled time to run (ISO 8601)')
