@@ -102,6 +102,26 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     await recordHistory(stack.client, workflowIds.boletoCancel(boletoId), 'boleto-cancel-retried');
   });
 
+  it("ends only once the bank's answer shows the boleto cancelled, asking again while its reads lag", async () => {
+    const boletoId = seededBoletoId(stack, 5);
+    const before = stack.sandbox.state.boletos.get(boletoId)?.status;
+    expect(before).not.toBe('cancelled');
+    stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), get_lag_ms: 2_500 });
+    try {
+      const boleto = await cancelBoleto(stack, { boletoId });
+      expect(boleto).toMatchObject({ id: boletoId, status: 'cancelled' });
+      // The first answers still showed the boleto as it was; the workflow asked again instead of ending on them.
+      const asked = await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId));
+      expect(asked.length).toBeGreaterThan(1);
+      const description = await stack.client.workflow
+        .getHandle(workflowIds.boletoCancel(boletoId))
+        .describe();
+      expect(description.searchAttributes.BankflowStatus).toEqual(['cancelled']);
+    } finally {
+      stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), get_lag_ms: 0 });
+    }
+  });
+
   it('fails without retrying when the boleto does not exist', async () => {
     const boletoId = '00000000-0000-4000-8000-000000000000';
     const failure = await failureOf(cancelBoleto(stack, { boletoId }));
