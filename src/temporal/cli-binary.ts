@@ -36,12 +36,16 @@ export interface FindTemporalCliOptions {
   pathEnv?: string | undefined;
 }
 
-export function defaultCacheDir(env: { XDG_CACHE_HOME?: string | undefined } = {}): string {
-  const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
-  return path.join(base, 'bankflow', `temporal-cli-${temporalCliVersion}`);
+/** Where bankflow caches the tools it provisions: outside the repository, so clones and CI runs share them. */
+export function bankflowCacheDir(env: { XDG_CACHE_HOME?: string | undefined } = {}): string {
+  return path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'bankflow');
 }
 
-function isExecutable(file: string): boolean {
+export function defaultCacheDir(env: { XDG_CACHE_HOME?: string | undefined } = {}): string {
+  return path.join(bankflowCacheDir(env), `temporal-cli-${temporalCliVersion}`);
+}
+
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -55,13 +59,17 @@ function worksAsTemporal(file: string): boolean {
   return result.status === 0 && /temporal version/i.test(result.stdout);
 }
 
+/** Every executable called `name` in the PATH's directories, in PATH order. */
+export function executablesOnPath(name: string, pathEnv: string | undefined): string[] {
+  return (pathEnv ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, name))
+    .filter(isExecutable);
+}
+
 function onPath(pathEnv: string | undefined): string | undefined {
-  for (const dir of (pathEnv ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, 'temporal');
-    if (isExecutable(candidate) && worksAsTemporal(candidate)) return candidate;
-  }
-  return undefined;
+  return executablesOnPath('temporal', pathEnv).find(worksAsTemporal);
 }
 
 async function goInstall(

@@ -41,7 +41,7 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-function required(name: string): string {
+export function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the tests through jest's global setup (npm test)`);
   return value;
@@ -52,10 +52,6 @@ export function testLogger(): Logger {
   return createLogger((process.env.LOG_LEVEL as 'warn' | undefined) ?? 'error');
 }
 
-/**
- * The real stack for one test file: an in-process sandbox bank over HTTP, a bankflow worker on a task queue of
- * its own against the run's Temporal dev server, and a client.
- */
 export interface TestStackOptions {
   seed?: number;
   now?: Date;
@@ -68,12 +64,44 @@ export interface TestStackOptions {
   jobs?: Partial<JobsConfig>;
 }
 
+/** The Temporal side a stack runs on: the worker's connection, the client tests use, and how to let go of both. */
+export interface StackTemporal {
+  connection: NativeConnection;
+  namespace: string;
+  client: Client;
+  close(): Promise<void>;
+}
+
+/**
+ * The real stack for one test file: an in-process sandbox bank over HTTP, a bankflow worker on a task queue of
+ * its own against the run's Temporal dev server, and a client.
+ */
 export async function startTestStack(options: TestStackOptions = {}) {
-  const logger = options.logger ?? testLogger();
-  installTemporalRuntime(logger);
   const address = required(testEnvKeys.address);
   const namespace = required(testEnvKeys.namespace);
+  const logger = options.logger ?? testLogger();
+  installTemporalRuntime(logger);
+  const workerConnection = await NativeConnection.connect({ address });
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace, dataConverter: bankflowDataConverter(encryptionKeys) });
+  return startStackOn(
+    {
+      connection: workerConnection,
+      namespace,
+      client,
+      async close() {
+        await workerConnection.close();
+        await connection.close();
+      },
+    },
+    { ...options, logger },
+  );
+}
 
+/** An in-process sandbox bank, a bankflow worker on a task queue of its own and, if asked, the receiver. */
+export async function startStackOn(temporal: StackTemporal, options: TestStackOptions = {}) {
+  const logger = options.logger ?? testLogger();
+  const { client, namespace } = temporal;
   const sandbox = await startSandbox({
     host: '127.0.0.1',
     port: 0,
@@ -91,10 +119,9 @@ export async function startTestStack(options: TestStackOptions = {}) {
     metricsBankAccountIds: [],
     ...options.jobs,
   };
-  const workerConnection = await NativeConnection.connect({ address });
   const newWorker = () =>
     createBankflowWorker({
-      connection: workerConnection,
+      connection: temporal.connection,
       namespace,
       taskQueue,
       bank,
@@ -105,8 +132,6 @@ export async function startTestStack(options: TestStackOptions = {}) {
     });
   let worker = await newWorker();
   let running: Promise<void> | undefined = worker.run();
-  const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace, dataConverter: bankflowDataConverter(encryptionKeys) });
 
   let receiver: FastifyInstance | undefined;
   let receiverUrl: string | undefined;
@@ -148,8 +173,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
       await sandbox.stop();
       await receiver?.close();
       await stack.stopWorker();
-      await workerConnection.close();
-      await connection.close();
+      await temporal.close();
     },
   };
   return stack;

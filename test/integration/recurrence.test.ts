@@ -3,8 +3,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
-import { webhookCategories, webhookHeaders } from '../../src/bank/schemas/webhook.js';
-import { signWebhookBody } from '../../src/bank/webhook-signature.js';
+import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import {
   getRecurrence,
   InvalidInputError,
@@ -20,7 +19,7 @@ import {
 } from '../../src/workflows/recurrence/definitions.js';
 import { memoKeys } from '../../src/workflows/shared/published-memo.js';
 import { searchAttributes } from '../../src/workflows/search-attributes.js';
-import { httpCall } from '../helpers/http.js';
+import { postSignedWebhook } from '../helpers/http.js';
 import { control, eventually } from '../helpers/journey.js';
 import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';
 import { recordHistory } from '../helpers/replay.js';
@@ -249,14 +248,7 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
       timestamp: '2030-04-01T09:00:01.000Z',
       data,
     });
-    const answer = await httpCall(`${stack.receiverUrl}/webhooks`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/json',
-        [webhookHeaders.signature]: signWebhookBody(body, receiverSecret),
-      },
-    });
+    const answer = await postSignedWebhook(stack.receiverUrl!, body, receiverSecret);
     expect(answer.statusCode).toBe(202);
     expect(answer.json()).toMatchObject({ delivered: 'signal', workflowId });
     const state = await until(request.external_id, (s) => s.attempts.length === 2);

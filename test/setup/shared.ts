@@ -4,4 +4,6 @@ export const testEnvKeys = {
   namespace: 'BANKFLOW_TEST_TEMPORAL_NAMESPACE',
   bundle: 'BANKFLOW_TEST_WORKFLOW_BUNDLE',
   uiUrl: 'BANKFLOW_TEST_TEMPORAL_UI_URL',
+  /** Temporal's time-skipping test server executable (test/helpers/time-skipping.ts starts one per file). */
+  timeSkippingServer: 'BANKFLOW_TEST_TIME_SKIPPING_SERVER',
 } as const;

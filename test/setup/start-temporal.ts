@@ -11,6 +11,7 @@ import { allSearchAttributeKeys } from '../../src/workflows/search-attributes.js
 import { freePort } from '../helpers/cli.js';
 import { testEnvKeys } from './shared.js';
 import { startUiCodec } from './ui-codec.js';
+import { findTimeSkippingServer } from './time-skipping-server.js';
 
 /**
  * One real Temporal dev server for the whole run, with bankflow's search attributes, and one workflow bundle
@@ -23,6 +24,10 @@ export async function startTemporal(): Promise<void> {
   const cliPath = await findTemporalCli({
     explicitPath: config.temporal.cliPath,
     pathEnv: config.temporal.searchPath,
+  });
+  // Provisioned here rather than by the first test needing it, so parallel test files never fetch it twice.
+  const timeSkippingServer = await findTimeSkippingServer({
+    explicitPath: process.env.TEMPORAL_TEST_SERVER,
   });
 
   // The Web UI too, decrypting through a codec server, so browser tests can check what support staff see.
@@ -51,4 +56,5 @@ export async function startTemporal(): Promise<void> {
   process.env[testEnvKeys.namespace] = env.namespace ?? 'default';
   process.env[testEnvKeys.bundle] = bundlePath;
   process.env[testEnvKeys.uiUrl] = uiUrl;
+  process.env[testEnvKeys.timeSkippingServer] = timeSkippingServer;
 }
