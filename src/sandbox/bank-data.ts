@@ -2,9 +2,10 @@ import type { CardInvoice } from '../bank/schemas/card-invoice.js';
 import type { CardPurchaseDocument } from '../bank/schemas/card-purchase.js';
 import type { Card } from '../bank/schemas/card.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
-import type { Recurrence } from '../bank/schemas/recurrence.js';
+import type { GenerateRecurrenceRequest, Recurrence } from '../bank/schemas/recurrence.js';
 import type { ReceivableRefund } from '../bank/schemas/refund.js';
 import type { TransferDocument } from '../bank/schemas/transfer.js';
+import type { CreatedUnderExternalId } from './repeated-create.js';
 import { seedCards } from './seed/cards.js';
 import { seedCollectingDocuments, type SeededCollectingDocument } from './seed/collecting-documents.js';
 import { seededRandomFor, type SeededRandom } from './seed/random.js';
@@ -30,8 +31,11 @@ export class BankData {
   readonly collectingDocuments: SeededCollectingDocument[];
   readonly refunds: ReceivableRefund[];
   readonly recurrences = new Map<string, Recurrence>();
-  /** Recurrence ids by the merchant's external_id: a repeated create answers the first recurrence. */
-  readonly recurrenceIdsByExternalId = new Map<string, string>();
+  /**
+   * Recurrences by the merchant's external_id, unique across the organisation as the attempts that carry it are,
+   * each with the generate request that made it.
+   */
+  private readonly recurrencesByExternalId = new Map<string, CreatedUnderExternalId<Recurrence>>();
   readonly attempts = new Map<string, CollectionAttempt>();
   readonly cards: Map<string, Card>;
   readonly invoices: CardInvoice[];
@@ -63,7 +67,7 @@ export class BankData {
       now,
       seededCounts.recurrences,
     );
-    for (const recurrence of recurrences) this.addRecurrence(recurrence);
+    for (const { recurrence, request } of recurrences) this.addRecurrence(recurrence, request);
     for (const attempt of attempts) this.attempts.set(attempt.id, attempt);
     const cards = seedCards(seededRandomFor(seed, 'cards'), world, now);
     this.cards = new Map(cards.cards.map((card) => [card.id, card]));
@@ -72,13 +76,12 @@ export class BankData {
     this.random = seededRandomFor(seed, 'bank-data-runtime');
   }
 
-  addRecurrence(recurrence: Recurrence): void {
+  addRecurrence(recurrence: Recurrence, request: GenerateRecurrenceRequest): void {
     this.recurrences.set(recurrence.id, recurrence);
-    this.recurrenceIdsByExternalId.set(recurrence.external_id, recurrence.id);
+    this.recurrencesByExternalId.set(recurrence.external_id, { record: recurrence, request });
   }
 
-  recurrenceByExternalId(externalId: string): Recurrence | undefined {
-    const id = this.recurrenceIdsByExternalId.get(externalId);
-    return id === undefined ? undefined : this.recurrences.get(id);
+  recurrenceByExternalId(externalId: string): CreatedUnderExternalId<Recurrence> | undefined {
+    return this.recurrencesByExternalId.get(externalId);
   }
 }

@@ -336,17 +336,34 @@ describe('POST /banking/cashin/pix/biometrics/enrollments', () => {
     });
   });
 
-  it('answers the first enrollment again for a repeated external_id', async () => {
+  it('answers the first enrollment for the same request under a repeated external_id, and refuses another', async () => {
     const externalId = randomUUID();
     const { device, enrollment } = await newEnrollment({ external_id: externalId });
-    const again = await bank.createEnrollment({
+    const request = {
       device_id: device.id,
       participant_id: enrollable().id,
       return_to_url: returnToUrl,
       external_id: externalId,
-    });
-    expect(again).toEqual(enrollment);
+    };
+    expect(await bank.createEnrollment(request)).toEqual(enrollment);
+
+    const refused = await rejection(
+      bank.createEnrollment({ ...request, return_to_url: 'https://merchant.example/other' }),
+    );
+    expect(refused.context.status).toBe(409);
+    expect(refused.bankCode).toBe('EXTERNAL_ID_IN_USE');
+    expect(refused.message).toContain(
+      `already names enrollment ${enrollment.id}, created with another return_to_url`,
+    );
     expect((await bank.listEnrollments({ device_id: device.id })).data).toHaveLength(1);
+  });
+
+  it('scopes an enrollment external_id to its device', async () => {
+    const externalId = randomUUID();
+    const first = await newEnrollment({ external_id: externalId });
+    const second = await newEnrollment({ external_id: externalId });
+    expect(second.enrollment.id).not.toBe(first.enrollment.id);
+    expect(second.enrollment).toMatchObject({ device_id: second.device.id, external_id: externalId });
   });
 
   it('refuses a second open enrollment of a device with the same participant', async () => {
@@ -910,13 +927,30 @@ describe('biometric payments', () => {
     }
   });
 
-  it('answers the first payment again for a repeated external_id', async () => {
+  it('answers the first payment for the same request under a repeated external_id, and refuses another', async () => {
     const ready = await authorizedEnrollment();
     const externalId = randomUUID();
     const first = await newPayment(ready.enrollment.id, 500, externalId);
-    const again = await newPayment(ready.enrollment.id, 999, externalId);
-    expect(again).toEqual(first);
+    expect(await newPayment(ready.enrollment.id, 500, externalId)).toEqual(first);
+
+    const refused = await rejection(newPayment(ready.enrollment.id, 999, externalId));
+    expect(refused.context.status).toBe(409);
+    expect(refused.bankCode).toBe('EXTERNAL_ID_IN_USE');
+    expect(refused.message).toContain(`already names payment ${first.id}, created with another amount`);
     expect(webhooksFor(first.id).filter((event) => event.type === 'created')).toHaveLength(1);
+    const stored = [...sandbox.state.biometrics.payments.values()].filter(
+      (payment) => payment.record.external_id === externalId,
+    );
+    expect(stored).toHaveLength(1);
+  });
+
+  it('scopes a payment external_id to its enrollment', async () => {
+    const externalId = randomUUID();
+    const first = await newPayment((await authorizedEnrollment()).enrollment.id, 500, externalId);
+    const other = await authorizedEnrollment();
+    const second = await newPayment(other.enrollment.id, 500, externalId);
+    expect(second.id).not.toBe(first.id);
+    expect(second).toMatchObject({ ref_id: other.enrollment.id, external_id: externalId });
   });
 
   it('refuses payments on an enrollment that is not authorized, and unknown accounts', async () => {

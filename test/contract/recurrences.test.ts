@@ -1,5 +1,9 @@
 import { createRecurrenceActivities } from '../../src/activities/recurrences.js';
-import { BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
+import {
+  BankRequestRejectedError,
+  BankUnauthorizedError,
+  BankValidationError,
+} from '../../src/bank/errors.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
 import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
@@ -54,14 +58,21 @@ describe('POST /banking/cashin/pix/recurrences through BankClient and the sandbo
     expect(bank.sandbox.state.bankData.recurrences.get(recurrence.id)).toEqual(recurrence);
   });
 
-  it('answers the first recurrence again for a repeated external_id', async () => {
+  it('answers the first recurrence for the same request under a repeated external_id, and refuses another', async () => {
     const first = await bank.bank.generateRecurrence({ ...request, external_id: 'idempotent-1' });
-    const again = await bank.bank.generateRecurrence({
-      ...request,
-      external_id: 'idempotent-1',
-      description: 'a different body',
-    });
-    expect(again).toEqual(first);
+    expect(await bank.bank.generateRecurrence({ ...request, external_id: 'idempotent-1' })).toEqual(first);
+    const refused = await failureOf(
+      bank.bank.generateRecurrence({
+        ...request,
+        external_id: 'idempotent-1',
+        description: 'a different body',
+      }),
+    );
+    expect(refused).toBeInstanceOf(BankRequestRejectedError);
+    expect((refused as BankRequestRejectedError).bankCode).toBe('EXTERNAL_ID_IN_USE');
+    expect(refused.message).toContain(
+      `already names recurrence ${first.id}, created with another description`,
+    );
     const stored = [...bank.sandbox.state.bankData.recurrences.values()].filter(
       (recurrence) => recurrence.external_id === 'idempotent-1',
     );
@@ -75,8 +86,15 @@ describe('POST /banking/cashin/pix/recurrences through BankClient and the sandbo
       method: 'POST',
       body: { ...request, external_id: 'idempotent-2' },
     });
-    expect([created.statusCode, repeated.statusCode]).toEqual([201, 200]);
+    const conflicting = await bank.raw('/banking/cashin/pix/recurrences', {
+      method: 'POST',
+      body: { ...request, external_id: 'idempotent-2', amounts: { minimum: 2_000 } },
+    });
+    expect([created.statusCode, repeated.statusCode, conflicting.statusCode]).toEqual([201, 200, 409]);
     expect(repeated.json()).toEqual(created.json());
+    expect(conflicting.json()).toMatchObject({
+      errors: [{ title: 'EXTERNAL_ID_IN_USE', source: { pointer: '/external_id' } }],
+    });
   });
 
   it('issues a QR code when the payer authorizes by scanning one', async () => {

@@ -52,6 +52,8 @@ export interface EnrollmentEntry {
   credentials: StoredCredential[];
   /** The challenge of the latest registration options; cleared once a credential is registered. */
   registrationChallenge: string | null;
+  /** The create body, to tell a repeated create under the same external_id from another request. */
+  request: Record<string, unknown>;
 }
 
 export interface AuthorizeCalls {
@@ -68,9 +70,14 @@ export interface PaymentEntry {
   /** The challenge of the latest authorization options; cleared once an assertion is accepted. */
   challenge: string | null;
   authorizeCalls: AuthorizeCalls;
+  /** The create body, to tell a repeated create under the same external_id from another request. */
+  request: Record<string, unknown>;
 }
 
 const deviceKey = (fingerprint: string, taxNumber: string) => `${fingerprint}\u0000${taxNumber}`;
+
+/** An external_id is unique within its scope: an enrollment's within its device, a payment's within its enrollment. */
+const scopedKey = (scope: string, externalId: string) => `${scope}\u0000${externalId}`;
 
 /** What the sandbox bank knows about Pix biometrics; `reset()` restores the seeded state and settings. */
 export class BiometricsState {
@@ -140,22 +147,24 @@ export class BiometricsState {
     this.devicesByKey.set(deviceKey(entry.record.fingerprint, entry.record.counterparty_tax_number), entry);
   }
 
-  enrollmentByExternalId(externalId: string): EnrollmentEntry | undefined {
-    return this.enrollmentsByExternalId.get(externalId);
+  enrollmentByExternalId(deviceId: string, externalId: string): EnrollmentEntry | undefined {
+    return this.enrollmentsByExternalId.get(scopedKey(deviceId, externalId));
   }
 
   addEnrollment(entry: EnrollmentEntry): void {
     this.enrollments.set(entry.record.id, entry);
-    if (entry.record.external_id !== null) this.enrollmentsByExternalId.set(entry.record.external_id, entry);
+    const { device_id: deviceId, external_id: externalId } = entry.record;
+    if (externalId !== null) this.enrollmentsByExternalId.set(scopedKey(deviceId, externalId), entry);
   }
 
-  paymentByExternalId(externalId: string): PaymentEntry | undefined {
-    return this.paymentsByExternalId.get(externalId);
+  paymentByExternalId(enrollmentId: string, externalId: string): PaymentEntry | undefined {
+    return this.paymentsByExternalId.get(scopedKey(enrollmentId, externalId));
   }
 
   addPayment(entry: PaymentEntry): void {
     this.payments.set(entry.record.id, entry);
-    if (entry.record.external_id !== null) this.paymentsByExternalId.set(entry.record.external_id, entry);
+    const externalId = entry.record.external_id;
+    if (externalId !== null) this.paymentsByExternalId.set(scopedKey(entry.enrollmentId, externalId), entry);
   }
 
   enrollmentsOfDevice(deviceId: string): EnrollmentEntry[] {

@@ -10,6 +10,7 @@ import { answerRegistration, answerRegistrationOptions } from '../biometrics/reg
 import type { EnrollmentEntry } from '../biometrics/state.js';
 import { listedEnrollmentsOfDevice } from '../biometrics/views.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
+import { answerRepeatedCreate } from '../repeated-create.js';
 
 const enrollmentsPath = '/banking/cashin/pix/biometrics/enrollments';
 const enrollmentsQuerySchema = z.looseObject({ device_id: uuid });
@@ -27,9 +28,11 @@ export function biometricsEnrollmentRoutes(app: FastifyInstance, context: Biomet
     const parsed = createEnrollmentRequestSchema.safeParse(request.body);
     if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
     const body = parsed.data;
+    const externalId = body.external_id;
     const first =
-      body.external_id === undefined ? undefined : biometrics().enrollmentByExternalId(body.external_id);
-    if (first) return { data: first.record };
+      externalId === undefined ? undefined : biometrics().enrollmentByExternalId(body.device_id, externalId);
+    if (first && externalId !== undefined)
+      return answerRepeatedCreate(reply, 'enrollment', externalId, first, body);
 
     const device = biometrics().devices.get(body.device_id);
     if (!device) return new Refusal(422, 'NOT_FOUND', 'no device with this id', '/device_id').send(reply);
@@ -81,6 +84,7 @@ export function biometricsEnrollmentRoutes(app: FastifyInstance, context: Biomet
       expiresAt: null,
       credentials: [],
       registrationChallenge: null,
+      request: body,
     };
     context.lifecycle.openEnrollment(entry);
     return { data: entry.record };

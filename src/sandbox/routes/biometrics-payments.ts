@@ -14,6 +14,7 @@ import {
 import { awaitingConsentStatuses } from '../biometrics/lifecycle.js';
 import type { EnrollmentEntry, PaymentEntry } from '../biometrics/state.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
+import { answerRepeatedCreate } from '../repeated-create.js';
 import { sandboxAuthorizeRequestSchema } from '../fido-requests.js';
 import { requestOptions, verifyAssertion } from '../webauthn.js';
 
@@ -57,9 +58,13 @@ export function biometricsPaymentRoutes(app: FastifyInstance, context: Biometric
     const parsed = createBiometricPaymentRequestSchema.safeParse(request.body);
     if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
     const body = parsed.data;
+    const externalId = body.external_id;
     const first =
-      body.external_id === undefined ? undefined : biometrics().paymentByExternalId(body.external_id);
-    if (first) return { data: first.record };
+      externalId === undefined
+        ? undefined
+        : biometrics().paymentByExternalId(enrollment.record.id, externalId);
+    if (first && externalId !== undefined)
+      return answerRepeatedCreate(reply, 'payment', externalId, first, body);
 
     const unauthorized = notAuthorized(enrollment);
     if (unauthorized) return unauthorized.send(reply);
@@ -105,6 +110,7 @@ export function biometricsPaymentRoutes(app: FastifyInstance, context: Biometric
       consentExpired: false,
       challenge: null,
       authorizeCalls: { successful: 0, refused: 0 },
+      request: body,
     };
     context.lifecycle.openPayment(payment);
     return { data: record };

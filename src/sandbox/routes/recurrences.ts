@@ -12,6 +12,7 @@ import {
   type GenerateRecurrenceRequest,
 } from '../../bank/schemas/recurrence.js';
 import { sendError, sendValidationErrors, zodErrorItems } from '../errors.js';
+import { answerRepeatedCreate } from '../repeated-create.js';
 import { defaultPageSize, keyOf, paginate, readPageRequest } from '../pagination.js';
 import { parseParameters, withinWindow } from '../query.js';
 import { ownerOf } from '../seed/accounts.js';
@@ -41,8 +42,9 @@ export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): voi
     const parsed = generateRecurrenceRequestSchema.safeParse(request.body ?? {});
     if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
     const data = state.bankData;
-    const existing = data.recurrenceByExternalId(parsed.data.external_id);
-    if (existing) return reply.code(200).send({ data: existing });
+    const externalId = parsed.data.external_id;
+    const first = data.recurrenceByExternalId(externalId);
+    if (first) return answerRepeatedCreate(reply, 'recurrence', externalId, first, parsed.data);
     const owner = ownerOf(state.world, parsed.data.virtual_account_id);
     if (!owner) {
       return sendValidationErrors(reply, [
@@ -61,7 +63,7 @@ export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): voi
       new Date(),
       rejectedByPayer(parsed.data) ? 'rejected' : 'approved',
     );
-    data.addRecurrence(recurrence);
+    data.addRecurrence(recurrence, parsed.data);
     return reply.code(201).send({ data: recurrence });
   });
 

@@ -148,17 +148,20 @@ function seedAttempts(random: SeededRandom, recurrence: Recurrence, now: Date): 
 }
 
 /**
- * Recurrences started over the last twelve weeks, most approved, a few cancelled or rejected, with hundreds of
- * collection attempts between them.
+ * Recurrences started over the last twelve weeks, each with the request that generated it, most approved, a few
+ * cancelled or rejected, with hundreds of collection attempts between them.
  */
 export function seedRecurrences(
   random: SeededRandom,
   world: SandboxWorld,
   now: Date,
   count: number,
-): { recurrences: Recurrence[]; attempts: CollectionAttempt[] } {
+): {
+  recurrences: { recurrence: Recurrence; request: GenerateRecurrenceRequest }[];
+  attempts: CollectionAttempt[];
+} {
   const owners = accountOwners(world);
-  const recurrences: Recurrence[] = [];
+  const recurrences: { recurrence: Recurrence; request: GenerateRecurrenceRequest }[] = [];
   const attempts: CollectionAttempt[] = [];
   for (let index = 0; index < count; index++) {
     const owner = random.pick(owners);
@@ -166,15 +169,9 @@ export function seedRecurrences(
     const start = new Date(startDay * dayMs);
     const status = index % 10 === 7 ? 'cancelled' : index % 10 === 9 ? 'rejected' : 'approved';
     const created = plusMs(start, -random.int(1, 5) * dayMs);
-    const recurrence = buildRecurrence(
-      random,
-      seedRequest(random, index, owner, start),
-      owner,
-      world,
-      created,
-      status,
-    );
-    recurrences.push(recurrence);
+    const request = seedRequest(random, index, owner, start);
+    const recurrence = buildRecurrence(random, request, owner, world, created, status);
+    recurrences.push({ recurrence, request });
     if (status !== 'rejected') attempts.push(...seedAttempts(random, recurrence, now));
   }
   return { recurrences, attempts };
