@@ -3,34 +3,11 @@ import { authorizePayment, startPayment } from '../../src/starter/index.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
 import { paymentTimings } from '../../src/workflows/payment/timings.js';
 import { control, enroll, newCustomer, world, type Customer } from '../helpers/journey.js';
+import { runsOf } from '../helpers/runs.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
-
-/** Every run of a workflow, first to last, with its history's length and how it ended. */
-async function runsOf(stack: TimeSkippingStack, workflowId: string) {
-  const runs: { runId: string; events: number; continuedAsNew: boolean }[] = [];
-  let runId: string | undefined = await firstRunId(stack, workflowId);
-  while (runId) {
-    const events = (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
-    const last = events.at(-1);
-    const next = last?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-    runs.push({ runId, events: events.length, continuedAsNew: next !== undefined });
-    runId = next;
-  }
-  return runs;
-}
-
-async function firstRunId(stack: TimeSkippingStack, workflowId: string): Promise<string | undefined> {
-  let runId = (await stack.client.workflow.getHandle(workflowId).describe()).runId;
-  for (;;) {
-    const events = (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
-    const previous = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
-    if (!previous) return runId;
-    runId = previous;
-  }
-}
 
 describe('payment waits of minutes and days, on a time-skipping server', () => {
   let stack: TimeSkippingStack;
@@ -114,7 +91,7 @@ describe('payment waits of minutes and days, on a time-skipping server', () => {
       /did not finish processing the payment in time; its record last showed awaiting_payment/,
     );
 
-    const runs = await runsOf(stack, created.workflowId);
+    const runs = await runsOf(stack.client, created.workflowId);
     expect(runs.length).toBeGreaterThanOrEqual(2);
     for (const run of runs) expect(run.events).toBeLessThanOrEqual(paymentTimings.historyBound);
     expect(runs.slice(0, -1).every((run) => run.continuedAsNew)).toBe(true);

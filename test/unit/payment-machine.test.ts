@@ -151,7 +151,13 @@ describe('payment journey machine', () => {
     const journey = journeyAt('awaiting_consent');
     bankAnswered(journey, record('settled', { end_to_end_id: 'E1' }), 'poll', at);
     const cashIn = (endToEndId: string): ReceivedWebhook => {
-      const data = { id: otherPaymentId, end_to_end_id: endToEndId, status: 'settled' };
+      const data = {
+        id: otherPaymentId,
+        end_to_end_id: endToEndId,
+        status: 'settled',
+        amount: { amount: 1_050, currency: 'BRL' },
+        transaction_date: '2030-01-01',
+      };
       const envelope = {
         category: webhookCategories.collectingDocument,
         type: 'settled',
@@ -164,7 +170,7 @@ describe('payment journey machine', () => {
         envelope,
         receivedAt: at,
         resource: { kind: 'cash-in', data },
-      } as ReceivedWebhook;
+      } satisfies ReceivedWebhook;
     };
     webhookHeard(journey, cashIn('E2'), at);
     expect(cashInHeard(journey)).toBe(false);
