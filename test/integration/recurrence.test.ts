@@ -216,17 +216,22 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     const [late] = await produce(recurrence.id, [{ status: 'created' }]);
     await control(stack, 'PUT', '/sandbox/faults', {});
     await control(stack, 'POST', `/sandbox/collection-attempts/${late!.id}/status`, { status: 'settled' });
-    const settled = await until(request.external_id, (state) => state.updates.stale === 1);
+    // Each webhook makes the workflow read the attempt; the late `created` one reads `settled` and changes nothing.
+    const settled = await until(
+      request.external_id,
+      (state) => state.updates.fromWebhooks === 4 && state.awaitingConfirmation === undefined,
+    );
     expect(settled.attempts.find((a) => a.id === late!.id)).toMatchObject({
       status: 'settled',
       sources: ['webhook'],
-      endToEndId: expect.any(String),
+      endToEndId: stack.sandbox.state.bankData.attempts.get(late!.id)?.end_to_end_id,
     });
+    expect(settled.updates).toMatchObject({ stale: 0 });
     expect(settled.attemptsByStatus).toEqual({ created: 1, failed: 1, settled: 1 });
     await recordHistory(stack.client, workflowIds.recurrence(request.external_id), 'recurrence-attempts');
   });
 
-  it('routes an attempt webhook without external_id by the recurrence id (visibility)', async () => {
+  it("routes an attempt webhook without external_id by the recurrence id (visibility), taking only what the bank's GET confirms", async () => {
     const request = recurrenceRequest(stack);
     const { recurrence, workflowId } = await startRecurrence(stack, request);
     const lookup = visibilityLookup(stack.client);
@@ -251,8 +256,69 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     const answer = await postSignedWebhook(stack.receiverUrl!, body, receiverSecret);
     expect(answer.statusCode).toBe(202);
     expect(answer.json()).toMatchObject({ delivered: 'signal', workflowId });
-    const state = await until(request.external_id, (s) => s.attempts.length === 2);
-    expect(state.attempts.map((a) => a.id).sort()).toEqual([attempt!.id, data.id].sort());
+    // The bank knows no such attempt: the workflow keeps reading it, and holds nothing the bank did not answer.
+    const state = await until(request.external_id, (s) => s.updates.fromWebhooks === 2);
+    expect(state.awaitingConfirmation).toEqual([data.id]);
+    expect(state.attempts.map((a) => a.id)).toEqual([attempt!.id]);
+  });
+
+  it("holds an attempt only as far as the bank's GET confirms it while the bank's reads lag its webhooks", async () => {
+    const request = recurrenceRequest(stack);
+    const { recurrence } = await startRecurrence(stack, request);
+    const [attempt] = await produce(recurrence.id, [{ status: 'created' }]);
+    await until(request.external_id, (state) => state.attempts.length === 1);
+
+    await control(stack, 'PUT', '/sandbox/faults', { get_lag_ms: 5_000 });
+    try {
+      await control(stack, 'POST', `/sandbox/collection-attempts/${attempt!.id}/status`, {
+        status: 'settled',
+      });
+      const announced = await until(request.external_id, (state) => state.updates.fromWebhooks === 2);
+      // The webhook says settled; the bank's GET still shows created, so created it stays, with no end-to-end id.
+      expect(announced.attempts).toEqual([
+        expect.objectContaining({
+          id: attempt!.id,
+          status: 'created',
+          endToEndId: null,
+          transactionDate: null,
+        }),
+      ]);
+      expect(announced.awaitingConfirmation).toEqual([attempt!.id]);
+
+      const confirmed = await until(request.external_id, (state) => state.awaitingConfirmation === undefined);
+      const atBank = stack.sandbox.state.bankData.attempts.get(attempt!.id);
+      expect(confirmed.attempts).toEqual([
+        expect.objectContaining({
+          status: 'settled',
+          endToEndId: atBank?.end_to_end_id,
+          transactionDate: atBank?.transaction_date,
+        }),
+      ]);
+    } finally {
+      await control(stack, 'PUT', '/sandbox/faults', {});
+    }
+  });
+
+  it('never holds the attempt a webhook names when the bank says it is another recurrence’s', async () => {
+    const other = await startRecurrence(stack, recurrenceRequest(stack));
+    await produce(other.recurrence.id, [{ status: 'settled' }]);
+    const request = recurrenceRequest(stack);
+    const { recurrence } = await startRecurrence(stack, request);
+
+    await control(stack, 'PUT', '/sandbox/faults', { seed: 3, webhook_foreign_id_rate: 1 });
+    try {
+      const [attempt] = await produce(recurrence.id, [{ status: 'settled' }]);
+      const sent = stack.sandbox.webhooks.log
+        .listEvents()
+        .find((event) => event.replaced_ref_id === attempt!.id);
+      expect(sent?.envelope.ref_id).not.toBe(attempt!.id);
+      const state = await until(request.external_id, (s) => s.updates.ignored === 1);
+      expect(state.updates.fromWebhooks).toBe(1);
+      expect(state.attempts).toEqual([]);
+      expect(state.awaitingConfirmation).toBeUndefined();
+    } finally {
+      await control(stack, 'PUT', '/sandbox/faults', {});
+    }
   });
 
   it('continues as new past its event threshold, carrying and archiving its attempts', async () => {
@@ -264,7 +330,10 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     for (let day = 1; day <= 12; day++) {
       const timestamp = `2030-05-${String(day).padStart(2, '0')}T09:00:00Z`;
       await produce(recurrence.id, [{ status: day % 3 === 0 ? 'failed' : 'settled', timestamp }]);
-      await until(request.external_id, (state) => state.updates.fromWebhooks === day);
+      await until(
+        request.external_id,
+        (state) => state.updates.fromWebhooks === day && state.awaitingConfirmation === undefined,
+      );
     }
     const state = await stateOf(request.external_id);
     expect(state.runs).toBeGreaterThan(1);

@@ -30,6 +30,11 @@ export const noArchivedAttempts = (): ArchivedAttempts => ({ count: 0, byStatus:
 const finalStatuses = new Set(['settled', 'failed', 'cancelled']);
 const rank = (status: string) => (status === 'created' ? 0 : finalStatuses.has(status) ? 2 : 1);
 
+export const isFinalAttemptStatus = (status: string) => rank(status) === 2;
+
+/** Whether an attempt in `status` has come at least as far as one in `other`. */
+export const reachedAttemptStatus = (status: string, other: string) => rank(status) >= rank(other);
+
 /**
  * Which of two reports of the same attempt is newer: the further status first, then the later timestamp.
  * Zero only for the same status at the same time; a different status at the same rank and time keeps the first.

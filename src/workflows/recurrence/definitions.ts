@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
+import type { PendingConfirmation } from './attempt-confirmations.js';
 import {
   noArchivedAttempts,
   type ArchivedAttempts,
@@ -10,6 +11,7 @@ import {
 } from './attempt-table.js';
 
 export type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from './attempt-table.js';
+export type { PendingConfirmation } from './attempt-confirmations.js';
 
 /**
  * Recurrence statuses after which the bank collects nothing more: the workflow ends when the bank reports one.
@@ -37,6 +39,8 @@ export interface RecurrenceCarry {
   archived: ArchivedAttempts;
   updates: RecurrenceUpdateCounts;
   runs: number;
+  /** Webhook-announced attempts the bank's GET has yet to confirm; absent from runs carried before there were any. */
+  confirming?: PendingConfirmation[];
 }
 
 export interface RecurrenceInput {
@@ -55,9 +59,13 @@ export interface RecurrenceUpdateCounts {
   duplicates: number;
   /** An older status than the one known, e.g. a late webhook. */
   stale: number;
-  /** Webhooks whose data is not an attempt of this recurrence. */
+  /**
+   * Webhooks whose data is not an attempt of this recurrence, by their own word or by the bank's GET of the attempt
+   * they name, and those the GET never confirmed before the deadline.
+   */
   ignored: number;
   fromSync: number;
+  /** Webhooks about this recurrence's attempts; each is taken only as far as the bank's GET confirms it. */
   fromWebhooks: number;
 }
 
@@ -76,6 +84,8 @@ export interface RecurrenceState {
   updates: RecurrenceUpdateCounts;
   /** Runs of this workflow so far (continue-as-new starts the next one). */
   runs: number;
+  /** Attempts webhooks announced that the bank's GET has yet to confirm; absent when there are none. */
+  awaitingConfirmation?: string[];
   reason?: string;
 }
 

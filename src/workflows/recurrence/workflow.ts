@@ -4,17 +4,20 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { memoKeys, publishToMemo } from '../shared/published-memo.js';
 import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
+import { AttemptConfirmations } from './attempt-confirmations.js';
 import {
   AttemptTable,
   noArchivedAttempts,
@@ -38,6 +41,14 @@ import {
 } from './definitions.js';
 
 const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
+/** A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on it. */
+const reads = proxyActivities<Pick<Activities, 'getCollectionAttempt'>>({
+  ...bankCallOptions,
+  retry: { ...bankCallOptions.retry, maximumAttempts: 3 },
+});
+
+/** Runs started before webhooks were confirmed with a GET took the webhook's data as it came. */
+const confirmedWebhooksPatch = 'recurrence-webhooks-confirmed-by-get';
 
 const isOutcome = (status: string): status is RecurrenceOutcome =>
   (endedRecurrenceStatuses as readonly string[]).includes(status);
@@ -47,7 +58,9 @@ const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ','
 /**
  * A Pix recurrence for as long as it lives: generates it at the bank with the merchant's full request, then
  * follows its collection attempts as the attempts sync and the bank's `recurrence_collection_attempt` webhooks
- * report them (deduplicated, newest status wins), queryable at any time. The spec shows no event or read for the
+ * report them (deduplicated, newest status wins), queryable at any time. A webhook is a hint: the attempt it names
+ * is read from the bank, and what the bank's GET answers is taken, never the webhook's data (see
+ * attempt-confirmations.ts). The spec shows no event or read for the
  * recurrence itself, so the bank's word on its status is the generate response: a rejected, cancelled or
  * expired recurrence ends the workflow at once; an approved one is followed until the workflow is terminated.
  * History stays bounded: the run continues as new, carrying the attempt table, at `maxHistoryEvents` or when
@@ -62,6 +75,7 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
     resume?.archived ?? noArchivedAttempts(),
     settings.maxAttemptsKept,
   );
+  const confirmations = new AttemptConfirmations(resume?.confirming);
   let recurrence: Recurrence | undefined = resume?.recurrence;
   let failure: ApplicationFailure | undefined;
   const state: RecurrenceSummary = {
@@ -78,6 +92,9 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
     ...(resume ? { updates: resume.updates, runs: resume.runs + 1 } : {}),
   };
 
+  const continueAsNewDue = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= settings.maxHistoryEvents;
+
   function phaseOf(status: string): RecurrencePhase {
     return isOutcome(status) ? status : 'active';
   }
@@ -91,13 +108,15 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
       else state.updates.stale++;
     }
     if (source === 'sync') state.updates.fromSync += attempts.length;
-    else state.updates.fromWebhooks += attempts.length;
     publish();
   }
 
   const searchAttributesPublisher = new SearchAttributesPublisher();
   function publish(): void {
     state.attemptsByStatus = table.countByStatus();
+    const awaiting = confirmations.ids();
+    if (awaiting.length > 0) state.awaitingConfirmation = awaiting;
+    else delete state.awaitingConfirmation;
     publishToMemo([{ key: memoKeys.state, value: state }]);
     searchAttributesPublisher.publish([
       { key: searchAttributes.status, value: state.status ?? state.phase },
@@ -143,8 +162,54 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
       state.updates.ignored++;
       return;
     }
-    take([toRecurrenceAttempt({ ...attempt, external_id: externalId })], 'webhook');
+    state.updates.fromWebhooks++;
+    if (patched(confirmedWebhooksPatch)) {
+      confirmations.announce(attempt.id, attempt.status, Date.now());
+      publish();
+    } else {
+      take([toRecurrenceAttempt({ ...attempt, external_id: externalId })], 'webhook');
+    }
   });
+
+  const isOurs = (attempt: CollectionAttempt) =>
+    attempt.external_id === externalId || attempt.recurrence_id === state.recurrenceId;
+
+  /** The attempt as the bank's GET shows it; undefined while the bank does not answer it. */
+  async function read(attemptId: string): Promise<CollectionAttempt | undefined> {
+    try {
+      return await reads.getCollectionAttempt(attemptId);
+    } catch (error) {
+      if (error instanceof ActivityFailure) return undefined;
+      throw error;
+    }
+  }
+
+  /** Reads every announced attempt whose turn has come and takes what the bank answers. */
+  async function confirmDue(): Promise<void> {
+    for (const attemptId of confirmations.due(Date.now())) {
+      const attempt = await read(attemptId);
+      if (attempt && !isOurs(attempt)) {
+        confirmations.drop(attemptId);
+        state.updates.ignored++;
+      } else {
+        if (attempt) take([toRecurrenceAttempt(attempt)], 'webhook');
+        if (confirmations.settle(attemptId, attempt?.status, Date.now()) === 'expired')
+          state.updates.ignored++;
+      }
+      publish();
+    }
+  }
+
+  /** Until continue-as-new is due, reads announced attempts as their turns come. */
+  async function followUntilContinueAsNew(): Promise<void> {
+    while (!continueAsNewDue()) {
+      const next = confirmations.nextAt();
+      const sooner = () => continueAsNewDue() || (confirmations.nextAt() ?? Infinity) < (next ?? Infinity);
+      if (next === undefined) await condition(sooner);
+      else if (next > Date.now()) await condition(sooner, next - Date.now());
+      await confirmDue();
+    }
+  }
   setHandler(recurrenceGeneratedUpdate, async () => {
     await condition(() => recurrence !== undefined || failure !== undefined);
     if (!recurrence) throw failure;
@@ -180,10 +245,8 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   if (ended()) state.reason = `the bank reports the recurrence ${recurrence.status}`;
   publish();
 
-  const continueAsNewDue = () =>
-    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= settings.maxHistoryEvents;
   if (!ended()) {
-    await condition(continueAsNewDue);
+    await followUntilContinueAsNew();
     await condition(allHandlersFinished);
     await continueAsNew<typeof recurrenceWorkflow>({
       ...input,
@@ -193,6 +256,7 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
         archived: table.archived,
         updates: state.updates,
         runs: state.runs,
+        ...(confirmations.ids().length > 0 ? { confirming: confirmations.list() } : {}),
       },
     });
   }
