@@ -218,6 +218,45 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     );
   });
 
+  it("keeps following a payment when a signed webhook says settled but the bank's GET still awaits consent", async () => {
+    const created = await startPayment(stack, paymentInput());
+    const forgedEndToEndId = 'E99999999202611231200FORGEDXXXX';
+    // The bank itself signs and sends an event its own GET does not confirm (its event stream ahead of its reads).
+    await control(stack, 'POST', '/sandbox/webhooks/events', {
+      category: webhookCategories.initiationDocument,
+      type: 'settled',
+      ref_id: created.payment.id,
+      context_type: 'enrollment',
+      context_id: enrollmentId,
+      data: {
+        ...created.payment,
+        status: 'settled',
+        end_to_end_id: forgedEndToEndId,
+        transaction_date: '2026-11-23',
+        updated_at: new Date().toISOString(),
+      },
+    });
+    const hinted = await eventually(
+      () => getPayment(stack, { externalId: created.externalId }),
+      (state) => state.evidence.some((item) => item.source === 'webhook' && item.status === 'settled'),
+    );
+    expect(hinted).toMatchObject({ phase: 'awaiting_consent', endToEndId: null, transactionDate: null });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const handle = stack.client.workflow.getHandle(created.workflowId);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await getPayment(stack, { externalId: created.externalId })).phase).toBe('awaiting_consent');
+
+    // The customer can still authorize, and the workflow follows the money to the bank's real settlement.
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+    expect(await authorizePayment(stack, { externalId: created.externalId, assertion })).toMatchObject({
+      ok: true,
+    });
+    const result = await waitForPaymentResult(stack, { externalId: created.externalId });
+    expect(result).toMatchObject({ outcome: 'settled', status: 'settled' });
+    expect(result.endToEndId).not.toBe(forgedEndToEndId);
+    expect(result.endToEndId).toMatch(/^E\d{8}\d{12}\w{11}$/);
+  });
+
   it('settles on polling alone when every webhook is lost', async () => {
     stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 1 });
     try {
