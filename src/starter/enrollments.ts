@@ -24,6 +24,7 @@ import { parseInput, pollingSettings } from './errors.js';
 import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { readPublished, readState } from './published.js';
+import { flattenTerms } from './start-terms.js';
 
 const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
 type EnrollmentKey = z.infer<typeof enrollmentKey>;
@@ -43,14 +44,28 @@ const handleFor = (ctx: StarterContext, key: EnrollmentKey) =>
     workflowIds.enrollment(key.deviceId, key.participantId),
   );
 
+/** What `startEnrollment` answers. */
+export type StartedEnrollment = EnrollmentStarted & {
+  workflowId: string;
+  /**
+   * Present when the enrollment's workflow had already ended (rejected, revoked, expired or blocked): its outcome.
+   * Nothing was started; the rest is what the first start answered.
+   */
+  result?: EnrollmentResult;
+};
+
 /**
  * Step 4: starts (or joins) the enrollment of a device with a participant and answers, in one round trip, the
  * bank's enrollment id and the `redirectUrl` to send the customer to.
+ *
+ * A start with other terms (external id, return URL, suggested account) than the running enrollment's is a
+ * StartTermsConflictError naming the fields; the same terms join it. Once the journey ended, the same terms answer
+ * the first start's reply with the `result`; a new `externalId` enrolls the device with the participant again.
  */
 export async function startEnrollment(
   ctx: StarterContext,
   input: StartEnrollmentInput,
-): Promise<EnrollmentStarted & { workflowId: string }> {
+): Promise<StartedEnrollment> {
   const parsed = parseInput(startEnrollmentInput, input);
   const workflowId = workflowIds.enrollment(parsed.deviceId, parsed.participantId);
   const handle = handleFor(ctx, parsed);
@@ -66,7 +81,7 @@ export async function startEnrollment(
     },
     polling: parsed.polling,
   };
-  const started = await startOrJoin(
+  const { answer, ended } = await startOrJoin(
     ctx,
     {
       update: enrollmentStartedUpdate,
@@ -74,6 +89,13 @@ export async function startEnrollment(
       workflowId,
       input: workflowInput,
       initialState: initialEnrollmentState(workflowInput),
+      terms: flattenTerms({
+        externalId: workflowInput.externalId,
+        returnToUrl: workflowInput.returnToUrl,
+        suggestedAccount: workflowInput.suggestedAccount,
+      }),
+      sensitiveTerms: ['suggestedAccount'],
+      newRunTerm: 'externalId',
       summary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
       searchAttributes: [
         { key: searchAttributes.kind, value: 'enrollment' },
@@ -84,7 +106,7 @@ export async function startEnrollment(
     },
     startReply(ctx, handle),
   );
-  return { ...started, workflowId };
+  return { ...answer, workflowId, ...(ended ? { result: await handle.result() } : {}) };
 }
 
 /** Step 5: fresh WebAuthn creation options once the account holder authorized at the bank. */

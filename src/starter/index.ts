@@ -8,19 +8,28 @@ export {
   registerCredential,
   startEnrollment,
   waitForEnrollment,
+  type StartedEnrollment,
   type StartEnrollmentInput,
 } from './enrollments.js';
 export { InvalidInputError } from './errors.js';
 export { RequestRefusedError, RequestTimedOutError } from './merchant-requests.js';
+export { StartTermsConflictError, type TermDifference } from './start-terms.js';
 export {
   authorizePayment,
   getAuthorizationOptions,
   getPayment,
   startPayment,
   waitForPaymentResult,
+  type StartedPayment,
   type StartPaymentInput,
 } from './payments.js';
-export { getRecurrence, runAttemptsSync, startRecurrence, type AttemptsSyncRequest } from './recurrences.js';
+export {
+  getRecurrence,
+  runAttemptsSync,
+  startRecurrence,
+  type AttemptsSyncRequest,
+  type StartedRecurrence,
+} from './recurrences.js';
 export {
   applySchedules,
   backfillSchedule,

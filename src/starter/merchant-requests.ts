@@ -8,6 +8,7 @@ import {
   ApplicationFailure,
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
   WorkflowNotFoundError,
   type SearchAttributePair,
   type UpdateDefinition,
@@ -21,6 +22,7 @@ import { memoKeys } from '../workflows/shared/published-memo.js';
 import type { StarterContext } from './context.js';
 import { untilAnswered } from './polling.js';
 import { readPublished } from './published.js';
+import { differingTerms, sameTerm, StartTermsConflictError, type StartTerms } from './start-terms.js';
 
 /** The workflow answered the request with a refusal, e.g. the step it needs is over. */
 export class RequestRefusedError extends Error {
@@ -107,8 +109,8 @@ export const startReply =
 
 /**
  * A workflow to start with its first question: the update it answers in its first task, and what it is started
- * with. Its initial state goes into the memo at once, so a running workflow without one was started before
- * bankflow published state there (`readState`).
+ * with. Its initial state and its terms go into the memo at once, so a running workflow without a state was started
+ * before bankflow published state there (`readState`), and one without terms before starts were compared.
  */
 export interface FirstQuestion<Input, Answer> {
   update: UpdateDefinition<Answer, []>;
@@ -116,19 +118,29 @@ export interface FirstQuestion<Input, Answer> {
   workflowId: string;
   input: Input;
   initialState: unknown;
+  /** What this start commits the workflow to; a start with other terms neither joins nor starts anything. */
+  terms: StartTerms;
+  /** Terms holding personal data: a conflict names them without their values. */
+  sensitiveTerms?: readonly string[];
+  /**
+   * The term whose new value starts a new run once the previous one ended, e.g. a re-enrollment's external id.
+   * Without it, or with the same value, an ended workflow is answered, never started again.
+   */
+  newRunTerm?: string;
   summary: string;
   searchAttributes: SearchAttributePair[];
 }
 
-/**
- * Starts a workflow with its first question, an update accepted in the workflow's first task (never later: see
- * workflows/shared/merchant-requests.ts), or, when one already runs under that id, joins it. Either way a
- * refusal is a RequestRefusedError.
- */
-export async function startOrJoin<Input, Answer>(
+/** What a start got: the workflow's answer, and whether that workflow had already ended (nothing was started). */
+export interface StartOutcome<Answer> {
+  answer: Answer;
+  ended: boolean;
+}
+
+async function startWithQuestion<Input, Answer>(
   ctx: StarterContext,
   question: FirstQuestion<Input, Answer>,
-  join: () => Promise<Answer>,
+  workflowIdReusePolicy: WorkflowIdReusePolicy,
 ): Promise<Answer> {
   try {
     return await ctx.client.workflow.executeUpdateWithStart(question.update, {
@@ -136,14 +148,14 @@ export async function startOrJoin<Input, Answer>(
         workflowId: question.workflowId,
         taskQueue: ctx.taskQueue,
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        workflowIdReusePolicy,
         args: [question.input],
-        memo: { [memoKeys.state]: question.initialState },
+        memo: { [memoKeys.state]: question.initialState, [memoKeys.terms]: question.terms },
         staticSummary: question.summary,
         typedSearchAttributes: question.searchAttributes,
       }),
     });
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return join();
     if (error instanceof WorkflowUpdateFailedError && error.cause) {
       const { cause } = error;
       throw new RequestRefusedError(
@@ -153,5 +165,48 @@ export async function startOrJoin<Input, Answer>(
       );
     }
     throw error;
+  }
+}
+
+/** Whether a start may follow an ended run with a new one: its `newRunTerm` differs from the ended run's. */
+function startsNewRun(
+  question: Pick<FirstQuestion<unknown, unknown>, 'newRunTerm' | 'terms'>,
+  recorded: StartTerms | undefined,
+): boolean {
+  const { newRunTerm } = question;
+  if (newRunTerm === undefined || recorded === undefined) return false;
+  return !sameTerm(recorded[newRunTerm], question.terms[newRunTerm]);
+}
+
+/**
+ * Starts a workflow with its first question, an update accepted in the workflow's first task (never later: see
+ * workflows/shared/merchant-requests.ts). When the workflow id is taken, the terms the first start recorded are
+ * compared with this start's: other terms are a StartTermsConflictError; the same terms `join` the workflow, running
+ * or ended. An ended workflow is never started again (REJECT_DUPLICATE), unless `newRunTerm` changed. A refusal is a
+ * RequestRefusedError.
+ */
+export async function startOrJoin<Input, Answer>(
+  ctx: StarterContext,
+  question: FirstQuestion<Input, Answer>,
+  join: () => Promise<Answer>,
+): Promise<StartOutcome<Answer>> {
+  let reusePolicy: WorkflowIdReusePolicy = WorkflowIdReusePolicy.REJECT_DUPLICATE;
+  for (;;) {
+    try {
+      return { answer: await startWithQuestion(ctx, question, reusePolicy), ended: false };
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+    const { status, memo } = await readPublished(ctx.client.workflow.getHandle(question.workflowId));
+    const recorded = memo[memoKeys.terms] as StartTerms | undefined;
+    const ended = status !== 'RUNNING';
+    if (ended && reusePolicy !== WorkflowIdReusePolicy.ALLOW_DUPLICATE && startsNewRun(question, recorded)) {
+      reusePolicy = WorkflowIdReusePolicy.ALLOW_DUPLICATE;
+      continue;
+    }
+    // Workflows started before starts recorded their terms are joined as they always were.
+    const differences = recorded ? differingTerms(recorded, question.terms, question.sensitiveTerms) : [];
+    if (differences.length > 0) throw new StartTermsConflictError(question.workflowId, differences);
+    return { answer: await join(), ended };
   }
 }

@@ -48,21 +48,33 @@ type PaymentKey = z.infer<typeof paymentKey>;
 const handleFor = (ctx: StarterContext, key: PaymentKey) =>
   ctx.client.workflow.getHandle<typeof biometricPaymentWorkflow>(workflowIds.payment(key.externalId));
 
+/** What `startPayment` answers. */
+export type StartedPayment = PaymentCreated & {
+  externalId: string;
+  workflowId: string;
+  /**
+   * Present when the payment's workflow had already ended: its final result. Nothing was started; `payment` and
+   * `publicKeyEncoded` are what the first start answered.
+   */
+  result?: PaymentResult;
+};
+
 /**
  * Step 7-8: starts (or joins) the payment `payment:<externalId>` and answers, in one round trip, the bank's
  * payment and the authorization options for the widget. Without `externalId` one is generated; keep it to
  * follow the payment. Fails with the reason when the enrollment is not authorized.
+ *
+ * An external id is one payment: a start with other terms (amount, enrollment, device, entity, virtual account,
+ * description) than the first is a StartTermsConflictError naming the fields; the same terms join it. Once its
+ * workflow ended, the same terms answer the first start's reply with the final `result`, and no payment starts again.
  */
-export async function startPayment(
-  ctx: StarterContext,
-  input: StartPaymentInput,
-): Promise<PaymentCreated & { externalId: string; workflowId: string }> {
+export async function startPayment(ctx: StarterContext, input: StartPaymentInput): Promise<StartedPayment> {
   const parsed = parseInput(startPaymentInput, input);
   const reference = parsed.externalId ?? `pix-${randomUUID()}`;
   const workflowId = workflowIds.payment(reference);
   const handle = handleFor(ctx, { externalId: reference });
   const workflowInput: PaymentInput = { ...parsed, externalId: reference };
-  const created = await startOrJoin(
+  const { answer, ended } = await startOrJoin(
     ctx,
     {
       update: paymentCreatedUpdate,
@@ -70,6 +82,14 @@ export async function startPayment(
       workflowId,
       input: workflowInput,
       initialState: initialPaymentState(workflowInput),
+      terms: {
+        enrollmentId: parsed.enrollmentId,
+        deviceId: parsed.deviceId,
+        amountCents: parsed.amountCents,
+        description: parsed.description,
+        entityId: parsed.entityId,
+        virtualAccountId: parsed.virtualAccountId,
+      },
       summary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
       searchAttributes: [
         { key: searchAttributes.kind, value: 'payment' },
@@ -80,7 +100,12 @@ export async function startPayment(
     },
     startReply(ctx, handle),
   );
-  return { ...created, externalId: reference, workflowId };
+  return {
+    ...answer,
+    externalId: reference,
+    workflowId,
+    ...(ended ? { result: await handle.result() } : {}),
+  };
 }
 
 /** Fresh authorization options for the widget, while the consent window is open. */

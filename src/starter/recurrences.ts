@@ -13,6 +13,7 @@ import {
   recurrenceGeneratedUpdate,
   initialRecurrenceSummary,
   recurrenceStateQuery,
+  type RecurrenceResult,
   type RecurrenceSettings,
   type RecurrenceState,
   type RecurrenceSummary,
@@ -26,6 +27,7 @@ import { RequestRefusedError, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { readState } from './published.js';
 import { parseInput } from './errors.js';
+import { flattenTerms } from './start-terms.js';
 
 const recurrenceSettings = z.object({
   maxHistoryEvents: z.number().int().min(20).optional(),
@@ -34,23 +36,37 @@ const recurrenceSettings = z.object({
 
 const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2)}`;
 
+/** What `startRecurrence` answers. */
+export interface StartedRecurrence {
+  workflowId: string;
+  externalId: string;
+  recurrence: Recurrence;
+  /** Present when the recurrence's workflow had already ended: its final result. Nothing was started. */
+  result?: RecurrenceResult;
+}
+
+/** Members of the generate request that are personal data: a conflict names them without their values. */
+const sensitiveRequestMembers = ['counterparty', 'first_payment.dict_key'];
+
 /**
  * Generates a Pix recurrence through `recurrence:<external_id>` and answers, in one round trip, the bank's
  * recurrence. The request is checked field by field before anything starts (`counterparty.tax_number: must be
- * 11 (CPF) or 14 (CNPJ) digits`). Starting again with the same external_id while the workflow runs joins it.
- * The workflow then follows the recurrence's collection attempts; read them with `getRecurrence`.
+ * 11 (CPF) or 14 (CNPJ) digits`). Starting again with the same external_id and the same request joins the
+ * workflow; any other member is a StartTermsConflictError naming it. Once the workflow ended, the same request
+ * answers the recurrence with its final `result`, and nothing starts again. The workflow follows the recurrence's
+ * collection attempts; read them with `getRecurrence`.
  */
 export async function startRecurrence(
   ctx: StarterContext,
   request: GenerateRecurrenceRequest,
   settings: RecurrenceSettings = {},
-): Promise<{ workflowId: string; externalId: string; recurrence: Recurrence }> {
+): Promise<StartedRecurrence> {
   const parsed = parseInput(generateRecurrenceRequestSchema, request);
   const parsedSettings = parseInput(recurrenceSettings, settings);
   const workflowId = workflowIds.recurrence(parsed.external_id);
   const amount = parsed.amounts?.minimum ?? parsed.first_payment?.amount;
   const handle = ctx.client.workflow.getHandle<typeof recurrenceWorkflow>(workflowId);
-  // The running workflow's state holds the recurrence once the bank generated it, or why it was refused.
+  // The workflow's state holds the recurrence once the bank generated it, or why it was refused.
   const join = () =>
     untilAnswered(async () => {
       const state = await readState<RecurrenceSummary>(handle, recurrenceStateQuery);
@@ -61,25 +77,40 @@ export async function startRecurrence(
           'RecurrenceRefused',
         );
       }
-      return state.recurrence;
+      if (state.recurrence) return state.recurrence;
+      // A workflow that ended before the bank answered (terminated, say) will never hold a recurrence.
+      const { status } = await handle.describe();
+      if (status.name === 'RUNNING') return undefined;
+      throw new RequestRefusedError(
+        workflowId,
+        `${workflowId} has ended (${status.name.toLowerCase()}) without a recurrence`,
+      );
     });
-  const recurrence = await startOrJoin(
+  const { external_id: externalId, ...terms } = parsed;
+  const { answer, ended } = await startOrJoin(
     ctx,
     {
       update: recurrenceGeneratedUpdate,
       workflow: recurrenceWorkflow,
       workflowId,
       input: { request: parsed, settings: parsedSettings },
-      initialState: initialRecurrenceSummary(parsed.external_id),
+      initialState: initialRecurrenceSummary(externalId),
+      terms: flattenTerms(terms),
+      sensitiveTerms: sensitiveRequestMembers,
       summary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
       searchAttributes: [
         { key: searchAttributes.kind, value: 'recurrence' },
-        { key: searchAttributes.externalId, value: parsed.external_id },
+        { key: searchAttributes.externalId, value: externalId },
       ],
     },
     join,
   );
-  return { workflowId, externalId: parsed.external_id, recurrence };
+  return {
+    workflowId,
+    externalId,
+    recurrence: answer,
+    ...(ended ? { result: await handle.result() } : {}),
+  };
 }
 
 const recurrenceKey = z.object({ externalId: z.string().min(1).max(100) });

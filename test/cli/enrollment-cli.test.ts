@@ -50,6 +50,22 @@ describe('bankflow enrollment', () => {
   }
 
   it(
+    '`start` with other terms than the running enrollment exits 1 naming the options',
+    async () => {
+      const customer = await newCustomer(stack);
+      const first = JSON.parse((await start(customer)).stdout);
+      const conflicting = await start(customer, '--external-id', 'another-reference');
+      expect(conflicting.code).toBe(1);
+      expect(conflicting.stderr).toBe(
+        `error: ${first.workflowId} was started with other terms: --external-id (started with ` +
+          `"enrollment-${customer.deviceId}-${customer.participantId}", now "another-reference"); ` +
+          `repeat the first start's terms to join it\n`,
+      );
+    },
+    cliTestTimeoutMs,
+  );
+
+  it(
     '`start` prints the workflow id and the redirect URL, and `get` shows where it stands',
     async () => {
       const customer = await newCustomer(stack);

@@ -94,6 +94,31 @@ describe('bankflow payment', () => {
       const got = await payment('get', '--external-id', 'cli-order-1');
       expect(got.code).toBe(0);
       expect(JSON.parse(got.stdout)).toMatchObject({ phase: 'settled', authorizeAttempts: 1 });
+
+      const again = await payment(...startArgs({ '--external-id': 'cli-order-1' }));
+      expect(again.stderr).toBe('');
+      expect(again.code).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        payment: { id: created.payment.id },
+        result: { outcome: 'settled', paymentId: created.payment.id },
+      });
+    },
+    cliTestTimeoutMs,
+  );
+
+  it(
+    '`start` with other terms than the first start of its external id exits 1 naming the options',
+    async () => {
+      const first = await started();
+      const conflicting = await payment(
+        ...startArgs({ '--external-id': first.externalId, '--amount': '999', '--description': 'Pedido 9' }),
+      );
+      expect(conflicting.code).toBe(1);
+      expect(conflicting.stdout).toBe('');
+      expect(conflicting.stderr).toBe(
+        `error: ${first.workflowId} was started with other terms: --amount (started with 1050, now 999), ` +
+          `--description (started with "Pedido 1234", now "Pedido 9"); repeat the first start's terms to join it\n`,
+      );
     },
     cliTestTimeoutMs,
   );

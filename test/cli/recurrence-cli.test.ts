@@ -26,6 +26,23 @@ describe('bankflow recurrence and bankflow sync attempts', () => {
   });
   afterAll(() => stack?.stop());
 
+  it('`recurrence create` with another request under the same external_id exits 1 naming the members', async () => {
+    const request = recurrenceRequest(stack);
+    expect((await cli('recurrence', 'create', '--file', requestFile(request))).code).toBe(0);
+    const conflicting = await cli(
+      'recurrence',
+      'create',
+      '--file',
+      requestFile({ ...request, description: 'Outro plano' }),
+    );
+    expect(conflicting.code).toBe(1);
+    expect(conflicting.stderr).toMatch(
+      new RegExp(
+        `^error: recurrence:${request.external_id} was started with other terms: description \\(started with ".+", now "Outro plano"\\);`,
+      ),
+    );
+  });
+
   it('`recurrence create --file` generates the recurrence and `recurrence get` shows it with its attempts', async () => {
     const request = recurrenceRequest(stack);
     const created = await cli('recurrence', 'create', '--file', requestFile(request));

@@ -72,7 +72,9 @@ export function enrollmentCommands(program: Command): void {
     .description('Pix biometric enrollment of a device with a participant (biometric steps 4-6)');
 
   keyed(enrollment.command('start'))
-    .description('start (or join) the enrollment and print the redirect URL to send the customer to')
+    .description(
+      'start (or join) the enrollment and print the redirect URL to send the customer to (and its outcome once ended); exit 1 when it was started with other terms',
+    )
     .requiredOption('--return-to <url>', 'where the bank sends the customer back after registering')
     .option(
       '--external-id <id>',
@@ -94,8 +96,15 @@ export function enrollmentCommands(program: Command): void {
           };
           return withStarter(ctx, (starter) => startEnrollment(starter, input));
         });
-        const { workflowId, enrollmentId, redirectUrl, status, expirationDatetime } = started;
-        printJson({ workflowId, enrollmentId, redirectUrl, status, expirationDatetime });
+        const { workflowId, enrollmentId, redirectUrl, status, expirationDatetime, result } = started;
+        printJson({
+          workflowId,
+          enrollmentId,
+          redirectUrl,
+          status,
+          expirationDatetime,
+          ...(result ? { result } : {}),
+        });
       }),
     );
 

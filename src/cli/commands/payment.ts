@@ -45,7 +45,9 @@ export function paymentCommands(program: Command): void {
 
   payment
     .command('start')
-    .description('start (or join) a payment and print it with the authorization options for the widget')
+    .description(
+      'start (or join) a payment and print it with the authorization options for the widget (and its result once ended); exit 1 when the external id was started with other terms',
+    )
     .requiredOption('--enrollment <id>', 'the authorized enrollment paying (uuid)')
     .requiredOption('--device <id>', 'the enrolled device (uuid)')
     .requiredOption('--amount <cents>', 'the amount in cents, e.g. 1050 for R$ 10,50')
@@ -68,8 +70,14 @@ export function paymentCommands(program: Command): void {
           };
           return withStarter(ctx, (starter) => startPayment(starter, input));
         });
-        const { externalId, workflowId, payment: record, publicKeyEncoded } = created;
-        printJson({ externalId, workflowId, payment: record, publicKeyEncoded });
+        const { externalId, workflowId, payment: record, publicKeyEncoded, result } = created;
+        printJson({
+          externalId,
+          workflowId,
+          payment: record,
+          publicKeyEncoded,
+          ...(result ? { result } : {}),
+        });
       }),
     );
 

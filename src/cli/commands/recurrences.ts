@@ -26,7 +26,7 @@ export function recurrenceCommands(program: Command): void {
   recurrence
     .command('create')
     .description(
-      "generate a recurrence from the bank's request body and print it; the workflow recurrence:<external_id> then follows its attempts",
+      "generate a recurrence from the bank's request body and print it (and its result once ended); the workflow recurrence:<external_id> then follows its attempts. Exit 1 when the external_id was used with another request",
     )
     .requiredOption(
       '--file <request.json>',

@@ -12,6 +12,8 @@ export const memoKeys = {
   state: 'bankflowState',
   outcome: 'bankflowOutcome',
   replies: 'bankflowReplies',
+  /** What the start committed the workflow to (starter/start-terms.ts), set by the starter; workflows never change it. */
+  terms: 'bankflowTerms',
   /** The event an unmatched-webhook workflow keeps, set by the receiver when it starts one. */
   event: 'bankflowEvent',
 } as const;
