@@ -214,7 +214,7 @@ describe('faults that make a webhook say more than the bank confirms', () => {
         })
       ).body.data;
     const run = async () => {
-      const ids = Array.from({ length: 200 }, () => randomUUID());
+      const ids: string[] = Array.from({ length: 200 }, () => randomUUID());
       const records: WebhookEventRecord[] = [];
       for (const id of ids) records.push(await announce(id));
       return { ids, records };
