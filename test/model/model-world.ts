@@ -1,0 +1,113 @@
+import { Context } from '@temporalio/activity';
+import { Worker } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { bankActivity } from '../../src/activities/failures.js';
+import { toPage } from '../../src/bank/pagination.js';
+import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
+import type { Activities } from '../../src/activities/index.js';
+import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
+import { encryptionKeys, required } from '../helpers/stack.js';
+import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
+import { testEnvKeys } from '../setup/shared.js';
+import { EnrollmentBank } from './enrollment-bank.js';
+import { PaymentBank } from './payment-bank.js';
+
+type ModelActivities = Pick<
+  Activities,
+  | 'listEnrollments'
+  | 'createBiometricPayment'
+  | 'getBiometricPayment'
+  | 'getPaymentAuthorizationOptions'
+  | 'authorizeBiometricPayment'
+  | 'claimUnmatchedCashIns'
+  | 'createEnrollment'
+  | 'getRegistrationOptions'
+  | 'registerCredential'
+>;
+
+/**
+ * A time-skipping Temporal server with a worker whose activities are model banks instead of the sandbox: each
+ * workflow id has its own bank, which the test drives and reads. The stack's sandbox and worker are not used.
+ */
+export interface ModelWorld {
+  stack: TimeSkippingStack;
+  taskQueue: string;
+  paymentBank(workflowId: string, bank: PaymentBank): PaymentBank;
+  enrollmentBank(workflowId: string, bank: EnrollmentBank): EnrollmentBank;
+  stop(): Promise<void>;
+}
+
+export async function startModelWorld(): Promise<ModelWorld> {
+  const stack = await startTimeSkippingStack();
+  const payments = new Map<string, PaymentBank>();
+  const enrollments = new Map<string, EnrollmentBank>();
+  const workflowId = () => Context.current().info.workflowExecution?.workflowId ?? '';
+  const paymentOf = () => {
+    const bank = payments.get(workflowId());
+    if (!bank) throw new Error(`no model payment bank for ${workflowId()}`);
+    return bank.activities;
+  };
+  const enrollmentOf = () => {
+    const bank = enrollments.get(workflowId());
+    if (!bank) throw new Error(`no model enrollment bank for ${workflowId()}`);
+    return bank.activities;
+  };
+  const activities: ModelActivities = {
+    // A payment's workflow checks its enrollment first: the model's is always authorized.
+    listEnrollments: bankActivity(async (query: { device_id: string }) =>
+      enrollments.has(workflowId())
+        ? enrollmentOf().listEnrollments()
+        : toPage<Enrollment>({ data: [{ ...authorizedEnrollment, device_id: query.device_id }] }),
+    ),
+    createBiometricPayment: bankActivity(async (_enrollmentId, request) =>
+      paymentOf().createBiometricPayment(request),
+    ),
+    getBiometricPayment: bankActivity(async () => paymentOf().getBiometricPayment()),
+    getPaymentAuthorizationOptions: bankActivity(async () => paymentOf().getPaymentAuthorizationOptions()),
+    authorizeBiometricPayment: bankActivity(async (_enrollmentId, _paymentId, request) =>
+      paymentOf().authorizeBiometricPayment(request),
+    ),
+    // The test server answers no visibility queries: cash-in events reach the workflow as signals only.
+    claimUnmatchedCashIns: async () => [],
+    createEnrollment: bankActivity(async (request) => enrollmentOf().createEnrollment(request)),
+    getRegistrationOptions: bankActivity(async () => enrollmentOf().getRegistrationOptions()),
+    registerCredential: bankActivity(async (_enrollmentId, request) =>
+      enrollmentOf().registerCredential(request),
+    ),
+  };
+  const taskQueue = `model-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: stack.env.nativeConnection,
+    namespace: stack.env.namespace ?? 'default',
+    taskQueue,
+    activities,
+    dataConverter: bankflowDataConverter(encryptionKeys),
+    workflowBundle: { codePath: required(testEnvKeys.bundle) },
+  });
+  const running = worker.run();
+  return {
+    stack,
+    taskQueue,
+    paymentBank: (id, bank) => (payments.set(id, bank), bank),
+    enrollmentBank: (id, bank) => (enrollments.set(id, bank), bank),
+    async stop() {
+      worker.shutdown();
+      await running;
+      await stack.stop();
+    },
+  };
+}
+
+export const modelEnrollmentId = '20000000-0000-4000-8000-000000000001';
+
+const authorizedEnrollment = {
+  id: modelEnrollmentId,
+  device_id: '',
+  participant_id: '30000000-0000-4000-8000-000000000001',
+  external_id: null,
+  status: 'authorized' as const,
+  redirect_url: 'https://participant.example/authorize',
+  expiration_datetime: null,
+  inserted_at: '2030-01-01T12:00:00.000Z',
+  updated_at: '2030-01-01T12:00:00.000Z',
+};
