@@ -2,17 +2,16 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  makeContinueAsNewFunc,
   proxyActivities,
   setCurrentDetails,
   setHandler,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { answered, MerchantReplies, refused, startReplyId } from '../shared/merchant-requests.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
@@ -180,25 +179,13 @@ export class EnrollmentSteps {
   }
 
   private receive(event: ReceivedWebhook): void {
-    const { state } = this.journey;
-    if (!this.inbox.accept(event)) {
-      state.duplicateWebhooks++;
-      return;
-    }
-    state.webhooksReceived++;
-    for (const received of this.inbox.drain()) {
+    for (const received of this.inbox.receive(event, this.journey.state)) {
       if (webhookHeard(this.journey, received) === 'ask-bank') this.hints++;
     }
   }
 
-  private async continueAsNew(): Promise<never> {
-    await condition(allHandlersFinished);
-    const info = workflowInfo();
-    const next = makeContinueAsNewFunc<(input: EnrollmentInput) => Promise<EnrollmentResult>>({
-      memo: info.memo,
-      typedSearchAttributes: info.typedSearchAttributes,
-    });
-    return next({ ...this.input, resume: { journey: this.journey, replies: this.replies.all() } });
+  private continueAsNew(): Promise<never> {
+    return continueJourneyAsNew(this.input, { journey: this.journey, replies: this.replies.all() });
   }
 
   /** What the merchant reads (starter/published.ts). */

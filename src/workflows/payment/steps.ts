@@ -2,7 +2,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  makeContinueAsNewFunc,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -12,6 +11,7 @@ import type { Activities } from '../../activities/index.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { answered, MerchantReplies, refused, startReplyId } from '../shared/merchant-requests.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
@@ -212,17 +212,16 @@ export class PaymentSteps {
   private async poll(): Promise<void> {
     if (!this.journey.payment) return;
     this.journey.state.polls++;
-    this.take(await bank.getBiometricPayment(this.input.enrollmentId, this.paymentId()), 'poll');
+    try {
+      this.take(await bank.getBiometricPayment(this.input.enrollmentId, this.paymentId()), 'poll');
+    } catch (error) {
+      // The bank created this payment, so a 404 means its reads lag its writes: no news yet, ask again later.
+      bankRefusal(error, ['BankNotFound']);
+    }
   }
 
   private receive(event: ReceivedWebhook): void {
-    const { state } = this.journey;
-    if (!this.inbox.accept(event)) {
-      state.duplicateWebhooks++;
-      return;
-    }
-    state.webhooksReceived++;
-    for (const received of this.inbox.drain()) {
+    for (const received of this.inbox.receive(event, this.journey.state)) {
       if (webhookHeard(this.journey, received, now()) === 'ask-bank') this.hints++;
     }
     this.publish();
@@ -244,14 +243,8 @@ export class PaymentSteps {
     return cashInHeard(this.journey);
   }
 
-  private async continueAsNew(): Promise<never> {
-    await condition(allHandlersFinished);
-    const info = workflowInfo();
-    const next = makeContinueAsNewFunc<(input: PaymentInput) => Promise<PaymentResult>>({
-      memo: info.memo,
-      typedSearchAttributes: info.typedSearchAttributes,
-    });
-    return next({ ...this.input, resume: { journey: this.journey, replies: this.replies.all() } });
+  private continueAsNew(): Promise<never> {
+    return continueJourneyAsNew(this.input, { journey: this.journey, replies: this.replies.all() });
   }
 
   private async fail(type: string, message: string): Promise<never> {

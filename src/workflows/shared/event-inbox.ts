@@ -1,31 +1,25 @@
 import type { ReceivedWebhook } from '../webhook-events.js';
 
+/** What a workflow publishes about the webhooks it heard. */
+export interface WebhookCounters {
+  webhooksReceived: number;
+  duplicateWebhooks: number;
+}
+
 /**
  * Webhooks a workflow has taken in, deduplicated by event key: a retried or duplicated delivery changes nothing.
- * `count` moves on every new event, so waiting code can tell that something arrived.
  */
 export class EventInbox {
   private readonly seen = new Set<string>();
-  private readonly pending: ReceivedWebhook[] = [];
-  count = 0;
-  duplicates = 0;
 
-  accept(event: ReceivedWebhook): boolean {
+  /** Counts the event in `counters` and answers it for handling, or nothing when it is a copy of one already heard. */
+  receive(event: ReceivedWebhook, counters: WebhookCounters): ReceivedWebhook[] {
     if (this.seen.has(event.key)) {
-      this.duplicates++;
-      return false;
+      counters.duplicateWebhooks++;
+      return [];
     }
     this.seen.add(event.key);
-    this.pending.push(event);
-    this.count++;
-    return true;
-  }
-
-  /** Takes every event not handled yet, oldest bank timestamp first. */
-  drain(): ReceivedWebhook[] {
-    const events = this.pending
-      .splice(0)
-      .sort((a, b) => a.envelope.timestamp.localeCompare(b.envelope.timestamp));
-    return events;
+    counters.webhooksReceived++;
+    return [event];
   }
 }
