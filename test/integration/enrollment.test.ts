@@ -6,6 +6,7 @@ import {
   RequestRefusedError,
   RequestTimedOutError,
   startEnrollment,
+  StartTermsConflictError,
   waitForEnrollment,
 } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
@@ -61,9 +62,12 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
 
     const again = await startEnrollment(stack, {
       ...keyOf(customer),
-      returnToUrl: 'https://merchant.example/again',
+      returnToUrl: 'https://merchant.example/enrolled',
     });
     expect(again.enrollmentId).toBe(started.enrollmentId);
+    await expect(
+      startEnrollment(stack, { ...keyOf(customer), returnToUrl: 'https://merchant.example/again' }),
+    ).rejects.toThrow(StartTermsConflictError);
   });
 
   it('ends as revoked when the customer revokes the authorized enrollment at the bank', async () => {
