@@ -5,6 +5,7 @@ import {
   RequestRefusedError,
   startEnrollment,
   startPayment,
+  waitForPaymentResult,
   startRecurrence,
   StartTermsConflictError,
   waitForEnrollment,
@@ -149,11 +150,16 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
       // Past retention nothing is left to compare with or answer from: a new run starts, and the bank's
       // idempotency by external_id hands it the first payment instead of creating a second one.
       await forget(created.workflowId);
-      const renewed = await startPayment(stack, input).then(
-        (answer) => answer.payment.id,
-        (error: unknown) => (error instanceof RequestRefusedError ? error.message : String(error)),
-      );
-      expect(renewed).toContain(created.payment.id);
+      const renewed = await startPayment(stack, input).catch((error: unknown) => error);
+      expect(renewed).toBeInstanceOf(RequestRefusedError);
+      expect(renewed).toMatchObject({ type: 'PaymentAlreadyAuthorized' });
+      expect((renewed as RequestRefusedError).message).toContain(created.payment.id);
+      // The new run follows the bank's payment to its end instead of failing.
+      expect(await waitForPaymentResult(stack, { externalId })).toMatchObject({
+        outcome: 'settled',
+        paymentId: created.payment.id,
+        endToEndId: result.endToEndId,
+      });
       expect((await bankPaymentsWith(externalId)).map((payment) => payment.id)).toEqual([created.payment.id]);
     });
   });

@@ -75,8 +75,9 @@ export class PaymentSteps {
   /** Webhooks that asked the workflow to read the bank's record. */
   private hints = 0;
   private publicKeyEncoded: string | undefined;
+  /** Why the start gets no authorization options, when it gets none. */
+  private startRefusal: ApplicationFailure | undefined;
   private authorizing = false;
-  private failure: ApplicationFailure | undefined;
 
   constructor(private readonly input: PaymentInput) {
     this.journey = input.resume?.journey ?? startJourney(input);
@@ -114,6 +115,7 @@ export class PaymentSteps {
         }),
         'create',
       );
+      if (!awaitingCustomer(journey)) return this.followExistingPayment();
       journey.state.consentDeadline = new Date(
         Date.now() + (input.consentWindowMs ?? paymentTimings.consentWindowMs),
       ).toISOString();
@@ -127,6 +129,21 @@ export class PaymentSteps {
     const { payment } = journey;
     if (payment && this.publicKeyEncoded)
       this.replies.set(startReplyId, answered({ payment, publicKeyEncoded: this.publicKeyEncoded }));
+    this.publish();
+  }
+
+  /**
+   * The bank answered the create with a payment it already took consent for: a start repeated after the first
+   * run's history was gone, the bank keeping one payment per external id. The start gets no options, and the
+   * workflow follows that payment to its end.
+   */
+  private followExistingPayment(): void {
+    const { payment } = this.journey;
+    this.startRefusal = ApplicationFailure.create({
+      type: 'PaymentAlreadyAuthorized',
+      message: `the bank already has payment ${payment?.id ?? ''} for external id ${this.input.externalId}, ${payment?.status ?? ''}: wait for its result`,
+    });
+    this.replies.set(startReplyId, refused(this.startRefusal.message, 'PaymentAlreadyAuthorized'));
     this.publish();
   }
 
@@ -248,12 +265,13 @@ export class PaymentSteps {
   }
 
   private async fail(type: string, message: string): Promise<never> {
-    this.failure = ApplicationFailure.create({ type, message, nonRetryable: true });
+    const failure = ApplicationFailure.create({ type, message, nonRetryable: true });
+    this.startRefusal = failure;
     this.replies.set(startReplyId, refused(message, type));
     this.journey.state.reason = message;
     this.publish();
     await condition(allHandlersFinished);
-    throw this.failure;
+    throw failure;
   }
 
   /** What the merchant reads (starter/published.ts). */
@@ -287,9 +305,9 @@ export class PaymentSteps {
     setHandler(paymentStateQuery, () => this.journey.state);
     setHandler(paymentWebhookSignal, (event) => this.receive(event));
     setHandler(paymentCreatedUpdate, async () => {
-      await condition(() => this.publicKeyEncoded !== undefined || this.failure !== undefined);
+      await condition(() => this.publicKeyEncoded !== undefined || this.startRefusal !== undefined);
       const { payment } = this.journey;
-      if (this.failure || !payment || !this.publicKeyEncoded) throw this.failure;
+      if (this.startRefusal || !payment || !this.publicKeyEncoded) throw this.startRefusal;
       return { payment, publicKeyEncoded: this.publicKeyEncoded };
     });
     setHandler(authorizationOptionsRequest.signal, ({ requestId }) =>
