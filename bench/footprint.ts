@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startPayment } from '../src/starter/index.js';
+import { startTunedPayment } from '../src/starter/payments.js';
 import { mapLimit, merchant, type Customer } from './customers.js';
 import { cpuShare, sampleProcess, startChildWorker, waitUntilQuiet, watchProcess } from './processes.js';
 import type { BenchStack } from './stack.js';
@@ -65,16 +65,21 @@ export async function benchFootprint(
       Array.from({ length: settings.workflows }, (_, index) => index),
       50,
       (index) =>
-        startPayment(ctx, {
-          externalId: `bench-footprint-${tag}-${index}`,
-          enrollmentId: customer.enrollmentId,
-          deviceId: customer.deviceId,
-          amountCents: 20_000 + index,
-          description: 'Bench footprint',
-          ...merchant(stack),
-          consentWindowMs: 3_600_000,
-          polling: { firstPollAfterMs: 3_600_000, maxPollIntervalMs: 3_600_000 },
-        }),
+        startTunedPayment(
+          ctx,
+          {
+            externalId: `bench-footprint-${tag}-${index}`,
+            enrollmentId: customer.enrollmentId,
+            deviceId: customer.deviceId,
+            amountCents: 20_000 + index,
+            description: 'Bench footprint',
+            ...merchant(stack),
+          },
+          {
+            consentWindowMs: 3_600_000,
+            polling: { firstPollAfterMs: 3_600_000, maxPollIntervalMs: 3_600_000 },
+          },
+        ),
     );
     const rampMs = performance.now() - started;
     const rampPeakRssBytes = Math.max(...watch.stop().map((sample) => sample.rssBytes));

@@ -1,7 +1,8 @@
 import { signWebhookBody } from '../src/bank/webhook-signature.js';
 import type { BiometricPayment } from '../src/bank/schemas/biometric-payment.js';
 import { webhookCategories, webhookHeaders, type WebhookEnvelope } from '../src/bank/schemas/webhook.js';
-import { startPayment, type StartPaymentInput } from '../src/starter/index.js';
+import type { StartPaymentInput } from '../src/starter/index.js';
+import { startTunedPayment, type PaymentTuning } from '../src/starter/payments.js';
 import { paymentWebhookSignal } from '../src/workflows/payment/definitions.js';
 import { receivedWebhook } from '../src/webhooks/resources.js';
 import { mapLimit, merchant, type Customer } from './customers.js';
@@ -50,9 +51,9 @@ interface Target {
   payment: BiometricPayment;
 }
 
-const quietWindow: StartPaymentInput['polling'] = {
-  firstPollAfterMs: 3_600_000,
-  maxPollIntervalMs: 3_600_000,
+const quietWindow: PaymentTuning = {
+  consentWindowMs: 3_600_000,
+  polling: { firstPollAfterMs: 3_600_000, maxPollIntervalMs: 3_600_000 },
 };
 
 async function startTargets(stack: BenchStack, customer: Customer, count: number, tag: string) {
@@ -68,10 +69,8 @@ async function startTargets(stack: BenchStack, customer: Customer, count: number
         amountCents: 10_000 + index,
         description: 'Bench ingest',
         ...merchant(stack),
-        consentWindowMs: 3_600_000,
-        polling: quietWindow,
       };
-      const created = await startPayment(ctx, input);
+      const created = await startTunedPayment(ctx, input, quietWindow);
       return { input, workflowId: created.workflowId, payment: created.payment };
     },
   );

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
-import { authorizePayment, startPayment, waitForPaymentResult } from '../src/starter/index.js';
+import { authorizePayment, waitForPaymentResult } from '../src/starter/index.js';
+import { startTunedPayment } from '../src/starter/payments.js';
 import { askWorkflow } from '../src/starter/merchant-requests.js';
 import { workflowIds } from '../src/workflows/ids.js';
 import { merchant, type Customer } from './customers.js';
@@ -60,15 +61,18 @@ const nextTag = () => `${Date.now()}-${++sequence}`;
 /** create -> options -> authorize -> webhooks -> settled, as the merchant backend and the customer drive it. */
 async function bankflowJourney(stack: BenchStack, customer: Customer, externalId: string): Promise<boolean> {
   const ctx = { client: stack.client, taskQueue: stack.taskQueue };
-  const created = await startPayment(ctx, {
-    externalId,
-    enrollmentId: customer.enrollmentId,
-    deviceId: customer.deviceId,
-    amountCents: 12_345,
-    description: 'Bench journey',
-    ...merchant(stack),
-    cashInWaitMs: 10_000,
-  });
+  const created = await startTunedPayment(
+    ctx,
+    {
+      externalId,
+      enrollmentId: customer.enrollmentId,
+      deviceId: customer.deviceId,
+      amountCents: 12_345,
+      description: 'Bench journey',
+      ...merchant(stack),
+    },
+    { cashInWaitMs: 10_000 },
+  );
   const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
   const authorized = await authorizePayment(ctx, { externalId, assertion });
   if (!authorized.ok) throw new Error(`authorization refused: ${authorized.reason}`);

@@ -9,8 +9,6 @@ import {
   listParticipants,
   registerCredential,
   RequestRefusedError,
-  startEnrollment,
-  startPayment,
   waitForEnrollment,
   waitForPaymentResult,
   type BankReadContext,
@@ -21,6 +19,8 @@ import type { PaymentOutcome, PaymentPhase } from '../../src/workflows/payment/d
 import { CustomerDevice } from './device.js';
 import type { MerchantCalls } from './merchant.js';
 import type { JourneyKind, JourneySpec } from './plan.js';
+import { startTunedEnrollment } from '../../src/starter/enrollments.js';
+import { startTunedPayment } from '../../src/starter/payments.js';
 import { cashInWaitMs, journeyPolling } from './profile.js';
 import type { SandboxControl } from './sandbox-control.js';
 
@@ -154,12 +154,15 @@ async function enroll(
   record.participantId = participant.id;
 
   const started = await retries.call('startEnrollment', () =>
-    startEnrollment(starter, {
-      ...key,
-      returnToUrl: 'https://merchant.example/enrolled',
-      externalId: `chaos-enrollment-${spec.fingerprint}`,
-      polling: journeyPolling,
-    }),
+    startTunedEnrollment(
+      starter,
+      {
+        ...key,
+        returnToUrl: 'https://merchant.example/enrolled',
+        externalId: `chaos-enrollment-${spec.fingerprint}`,
+      },
+      { polling: journeyPolling },
+    ),
   );
   record.enrollmentId = started.enrollmentId;
   const customerAnswer = spec.kind === 'enrollment-refused' ? 'reject' : 'bank-authorization';
@@ -245,16 +248,18 @@ async function pay(
   const payment = { externalId: spec.externalId };
   record.paymentStarted = true;
   const created = await retries.call('startPayment', () =>
-    startPayment(starter, {
-      externalId: spec.externalId,
-      enrollmentId: record.enrollmentId ?? '',
-      deviceId: record.deviceId ?? '',
-      amountCents: spec.amountCents,
-      description: `Pedido ${spec.index + 1}`,
-      ...ctx.merchant,
-      cashInWaitMs,
-      polling: journeyPolling,
-    }),
+    startTunedPayment(
+      starter,
+      {
+        externalId: spec.externalId,
+        enrollmentId: record.enrollmentId ?? '',
+        deviceId: record.deviceId ?? '',
+        amountCents: spec.amountCents,
+        description: `Pedido ${spec.index + 1}`,
+        ...ctx.merchant,
+      },
+      { cashInWaitMs, polling: journeyPolling },
+    ),
   );
   record.paymentId = created.payment.id;
 

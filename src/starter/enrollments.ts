@@ -20,7 +20,7 @@ import { workflowIds } from '../workflows/ids.js';
 import { memoKeys } from '../workflows/shared/published-memo.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
-import { parseInput, pollingSettings } from './errors.js';
+import { parseInput } from './errors.js';
 import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { readPublished, readState } from './published.js';
@@ -33,9 +33,6 @@ const startEnrollmentInput = enrollmentKey.extend({
   returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   externalId: z.string().min(1).max(200).optional(),
   suggestedAccount: suggestedAccountSchema.optional(),
-  accountHolderValidationMs: z.number().int().positive().optional(),
-  registrationMs: z.number().int().positive().optional(),
-  polling: pollingSettings.optional(),
 });
 export type StartEnrollmentInput = z.input<typeof startEnrollmentInput>;
 
@@ -66,6 +63,21 @@ export async function startEnrollment(
   ctx: StarterContext,
   input: StartEnrollmentInput,
 ): Promise<StartedEnrollment> {
+  return startTunedEnrollment(ctx, input, {});
+}
+
+/**
+ * How long an enrollment's waits take, for bankflow's own tests and benchmarks that run in real time. Not part of
+ * the starter's public API: merchants get the bank's windows.
+ */
+export type EnrollmentTuning = Pick<EnrollmentInput, 'deadlines' | 'polling'>;
+
+/** `startEnrollment` with the enrollment's waits tuned; see EnrollmentTuning. */
+export async function startTunedEnrollment(
+  ctx: StarterContext,
+  input: StartEnrollmentInput,
+  tuning: EnrollmentTuning,
+): Promise<StartedEnrollment> {
   const parsed = parseInput(startEnrollmentInput, input);
   const workflowId = workflowIds.enrollment(parsed.deviceId, parsed.participantId);
   const handle = handleFor(ctx, parsed);
@@ -75,11 +87,7 @@ export async function startEnrollment(
     returnToUrl: parsed.returnToUrl,
     externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
     suggestedAccount: parsed.suggestedAccount,
-    deadlines: {
-      accountHolderValidationMs: parsed.accountHolderValidationMs,
-      registrationMs: parsed.registrationMs,
-    },
-    polling: parsed.polling,
+    ...tuning,
   };
   const { answer, ended } = await startOrJoin(
     ctx,

@@ -18,9 +18,3 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.in
   const issue = parsed.error.issues[0];
   throw new InvalidInputError(issue?.path.map(String).join('.') || 'input', issue?.message ?? 'invalid');
 }
-
-/** How soon a workflow polls the bank when webhooks stop coming (see workflows/shared/polling.ts). */
-export const pollingSettings = z.object({
-  firstPollAfterMs: z.number().int().positive(),
-  maxPollIntervalMs: z.number().int().positive(),
-});

@@ -18,7 +18,7 @@ import {
 import { biometricPaymentWorkflow } from '../workflows/payment/workflow.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
-import { parseInput, pollingSettings } from './errors.js';
+import { parseInput } from './errors.js';
 import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
 import { readState } from './published.js';
 
@@ -36,9 +36,6 @@ const startPaymentInput = z.object({
   description: z.string().min(1).max(140, 'must be at most 140 characters (Pix remittance information)'),
   entityId: uuid,
   virtualAccountId: uuid,
-  consentWindowMs: z.number().int().positive().optional(),
-  cashInWaitMs: z.number().int().nonnegative().optional(),
-  polling: pollingSettings.optional(),
 });
 export type StartPaymentInput = z.input<typeof startPaymentInput>;
 
@@ -69,11 +66,26 @@ export type StartedPayment = PaymentCreated & {
  * workflow ended, the same terms answer the first start's reply with the final `result`, and no payment starts again.
  */
 export async function startPayment(ctx: StarterContext, input: StartPaymentInput): Promise<StartedPayment> {
+  return startTunedPayment(ctx, input, {});
+}
+
+/**
+ * How long a payment's waits take, for bankflow's own tests and benchmarks that run in real time (the chaos run,
+ * lost-webhook tests). Not part of the starter's public API: merchants get the bank's windows.
+ */
+export type PaymentTuning = Pick<PaymentInput, 'consentWindowMs' | 'cashInWaitMs' | 'polling'>;
+
+/** `startPayment` with the payment's waits tuned; see PaymentTuning. */
+export async function startTunedPayment(
+  ctx: StarterContext,
+  input: StartPaymentInput,
+  tuning: PaymentTuning,
+): Promise<StartedPayment> {
   const parsed = parseInput(startPaymentInput, input);
   const reference = parsed.externalId ?? `pix-${randomUUID()}`;
   const workflowId = workflowIds.payment(reference);
   const handle = handleFor(ctx, { externalId: reference });
-  const workflowInput: PaymentInput = { ...parsed, externalId: reference };
+  const workflowInput: PaymentInput = { ...parsed, ...tuning, externalId: reference };
   const { answer, ended } = await startOrJoin(
     ctx,
     {

@@ -9,14 +9,14 @@ import {
   getRegistrationOptions,
   listParticipants,
   registerCredential,
-  startEnrollment,
-  startPayment,
   waitForEnrollment,
   waitForPaymentResult,
 } from '../../src/starter/index.js';
+import { startTunedEnrollment } from '../../src/starter/enrollments.js';
+import { startTunedPayment } from '../../src/starter/payments.js';
 import type { TestStack } from './stack.js';
 
-/** Fast polling so tests that drop webhooks finish in seconds. */
+/** Fast polling so tests that drop every webhook finish in seconds on the dev server (see PaymentTuning). */
 export const fastPolling = { firstPollAfterMs: 500, maxPollIntervalMs: 1_000 };
 
 export function bankFor(stack: TestStack): BankClient {
@@ -97,11 +97,11 @@ export async function enroll(
   customer: Customer,
   options: { polling?: typeof fastPolling } = {},
 ) {
-  const started = await startEnrollment(stack, {
-    ...keyOf(customer),
-    returnToUrl: 'https://merchant.example/enrolled',
-    polling: options.polling,
-  });
+  const started = await startTunedEnrollment(
+    stack,
+    { ...keyOf(customer), returnToUrl: 'https://merchant.example/enrolled' },
+    { polling: options.polling },
+  );
   await control(
     stack,
     'POST',
@@ -132,12 +132,11 @@ export async function payAndSettle(
   customer: Customer,
   payment: { externalId: string; enrollmentId: string; amountCents: number; description: string },
 ) {
-  const created = await startPayment(stack, {
-    ...payment,
-    deviceId: customer.deviceId,
-    ...world(stack),
-    cashInWaitMs: 2_000,
-  });
+  const created = await startTunedPayment(
+    stack,
+    { ...payment, deviceId: customer.deviceId, ...world(stack) },
+    { cashInWaitMs: 2_000 },
+  );
   const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
   await authorizePayment(stack, { externalId: payment.externalId, assertion });
   const result = await waitForPaymentResult(stack, { externalId: payment.externalId });

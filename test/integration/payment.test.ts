@@ -1,3 +1,4 @@
+import { startTunedPayment } from '../../src/starter/payments.js';
 import { randomUUID } from 'node:crypto';
 import type { AuthorizeFidoAssertion } from '../../src/bank/schemas/fido.js';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
@@ -49,7 +50,6 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     amountCents: 12_345,
     description: 'Pedido 1234',
     ...world(stack),
-    cashInWaitMs: 5_000,
     ...overrides,
   });
 
@@ -166,10 +166,8 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
   it('ends when the consent window closes unauthorized, and refuses a late assertion', async () => {
     await control(stack, 'PUT', '/sandbox/biometrics/settings', { consent_window_ms: 1_500 });
     try {
-      const created = await startPayment(
-        stack,
-        paymentInput({ consentWindowMs: 1_500, polling: fastPolling }),
-      );
+      // The bank rejects the payment as its window closes; its webhook sends the workflow to the bank's GET.
+      const created = await startPayment(stack, paymentInput());
       const result = await waitForPaymentResult(stack, { externalId: created.externalId });
       expect(result.outcome).toBe('rejected');
       expect(result.reason).toMatch(/rejected before the customer authorized it/);
@@ -260,7 +258,10 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
   it('settles on polling alone when every webhook is lost', async () => {
     stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 1 });
     try {
-      const created = await startPayment(stack, paymentInput({ polling: fastPolling, cashInWaitMs: 500 }));
+      const created = await startTunedPayment(stack, paymentInput(), {
+        polling: fastPolling,
+        cashInWaitMs: 500,
+      });
       const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
       await authorizePayment(stack, { externalId: created.externalId, assertion });
       const result = await waitForPaymentResult(stack, { externalId: created.externalId });
@@ -278,7 +279,10 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
   it('claims a Pix cash-in kept as unmatched because it came before the payment was searchable', async () => {
     stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 1 });
     try {
-      const created = await startPayment(stack, paymentInput({ polling: fastPolling, cashInWaitMs: 60_000 }));
+      const created = await startTunedPayment(stack, paymentInput(), {
+        polling: fastPolling,
+        cashInWaitMs: 60_000,
+      });
       const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
       await authorizePayment(stack, { externalId: created.externalId, assertion });
       const { endToEndId } = await eventually(

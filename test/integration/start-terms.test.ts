@@ -43,7 +43,6 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
     amountCents: 12_345,
     description: 'Pedido 1234',
     ...world(stack),
-    cashInWaitMs: 2_000,
     ...overrides,
   });
 
@@ -119,7 +118,7 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
       );
       expect(elsewhere.fields).toEqual(['deviceId', 'enrollmentId', 'entityId', 'virtualAccountId']);
 
-      const joined = await startPayment(stack, { ...input, cashInWaitMs: 9_000 });
+      const joined = await startPayment(stack, input);
       expect(joined.payment.id).toBe(first.payment.id);
       expect(joined.result).toBeUndefined();
       expect(await bankPaymentsWith(first.externalId)).toHaveLength(1);
@@ -195,7 +194,7 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
       expect(suggested.message).toContain('suggestedAccount.number (differs)');
       expect(suggested.message).not.toContain('123456-7');
 
-      const joined = await startEnrollment(stack, { ...request, registrationMs: 60_000 });
+      const joined = await startEnrollment(stack, request);
       expect(joined.enrollmentId).toBe(first.enrollmentId);
       const runs = await runsOf(first.workflowId);
       expect(runs.listed).toEqual([runs.latest]);

@@ -17,8 +17,6 @@ export interface EnrollmentInput {
   /** Open Finance no-redirect journey defaults: 15 minutes for the account holder, 5 for the registration. */
   deadlines?: { accountHolderValidationMs?: number; registrationMs?: number };
   polling?: PollingSettings;
-  /** How often an authorized enrollment is checked at the bank, in case a revocation webhook was lost. */
-  authorizedCheckIntervalMs?: number;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
   resume?: { journey: EnrollmentJourney; replies: Record<string, MerchantReply> };
 }

@@ -146,10 +146,8 @@ export class EnrollmentSteps {
         deadline: Number.POSITIVE_INFINITY,
         poll: () => this.poll(),
         polling: {
-          firstPollAfterMs:
-            this.input.authorizedCheckIntervalMs ?? enrollmentTimings.authorizedCheckIntervalMs,
-          maxPollIntervalMs:
-            this.input.authorizedCheckIntervalMs ?? enrollmentTimings.authorizedCheckIntervalMs,
+          firstPollAfterMs: enrollmentTimings.authorizedCheckIntervalMs,
+          maxPollIntervalMs: enrollmentTimings.authorizedCheckIntervalMs,
         },
         hints: () => this.hints,
         historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
