@@ -5,9 +5,11 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { bankCallOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
@@ -86,12 +88,19 @@ export class PaymentSteps {
     this.installHandlers();
   }
 
-  // 1. Only an authorized enrollment can pay.
+  // 1. Only an authorized enrollment can pay. The bank's reads may lag a moment behind an authorization the
+  // merchant already heard of, so an enrollment still shown pending (or not yet listed) is read again briefly.
   async checkEnrollment(): Promise<void> {
     const { input } = this;
-    const enrollments = await bank.listEnrollments({ device_id: input.deviceId });
-    const enrollment = enrollments.data.find((candidate) => candidate.id === input.enrollmentId);
-    if (enrollment?.status === 'authorized') return;
+    let enrollment: Enrollment | undefined;
+    for (let waitMs = paymentTimings.enrollmentRecheckMs; ; waitMs *= 2) {
+      const enrollments = await bank.listEnrollments({ device_id: input.deviceId });
+      enrollment = enrollments.data.find((candidate) => candidate.id === input.enrollmentId);
+      if (enrollment?.status === 'authorized') return;
+      const mayStillShow = !enrollment || enrollment.status.startsWith('awaiting_');
+      if (!mayStillShow || waitMs > paymentTimings.enrollmentRecheckForMs) break;
+      await sleep(waitMs);
+    }
     await this.fail(
       'EnrollmentNotAuthorized',
       enrollment

@@ -7,6 +7,10 @@ const minutes = (n: number) => n * 60_000;
  * windows, not by callers: tests cover them with skipped time.
  */
 export const paymentTimings = {
+  /** An enrollment the bank's reads still show pending is read again after this, doubling... */
+  enrollmentRecheckMs: 1_000,
+  /** ...until the wait would pass this: a lag of the bank's reads, not a journey still under way. */
+  enrollmentRecheckForMs: 8_000,
   /** The bank's consent window, from creation. */
   consentWindowMs: minutes(5),
   /** How long after the consent window a payment the bank still shows awaiting consent is followed. */
