@@ -6,6 +6,7 @@ import type { RecurrenceState } from '../../src/workflows/recurrence/definitions
 import type { JourneyRecord } from './journey.js';
 import type { JourneyKind } from './plan.js';
 import type { RecurrenceRun } from './recurrences.js';
+import { enrollmentStatusOf } from './audit-outcomes.js';
 import type { Violations } from './violations.js';
 
 /** The bank's records, read after the run through the sandbox's control API and state. */
@@ -94,7 +95,8 @@ export function auditJourneys(journeys: JourneyRecord[], bank: BankRecords, viol
       );
     }
     const [enrollment] = enrollments;
-    if (enrollment && journey.enrollmentOutcome && enrollment.status !== journey.enrollmentOutcome) {
+    const reportedStatus = journey.enrollmentOutcome && enrollmentStatusOf[journey.enrollmentOutcome];
+    if (enrollment && reportedStatus && enrollment.status !== reportedStatus) {
       violations.add(
         'the workflow reports the bank’s enrollment status',
         `enrollment ${enrollment.id}`,

@@ -11,7 +11,7 @@ export const confirmedOutcomeCheck = 'no workflow ended with a status the bankâ€
 const finalPaymentStatuses = new Set(['settled', 'failed', 'rejected']);
 
 /** The bank's enrollment status each outcome stands for; `blocked` is bankflow's own verdict, not a bank status. */
-const enrollmentStatusOf: Partial<Record<EnrollmentResult['outcome'], Enrollment['status']>> = {
+export const enrollmentStatusOf: Partial<Record<EnrollmentResult['outcome'], Enrollment['status']>> = {
   authorized: 'authorized',
   rejected: 'rejected',
   revoked: 'revoked',

@@ -22,3 +22,12 @@ export const bankCallOptions: ActivityOptions = {
     nonRetryableErrorTypes: nonRetryableBankErrorTypes,
   },
 };
+
+/**
+ * A read of a record the workflow follows (a GET, a list): retried sooner than a write, because a journey waits on
+ * it, while the bank's own Retry-After still paces a rate-limited one.
+ */
+export const bankReadOptions: ActivityOptions = {
+  startToCloseTimeout: '20 seconds',
+  retry: { ...bankCallOptions.retry, maximumInterval: '10 seconds' },
+};

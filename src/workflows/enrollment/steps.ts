@@ -8,7 +8,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
-import { bankCallOptions } from '../activity-options.js';
+import { bankCallOptions, bankReadOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
@@ -47,9 +47,10 @@ import {
 import { enrollmentTimings } from './timings.js';
 
 const bank =
-  proxyActivities<
-    Pick<Activities, 'createEnrollment' | 'listEnrollments' | 'getRegistrationOptions' | 'registerCredential'>
-  >(bankCallOptions);
+  proxyActivities<Pick<Activities, 'createEnrollment' | 'getRegistrationOptions' | 'registerCredential'>>(
+    bankCallOptions,
+  );
+const bankReads = proxyActivities<Pick<Activities, 'listEnrollments'>>(bankReadOptions);
 
 const started = (created: Enrollment): EnrollmentStarted => ({
   enrollmentId: created.id,
@@ -171,7 +172,7 @@ export class EnrollmentSteps {
     const { state } = this.journey;
     if (!state.enrollmentId) return;
     state.polls++;
-    const page = await bank.listEnrollments({ device_id: this.input.deviceId });
+    const page = await bankReads.listEnrollments({ device_id: this.input.deviceId });
     const latest = page.data.find((candidate) => candidate.id === state.enrollmentId);
     if (latest) this.take(latest, 'its enrollment list');
   }

@@ -10,7 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
-import { bankCallOptions } from '../activity-options.js';
+import { bankCallOptions, bankReadOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
@@ -50,13 +50,11 @@ const bank =
   proxyActivities<
     Pick<
       Activities,
-      | 'listEnrollments'
-      | 'createBiometricPayment'
-      | 'getBiometricPayment'
-      | 'getPaymentAuthorizationOptions'
-      | 'authorizeBiometricPayment'
+      'createBiometricPayment' | 'getPaymentAuthorizationOptions' | 'authorizeBiometricPayment'
     >
   >(bankCallOptions);
+const bankReads =
+  proxyActivities<Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>>(bankReadOptions);
 
 const temporal = proxyActivities<Pick<Activities, 'claimUnmatchedCashIns'>>(bankCallOptions);
 
@@ -94,7 +92,7 @@ export class PaymentSteps {
     const { input } = this;
     let enrollment: Enrollment | undefined;
     for (let waitMs = paymentTimings.enrollmentRecheckMs; ; waitMs *= 2) {
-      const enrollments = await bank.listEnrollments({ device_id: input.deviceId });
+      const enrollments = await bankReads.listEnrollments({ device_id: input.deviceId });
       enrollment = enrollments.data.find((candidate) => candidate.id === input.enrollmentId);
       if (enrollment?.status === 'authorized') return;
       const mayStillShow = !enrollment || enrollment.status.startsWith('awaiting_');
@@ -239,7 +237,7 @@ export class PaymentSteps {
     if (!this.journey.payment) return;
     this.journey.state.polls++;
     try {
-      this.take(await bank.getBiometricPayment(this.input.enrollmentId, this.paymentId()), 'poll');
+      this.take(await bankReads.getBiometricPayment(this.input.enrollmentId, this.paymentId()), 'poll');
     } catch (error) {
       // The bank created this payment, so a 404 means its reads lag its writes: no news yet, ask again later.
       bankRefusal(error, ['BankNotFound']);
@@ -354,7 +352,7 @@ export class PaymentSteps {
       const refusal = bankRefusal(error, correctableRefusals);
       // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record tells
       // whether the payment went through.
-      const current = await bank.getBiometricPayment(input.enrollmentId, this.paymentId());
+      const current = await bankReads.getBiometricPayment(input.enrollmentId, this.paymentId());
       this.take(current, 'poll');
       if (!awaitingCustomer(journey))
         return answered<AuthorizationResult>({ ok: true, status: current.status });
