@@ -400,16 +400,6 @@ export function starterCases(ctx: Contexts): StarterCase[] {
       call: (i) => starter.startRecurrence(c, i as never),
     },
     {
-      name: 'startRecurrence settings',
-      valid: { maxHistoryEvents: 500, maxAttemptsKept: 50 },
-      optional: ['maxHistoryEvents', 'maxAttemptsKept'],
-      wrong: {
-        maxHistoryEvents: bad(fc.oneof(fc.integer({ max: 19 }), fc.constantFrom(20.5, Number.NaN))),
-        maxAttemptsKept: notPositiveInt,
-      },
-      call: (i) => starter.startRecurrence(c, recurrenceRequest, i as never),
-    },
-    {
       name: 'getRecurrence',
       valid: { externalId: 'fuzz-recurrence-1' },
       optional: [],

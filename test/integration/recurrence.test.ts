@@ -1,3 +1,4 @@
+import { startTunedRecurrence } from '../../src/starter/recurrences.js';
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
@@ -323,7 +324,7 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
 
   it('continues as new past its event threshold, carrying and archiving its attempts', async () => {
     const request = recurrenceRequest(stack);
-    const { recurrence, workflowId } = await startRecurrence(stack, request, {
+    const { recurrence, workflowId } = await startTunedRecurrence(stack, request, {
       maxHistoryEvents: 40,
       maxAttemptsKept: 5,
     });

@@ -1,3 +1,4 @@
+import { startTunedRecurrence } from '../../src/starter/recurrences.js';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import {
@@ -278,7 +279,7 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
       expect(changed.message).toContain('counterparty.tax_number (differs)');
       expect(changed.message).not.toContain('98765432100');
 
-      const joined = await startRecurrence(stack, request, { maxHistoryEvents: 500 });
+      const joined = await startRecurrence(stack, request);
       expect(joined.recurrence.id).toBe(first.recurrence.id);
       expect(bankRecurrencesWith(request.external_id)).toHaveLength(1);
     });
@@ -306,7 +307,7 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
 
     it('keeps its terms across continue-as-new', async () => {
       const request = recurrenceRequest(stack);
-      const first = await startRecurrence(stack, request, { maxHistoryEvents: 20 });
+      const first = await startTunedRecurrence(stack, request, { maxHistoryEvents: 20 });
       for (let day = 1; (await getRecurrence(stack, { externalId: first.externalId })).runs < 2; day++) {
         expect(day).toBeLessThan(20);
         await control(stack, 'POST', `/sandbox/recurrences/${first.recurrence.id}/attempts`, {

@@ -1,9 +1,5 @@
-import {
-  getRecurrence,
-  runAttemptsSync,
-  startRecurrence,
-  type StarterContext,
-} from '../../src/starter/index.js';
+import { startTunedRecurrence } from '../../src/starter/recurrences.js';
+import { getRecurrence, runAttemptsSync, type StarterContext } from '../../src/starter/index.js';
 import { control, eventually } from '../helpers/journey.js';
 import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
@@ -29,7 +25,7 @@ describe('a recurrence followed for a year, on a time-skipping server', () => {
 
   it('takes each month of attempts from the sync, continuing as new with its state and a bounded history', async () => {
     const request = recurrenceRequest(stack);
-    const { recurrence, workflowId } = await startRecurrence(ctx, request, {
+    const { recurrence, workflowId } = await startTunedRecurrence(ctx, request, {
       maxHistoryEvents,
       maxAttemptsKept: 5,
     });
