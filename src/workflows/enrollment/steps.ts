@@ -178,9 +178,8 @@ export class EnrollmentSteps {
   }
 
   private receive(event: ReceivedWebhook): void {
-    for (const received of this.inbox.receive(event, this.journey.state)) {
-      if (webhookHeard(this.journey, received) === 'ask-bank') this.hints++;
-    }
+    if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event) === 'ask-bank')
+      this.hints++;
   }
 
   private continueAsNew(): Promise<never> {

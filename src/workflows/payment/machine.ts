@@ -24,7 +24,8 @@ export function startJourney(input: PaymentInput): PaymentJourney {
   return { state: initialPaymentState(input), authorizedAtBank: false, cashIns: [] };
 }
 
-function note(journey: PaymentJourney, entry: PaymentEvidence): void {
+/** Records a piece of evidence, keeping only the newest `keptEvidence`. */
+export function note(journey: PaymentJourney, entry: PaymentEvidence): void {
   const { evidence } = journey.state;
   evidence.push(entry);
   if (evidence.length > keptEvidence) evidence.splice(0, evidence.length - keptEvidence);

@@ -9,7 +9,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
+import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import { bankCallOptions, bankReadOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
@@ -39,6 +41,7 @@ import {
   consentRefusal,
   followPlan,
   isFinal,
+  note,
   paymentResult,
   startJourney,
   webhookHeard,
@@ -204,7 +207,7 @@ export class PaymentSteps {
       (await this.waitForCashIn(waitMs - graceMs)) ||
       (await this.claimCashIns());
     if (!heard) {
-      journey.state.evidence.push({
+      note(journey, {
         source: 'poll',
         status: 'settled',
         at: now(),
@@ -227,7 +230,7 @@ export class PaymentSteps {
   }
 
   /** Takes the bank's own record; publishes only when it changed the journey. */
-  private take(record: Parameters<typeof bankAnswered>[1], source: BankRecordSource): boolean {
+  private take(record: BiometricPayment, source: BankRecordSource): boolean {
     const changed = bankAnswered(this.journey, record, source, now());
     if (changed) this.publish();
     return changed;
@@ -245,9 +248,11 @@ export class PaymentSteps {
   }
 
   private receive(event: ReceivedWebhook): void {
-    for (const received of this.inbox.receive(event, this.journey.state)) {
-      if (webhookHeard(this.journey, received, now()) === 'ask-bank') this.hints++;
-    }
+    if (
+      this.inbox.isNew(event, this.journey.state) &&
+      webhookHeard(this.journey, event, now()) === 'ask-bank'
+    )
+      this.hints++;
     this.publish();
   }
 
@@ -336,7 +341,7 @@ export class PaymentSteps {
     );
   }
 
-  private async authorize(assertion: Parameters<typeof bank.authorizeBiometricPayment>[2]['fido_assertion']) {
+  private async authorize(assertion: AuthorizeFidoAssertion) {
     const { journey, input } = this;
     this.authorizing = true;
     journey.state.authorizeAttempts++;
@@ -356,7 +361,7 @@ export class PaymentSteps {
       this.take(current, 'poll');
       if (!awaitingCustomer(journey))
         return answered<AuthorizationResult>({ ok: true, status: current.status });
-      journey.state.evidence.push({
+      note(journey, {
         source: 'authorize',
         status: 'refused',
         at: now(),

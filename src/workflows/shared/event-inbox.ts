@@ -12,14 +12,14 @@ export interface WebhookCounters {
 export class EventInbox {
   private readonly seen = new Set<string>();
 
-  /** Counts the event in `counters` and answers it for handling, or nothing when it is a copy of one already heard. */
-  receive(event: ReceivedWebhook, counters: WebhookCounters): ReceivedWebhook[] {
+  /** Counts the event in `counters` and answers whether it is new, rather than a copy of one already heard. */
+  isNew(event: ReceivedWebhook, counters: WebhookCounters): boolean {
     if (this.seen.has(event.key)) {
       counters.duplicateWebhooks++;
-      return [];
+      return false;
     }
     this.seen.add(event.key);
     counters.webhooksReceived++;
-    return [event];
+    return true;
   }
 }
