@@ -1,4 +1,3 @@
-import { defineQuery } from '@temporalio/workflow';
 import type { CollectionAttemptListQuery } from '../../bank/schemas/collection-attempt.js';
 import type { JobWindowInput } from '../shared/schedule-window.js';
 
@@ -55,13 +54,6 @@ export interface AttemptsSyncSummary {
   runs: number;
 }
 
-export interface AttemptsSyncProgress {
-  summary: AttemptsSyncSummary;
-  /** The cursor of the next page; absent before the first page and after the last. */
-  cursor?: string;
-  done: boolean;
-}
-
 /** One page of the attempts list, as the page activity reports it back: counts, never the records. */
 export interface AttemptsPageResult {
   attempts: number;
@@ -77,5 +69,3 @@ export type AttemptsPageQuery = Pick<
   CollectionAttemptListQuery,
   'from_datetime' | 'to_datetime' | 'limit' | 'after'
 >;
-
-export const attemptsSyncProgressQuery = defineQuery<AttemptsSyncProgress>('attemptsSyncProgress');

@@ -4,7 +4,6 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
-  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -14,7 +13,6 @@ import { jobIds } from '../jobs/definitions.js';
 import { searchAttributes } from '../search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
 import {
-  attemptsSyncProgressQuery,
   defaultPagesPerRun,
   type AttemptsSyncInput,
   type AttemptsSyncSummary,
@@ -30,7 +28,7 @@ const queued = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>(pageOptions
  * and no workflow task of its own, so consecutive pages run inside one workflow task and cost one history event
  * each. A page took about 100 ms as a queued activity against 12 ms paging directly, most of it round trips
  * through Temporal (docs/performance.md). Each page's result reaches history (a marker) when the workflow task
- * completes, and the progress query sees it then; a worker that dies mid-task repeats the pages since the last
+ * completes, and the workflow's current details show it then; a worker that dies mid-task repeats the pages since the last
  * completed workflow task, which the recurrences take as duplicates, as they do a retried page.
  */
 const local = proxyLocalActivities<Pick<Activities, 'syncAttemptsPage'>>(pageOptions);
@@ -52,7 +50,6 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   let cursor = input.resume?.cursor;
   let done = false;
 
-  setHandler(attemptsSyncProgressQuery, () => ({ summary, cursor, done }));
   const publish = () =>
     setCurrentDetails(
       [
