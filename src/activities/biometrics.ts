@@ -1,15 +1,15 @@
 import type { BankClient } from '../bank/client.js';
 import type { CreateBiometricPaymentRequest } from '../bank/schemas/biometric-payment-request.js';
-import type { DeviceRequest } from '../bank/schemas/device.js';
 import type { CreateEnrollmentRequest } from '../bank/schemas/enrollment-request.js';
 import type { AuthorizePaymentRequest, RegisterCredentialRequest } from '../bank/schemas/fido.js';
 import { bankActivity } from './failures.js';
 
-/** One activity per Pix biometrics endpoint; the enrollment and payment workflows are built from these. */
+/**
+ * The Pix biometrics calls the enrollment and payment workflows make. Devices and participants are read before a
+ * workflow starts (the starter's findOrCreateDevice and listParticipants), so they are no activities.
+ */
 export function createBiometricsActivities(bank: BankClient) {
   return {
-    findOrCreateDevice: bankActivity((request: DeviceRequest) => bank.findOrCreateDevice(request)),
-    listParticipants: bankActivity((query: { device_id?: string } = {}) => bank.listParticipants(query)),
     createEnrollment: bankActivity((request: CreateEnrollmentRequest) => bank.createEnrollment(request)),
     listEnrollments: bankActivity((query: { device_id: string }) => bank.listEnrollments(query)),
     getRegistrationOptions: bankActivity((enrollmentId: string) => bank.getRegistrationOptions(enrollmentId)),

@@ -3,13 +3,10 @@ import type { BankClient } from '../bank/client.js';
 import { createAttemptsSyncActivities } from './attempts-sync.js';
 import { createBiometricsActivities } from './biometrics.js';
 import { createBoletoActivities } from './boletos.js';
-import { createCardActivities } from './cards.js';
 import { createMetricsActivities } from './metrics.js';
 import { createRecurrenceActivities } from './recurrences.js';
-import { createRefundActivities } from './refunds.js';
 import { createReportActivities, type ReportActivityDeps } from './reports.js';
 import { createScheduleActivities } from './schedules.js';
-import { createTransferActivities } from './transfers.js';
 import { createUnmatchedEventActivities } from './unmatched-events.js';
 
 export interface ActivityDeps {
@@ -24,11 +21,8 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createBoletoActivities(deps.bank),
-    ...createTransferActivities(deps.bank),
     ...createRecurrenceActivities(deps.bank),
     ...createAttemptsSyncActivities(deps.bank),
-    ...createRefundActivities(deps.bank),
-    ...createCardActivities(deps.bank),
     ...createMetricsActivities(deps.bank),
     ...createBiometricsActivities(deps.bank),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),

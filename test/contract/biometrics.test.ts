@@ -1099,13 +1099,11 @@ describe('sandbox settings and reset', () => {
 describe('biometrics activities', () => {
   it('wrap each client call and turn refusals into typed failures', async () => {
     const activities = createBiometricsActivities(bank);
-    const device = await activities.findOrCreateDevice({
+    const device = await bank.findOrCreateDevice({
       fingerprint: randomUUID(),
       counterparty_tax_number: '12345678909',
     });
-    const participant = (await activities.listParticipants()).data.find(
-      (item) => item.is_enrollment_available,
-    );
+    const participant = (await bank.listParticipants()).data.find((item) => item.is_enrollment_available);
     const enrollment = await activities.createEnrollment({
       device_id: device.id,
       participant_id: participant?.id ?? '',

@@ -1,4 +1,3 @@
-import { createCardActivities } from '../../src/activities/cards.js';
 import { BankNotFoundError, BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
 import { cardInvoiceSchema } from '../../src/bank/schemas/card-invoice.js';
 import {
@@ -178,17 +177,5 @@ describe('card endpoints through BankClient and the sandbox bank', () => {
         BankUnauthorizedError,
       );
     });
-  });
-
-  it('are activities, one per endpoint', async () => {
-    const activities = createCardActivities(bank.bank);
-    const card = [...bank.sandbox.state.bankData.cards.values()][0]!;
-    expect(await activities.getCard(card.id)).toEqual(card);
-    expect((await activities.getCardPurchaseByEndToEndId(purchases[1]!.end_to_end_id)).id).toBe(
-      purchases[1]!.id,
-    );
-    expect((await activities.getCurrentCardInvoice({ entity_id: card.entity_id })).status).toBe('open');
-    const failure = await failureOf(activities.getCard(unknownId));
-    expect(failure).toMatchObject({ type: 'BankNotFound', nonRetryable: true });
   });
 });

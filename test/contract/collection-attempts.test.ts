@@ -333,10 +333,9 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
     expect(failed.length).toBeGreaterThanOrEqual(5_000);
   });
 
-  it('are activities that read one page and one attempt', async () => {
+  it('is an activity that reads one attempt', async () => {
     const activities = createRecurrenceActivities(bank.bank);
-    const page = await activities.listCollectionAttempts({ limit: 10 });
-    expect(ids(page.data)).toEqual(expected().slice(0, 10));
+    const page = await bank.bank.listCollectionAttempts({ limit: 10 });
     const attempt = await activities.getCollectionAttempt(page.data[0]!.id);
     expect(attempt.stages).toBeDefined();
     const failure = await failureOf(activities.getCollectionAttempt('00000000-0000-4000-8000-000000000000'));

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { createRecurrenceActivities } from '../../src/activities/recurrences.js';
+import { bankActivity } from '../../src/activities/failures.js';
 import { BankClient } from '../../src/bank/client.js';
 import { BankInvalidResponseError, BankUnavailableError } from '../../src/bank/errors.js';
 import {
@@ -63,7 +63,7 @@ describe('client pagination', () => {
 
   it('turns the refusal into a non-retryable activity failure', async () => {
     const failure = await failureOf(
-      createRecurrenceActivities(offline).listCollectionAttempts({ before: 'b', after: 'a' }),
+      bankActivity(() => offline.listCollectionAttempts({ before: 'b', after: 'a' }))(),
     );
     expect(failure).toMatchObject({ type: 'BankValidation', nonRetryable: true });
   });

@@ -1,4 +1,3 @@
-import { createRefundActivities } from '../../src/activities/refunds.js';
 import { BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
 import {
   receivableRefundSchema,
@@ -128,11 +127,5 @@ describe('GET /banking/cashin/refunds through BankClient and the sandbox bank', 
     const raw = await bank.raw(`/banking/cashin/refunds?before=${cursor}&after=${cursor}`);
     expect(raw.statusCode).toBe(400);
     expect(raw.json().error.error_message).toMatch(/^before: .*; after: /);
-  });
-
-  it('is an activity that reads one page', async () => {
-    const activities = createRefundActivities(bank.bank);
-    const page = await activities.listReceivableRefunds({ from_datetime: '2025-06-01T00:00:00Z' });
-    expect(ids(page.data)).toEqual(expected({ from_datetime: '2025-06-01T00:00:00Z' }).slice(0, 50));
   });
 });

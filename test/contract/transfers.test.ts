@@ -1,5 +1,3 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { createTransferActivities } from '../../src/activities/transfers.js';
 import { BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
 import { PageCursorConflictError } from '../../src/bank/pagination.js';
 import {
@@ -203,16 +201,5 @@ describe('GET /banking/cashout/transfer through BankClient and the sandbox bank'
       bank.bank.listTransfers({ ...everything, before: refunds.metadata.after! }),
     );
     expect(foreign.message).toMatch(/before: is not a cursor of this list/);
-  });
-
-  it('is one activity that answers a page, and fails without retry on a bad request', async () => {
-    const activities = createTransferActivities(bank.bank);
-    const page = await activities.listTransfers({ ...everything, status: 'failed' });
-    expect(ids(page.data)).toEqual(expected({ ...everything, status: 'failed' }));
-
-    const failure = await failureOf(activities.listTransfers({ ...everything, before: 'a', after: 'b' }));
-    expect(failure).toBeInstanceOf(ApplicationFailure);
-    expect((failure as ApplicationFailure).type).toBe('BankValidation');
-    expect((failure as ApplicationFailure).nonRetryable).toBe(true);
   });
 });
