@@ -2,6 +2,7 @@ import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { z } from 'zod';
 import { maxCollectionAttemptPageSize } from '../bank/schemas/collection-attempt.js';
 import { dateTime } from '../bank/schemas/common.js';
+import { formatReais } from '../money.js';
 import {
   generateRecurrenceRequestSchema,
   type GenerateRecurrenceRequest,
@@ -33,8 +34,6 @@ const recurrenceSettings = z.object({
   maxHistoryEvents: z.number().int().min(20).optional(),
   maxAttemptsKept: z.number().int().positive().optional(),
 });
-
-const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2)}`;
 
 /** What `startRecurrence` answers. */
 export interface StartedRecurrence {
@@ -108,7 +107,7 @@ export async function startTunedRecurrence(
       initialState: initialRecurrenceSummary(externalId),
       terms: flattenTerms(terms),
       sensitiveTerms: sensitiveRequestMembers,
-      summary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${reais(amount)}` : ''}) of ${parsed.counterparty.name}`,
+      summary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${formatReais(amount)}` : ''}) of ${parsed.counterparty.name}`,
       searchAttributes: [
         { key: searchAttributes.kind, value: 'recurrence' },
         { key: searchAttributes.externalId, value: externalId },

@@ -7,6 +7,7 @@ import {
   type CardPurchaseDocument,
   type CardPurchaseStage,
 } from '../../bank/schemas/card-purchase.js';
+import { formatReais } from '../../money.js';
 import { cliBank } from '../bank.js';
 import { action } from '../errors.js';
 import {
@@ -17,7 +18,7 @@ import {
   uuidValue,
   type Filter,
 } from '../filters.js';
-import { money, reais } from '../money.js';
+import { money } from '../money.js';
 import { addTableOption, printRecord, type OutputOptions } from '../output.js';
 import { formatTable, type Column } from '../table.js';
 
@@ -27,7 +28,7 @@ const cardColumns: Column<Card>[] = [
   { title: 'STATUS', value: (c) => c.status },
   { title: 'NAME', value: (c) => c.display_name },
   { title: 'NUMBER', value: (c) => c.masked_number },
-  { title: 'BALANCE', value: (c) => reais(c.balance), align: 'right' },
+  { title: 'BALANCE', value: (c) => formatReais(c.balance), align: 'right' },
 ];
 
 const invoiceColumns: Column<CardInvoice>[] = [
@@ -35,9 +36,9 @@ const invoiceColumns: Column<CardInvoice>[] = [
   { title: 'STATUS', value: (i) => i.status },
   { title: 'FROM', value: (i) => i.from_datetime },
   { title: 'TO', value: (i) => i.to_datetime },
-  { title: 'CONFIRMED', value: (i) => reais(i.purchase_balance), align: 'right' },
-  { title: 'PENDING', value: (i) => reais(i.pending_confirmation_amount), align: 'right' },
-  { title: 'BALANCE', value: (i) => reais(i.balance), align: 'right' },
+  { title: 'CONFIRMED', value: (i) => formatReais(i.purchase_balance), align: 'right' },
+  { title: 'PENDING', value: (i) => formatReais(i.pending_confirmation_amount), align: 'right' },
+  { title: 'BALANCE', value: (i) => formatReais(i.balance), align: 'right' },
 ];
 
 const purchaseColumns: Column<CardPurchaseDocument>[] = [

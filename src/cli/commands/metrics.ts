@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { metricsQuerySchema, type Metrics } from '../../bank/schemas/metrics.js';
+import { formatReais } from '../../money.js';
 import { cliBank } from '../bank.js';
 import { action } from '../errors.js';
 import { addFilters, dateTimeValue, queryFromOptions, uuidValue, type Filter } from '../filters.js';
-import { reais } from '../money.js';
 import { addTableOption, printRecord, type OutputOptions } from '../output.js';
 import { formatTable, type Column } from '../table.js';
 
@@ -11,8 +11,8 @@ type MetricsRow = [documents: string, totals: Metrics['payment_document']];
 
 const metricsColumns: Column<MetricsRow>[] = [
   { title: 'DOCUMENTS', value: ([documents]) => documents },
-  { title: 'SETTLED', value: ([, totals]) => reais(totals.settled), align: 'right' },
-  { title: 'FAILED', value: ([, totals]) => reais(totals.failed), align: 'right' },
+  { title: 'SETTLED', value: ([, totals]) => formatReais(totals.settled), align: 'right' },
+  { title: 'FAILED', value: ([, totals]) => formatReais(totals.failed), align: 'right' },
 ];
 
 /** The bank requires all three, so they are required options. */

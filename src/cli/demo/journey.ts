@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { SoftwareAuthenticator } from '../../authenticator/software-authenticator.js';
 import { fidoCreationOptionsSchema } from '../../bank/schemas/fido.js';
+import { formatReais } from '../../money.js';
 import {
   authorizePayment,
   findOrCreateDevice,
@@ -32,8 +33,6 @@ export interface DemoOptions {
 }
 
 export const demoStepCount = 10;
-
-const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
 
 /**
  * The whole Pix biometrics journey, as a merchant backend, its customer's device (a software authenticator) and
@@ -142,7 +141,8 @@ export async function runDemoJourney(options: DemoOptions): Promise<PaymentResul
         virtualAccountId: world.virtualAccountIds[0] ?? '',
       });
     },
-    (created) => `payment ${created.payment.id} of ${reais(options.amountCents)} ${created.payment.status}`,
+    (created) =>
+      `payment ${created.payment.id} of ${formatReais(options.amountCents)} ${created.payment.status}`,
   );
   options.onWorkflow(payment.workflowId);
 
