@@ -1,17 +1,26 @@
 import type { ErrorItem } from './schemas/errors.js';
 
 /**
- * What a failed bank call means for the caller. `type` is the name retry policies refer to
+ * What a failed bank call means for the caller, and whether asking again may get another answer. The type is
+ * the ApplicationFailure type activities raise (activities/failures.ts) and the name retry policies refer to
  * (`nonRetryableErrorTypes`), so it is part of bankflow's public contract.
  */
-export type BankErrorType =
-  | 'BankUnauthorized'
-  | 'BankValidation'
-  | 'BankNotFound'
-  | 'BankRequestRejected'
-  | 'BankRateLimited'
-  | 'BankUnavailable'
-  | 'BankInvalidResponse';
+export const bankErrorRetryable = {
+  BankUnauthorized: false,
+  BankValidation: false,
+  BankNotFound: false,
+  BankRequestRejected: false,
+  BankRateLimited: true,
+  BankUnavailable: true,
+  BankInvalidResponse: false,
+} as const;
+
+export type BankErrorType = keyof typeof bankErrorRetryable;
+
+/** The failure types a retry policy must not retry: the bank would give the same answer again. */
+export const nonRetryableBankErrorTypes: BankErrorType[] = Object.entries(bankErrorRetryable)
+  .filter(([, retryable]) => !retryable)
+  .map(([type]) => type as BankErrorType);
 
 export interface BankErrorContext {
   operation: string;
@@ -23,7 +32,6 @@ export interface BankErrorContext {
 
 export abstract class BankError extends Error {
   abstract readonly type: BankErrorType;
-  abstract readonly retryable: boolean;
   /** The bank's own code (UNAUTHORIZED, INTEGRATION_ERROR, ...) when its body carried one. */
   readonly bankCode: string | undefined;
 
@@ -36,12 +44,15 @@ export abstract class BankError extends Error {
     this.name = new.target.name;
     this.bankCode = bankCode;
   }
+
+  get retryable(): boolean {
+    return bankErrorRetryable[this.type];
+  }
 }
 
 /** 401: the configured credentials are wrong; retrying cannot help. */
 export class BankUnauthorizedError extends BankError {
   readonly type = 'BankUnauthorized';
-  readonly retryable = false;
   constructor(context: BankErrorContext, bankCode = 'UNAUTHORIZED') {
     super(
       `the bank refused the credentials (HTTP 401 ${bankCode}); check BANK_CLIENT_ID and BANK_CLIENT_SECRET`,
@@ -54,7 +65,6 @@ export class BankUnauthorizedError extends BankError {
 /** 400/422 with an errors list: our request is wrong. */
 export class BankValidationError extends BankError {
   readonly type = 'BankValidation';
-  readonly retryable = false;
   constructor(
     context: BankErrorContext,
     readonly errors: ErrorItem[],
@@ -66,7 +76,6 @@ export class BankValidationError extends BankError {
 
 export class BankNotFoundError extends BankError {
   readonly type = 'BankNotFound';
-  readonly retryable = false;
   constructor(context: BankErrorContext, detail: string, bankCode?: string) {
     super(`not found (HTTP 404): ${detail}`, context, bankCode);
   }
@@ -75,7 +84,6 @@ export class BankNotFoundError extends BankError {
 /** Any other 4xx (403, 409, ...): the bank will give the same answer again. */
 export class BankRequestRejectedError extends BankError {
   readonly type = 'BankRequestRejected';
-  readonly retryable = false;
   constructor(context: BankErrorContext, detail: string, bankCode?: string) {
     super(`rejected (HTTP ${context.status ?? '?'}): ${detail}`, context, bankCode);
   }
@@ -84,7 +92,6 @@ export class BankRequestRejectedError extends BankError {
 /** 429: slow down; `retryAfterMs` comes from the Retry-After header when the bank sent one. */
 export class BankRateLimitedError extends BankError {
   readonly type = 'BankRateLimited';
-  readonly retryable = true;
   constructor(
     context: BankErrorContext,
     readonly retryAfterMs: number | undefined,
@@ -100,13 +107,11 @@ export class BankRateLimitedError extends BankError {
 /** 408, 5xx, timeouts and network failures: transient, retried with backoff. */
 export class BankUnavailableError extends BankError {
   readonly type = 'BankUnavailable';
-  readonly retryable = true;
 }
 
 /** A 2xx whose body is not JSON or does not match the spec's shape; names the offending path. */
 export class BankInvalidResponseError extends BankError {
   readonly type = 'BankInvalidResponse';
-  readonly retryable = false;
 }
 
 export function describeErrorItems(errors: ErrorItem[]): string {
@@ -118,11 +123,3 @@ export function describeErrorItems(errors: ErrorItem[]): string {
     })
     .join('; ');
 }
-
-export const nonRetryableBankErrorTypes: BankErrorType[] = [
-  'BankUnauthorized',
-  'BankValidation',
-  'BankNotFound',
-  'BankRequestRejected',
-  'BankInvalidResponse',
-];

@@ -40,7 +40,6 @@ const pagingContext = (endpoint: ListEndpoint): BankErrorContext => ({
  */
 export class PageCursorConflictError extends BankError {
   readonly type = 'BankValidation';
-  readonly retryable = false;
   readonly parameters = ['before', 'after'] as const;
 
   constructor(endpoint: ListEndpoint) {

@@ -1,26 +1,20 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, RetryPolicy } from '@temporalio/workflow';
+import { nonRetryableBankErrorTypes } from '../bank/errors.js';
 
 /**
- * The failure types activities raise for answers that will not change on retry (bank/errors.ts). Kept as
- * literals here because workflow code cannot import the bank client.
+ * For work that fails only while something it needs is down (the bank, Temporal, the disk): from 1 s, doubling,
+ * at most a minute apart, for as long as the activity's timeouts allow.
  */
-export const nonRetryableBankErrorTypes = [
-  'BankUnauthorized',
-  'BankValidation',
-  'BankNotFound',
-  'BankRequestRejected',
-  'BankInvalidResponse',
-];
+export const outageRetry: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+};
 
 /** A single bank call: short timeout, retried with backoff while the bank is unavailable. */
 export const bankCallOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    nonRetryableErrorTypes: nonRetryableBankErrorTypes,
-  },
+  retry: { ...outageRetry, nonRetryableErrorTypes: nonRetryableBankErrorTypes },
 };
 
 /**
@@ -30,4 +24,10 @@ export const bankCallOptions: ActivityOptions = {
 export const bankReadOptions: ActivityOptions = {
   startToCloseTimeout: '20 seconds',
   retry: { ...bankCallOptions.retry, maximumInterval: '10 seconds' },
+};
+
+/** A call to Temporal itself (schedules, the window cursor, other workflows): retried while the server is away. */
+export const temporalCallOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: outageRetry,
 };

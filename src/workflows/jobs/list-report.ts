@@ -7,7 +7,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { centsToReais, emptyTotals, mergeTotals } from '../../reports/totals.js';
-import { bankCallOptions } from '../activity-options.js';
+import { bankCallOptions, outageRetry } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
 import type { ListReportJob, ReportProgress, ReportSummary } from './definitions.js';
@@ -17,7 +17,7 @@ const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPag
 /** Writing files is local work: retried with backoff while the disk is full or unreachable. */
 const fileWriteOptions: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: outageRetry,
 };
 const { writeListReport, discardReportStaging } =
   proxyActivities<Pick<Activities, 'writeListReport' | 'discardReportStaging'>>(fileWriteOptions);

@@ -6,7 +6,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { bankCallOptions } from '../activity-options.js';
+import { bankCallOptions, outageRetry } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal } from '../shared/bank-failure.js';
 import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
@@ -15,7 +15,7 @@ import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from './defin
 const bank = proxyActivities<Pick<Activities, 'getMetrics' | 'metricsAccounts'>>(bankCallOptions);
 const { storeMetricsSnapshot } = proxyActivities<Pick<Activities, 'storeMetricsSnapshot'>>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: outageRetry,
 });
 
 /** Answers the bank gives for one account that must not cost the other accounts their snapshot. */

@@ -10,6 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { temporalCallOptions } from '../activity-options.js';
 import { memoKeys, publishToMemo } from '../shared/published-memo.js';
 import {
   windowClaimSignal,
@@ -19,10 +20,7 @@ import {
 } from './window-cursor-definitions.js';
 import { catchingUp, WindowCursor, type Answer } from './window-cursor-state.js';
 
-const temporal = proxyActivities<Pick<Activities, 'jobRunIsOpen' | 'catchUpWindowEnd'>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const temporal = proxyActivities<Pick<Activities, 'jobRunIsOpen' | 'catchUpWindowEnd'>>(temporalCallOptions);
 
 /** While claims wait, how often the run holding the window is checked for having ended without completing it. */
 const holderCheckInterval = '1 minute';

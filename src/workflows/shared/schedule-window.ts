@@ -11,6 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { temporalCallOptions } from '../activity-options.js';
 import {
   windowCursorWorkflowId,
   windowDoneSignal,
@@ -41,12 +42,8 @@ export interface JobWindow {
   to: string;
 }
 
-const { previousScheduledTime, claimJobWindow } = proxyActivities<
-  Pick<Activities, 'previousScheduledTime' | 'claimJobWindow'>
->({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const { previousScheduledTime, claimJobWindow } =
+  proxyActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow'>>(temporalCallOptions);
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
