@@ -18,7 +18,10 @@ const isNotFound = (error: unknown) => (error as { code?: unknown } | null)?.cod
 /** What a scheduled workflow asks of Temporal itself, through the worker's own connection. */
 export function createScheduleActivities(temporal: Client) {
   return {
-    /** The schedule's previous scheduled time before `scheduledTime`: where a scheduled run's window starts. */
+    /**
+     * The schedule's previous scheduled time before `scheduledTime`: where the first window ever starts, and
+     * where a run whose time is already covered starts its interval again (workflows/jobs/window-cursor-state.ts).
+     */
     async previousScheduledTime(scheduleId: string, scheduledTime: string): Promise<string> {
       let previous: Date | undefined;
       try {

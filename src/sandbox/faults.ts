@@ -25,7 +25,7 @@ export const faultSettingsSchema = z.strictObject({
   retry_after_seconds: z.number().int().nonnegative().default(1),
   /** Added to every bank call. */
   latency_ms: z.number().int().nonnegative().default(0),
-  /** Share of bank calls that get `spike_ms` on top. */
+  /** Share of bank calls that get `latency_spike_ms` on top. */
   latency_spike_rate: rate.default(0),
   latency_spike_ms: z.number().int().nonnegative().default(0),
   fail_next: z.array(faultRuleSchema).default([]),
