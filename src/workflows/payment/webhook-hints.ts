@@ -1,0 +1,58 @@
+import { webhookCategories } from '../../bank/webhook-categories.js';
+import type { ReceivedWebhook } from '../webhook-events.js';
+import type { PaymentJourney } from './definitions.js';
+import { isFinal, note } from './journey.js';
+import { movesForward } from './status.js';
+
+/** What a webhook asks of the workflow: to read the bank's record now, or nothing. */
+export type WebhookEffect = 'ask-bank' | 'nothing';
+
+/**
+ * Takes in a webhook as a hint. A payment event that would move this payment on sends the workflow to the bank's
+ * GET; an event naming another payment, a stale one, or one without a payment is noted and changes nothing. A
+ * Pix cash-in is evidence of the settlement once the bank's own record shows the same end-to-end id.
+ */
+export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at: string): WebhookEffect {
+  const { envelope, resource } = event;
+  const paymentId = journey.payment?.id;
+  if (envelope.category === webhookCategories.collectingDocument) {
+    if (resource?.kind !== 'cash-in' || resource.data.status !== 'settled') return 'nothing';
+    const endToEndId = resource.data.end_to_end_id;
+    if (journey.cashIns.includes(endToEndId)) return 'nothing';
+    journey.cashIns.push(endToEndId);
+    note(journey, {
+      source: 'cash-in webhook',
+      status: 'settled',
+      at,
+      detail: `Pix cash-in ${resource.data.id} for ${endToEndId}`,
+    });
+    return isFinal(journey) ? 'nothing' : 'ask-bank';
+  }
+  if (resource?.kind !== 'payment') {
+    note(journey, {
+      source: 'webhook',
+      status: envelope.type,
+      at,
+      detail: 'ignored: the event data is not a payment',
+    });
+    return 'nothing';
+  }
+  const hinted = resource.data;
+  if (hinted.id !== paymentId) {
+    note(journey, {
+      source: 'webhook',
+      status: hinted.status,
+      at,
+      detail: `ignored: it names payment ${hinted.id}, not ${paymentId ?? 'this one (not created yet)'}`,
+    });
+    return 'nothing';
+  }
+  if (!movesForward(journey.payment?.status, hinted.status)) return 'nothing';
+  note(journey, {
+    source: 'webhook',
+    status: hinted.status,
+    at,
+    detail: "a hint: the workflow asks the bank's GET before taking it",
+  });
+  return 'ask-bank';
+}
