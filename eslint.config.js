@@ -24,6 +24,9 @@ export default tseslint.config(
   {
     files: ['src/workflows/**/*.ts'],
     rules: {
+      // Every line counts, comments included: a workflow file is read whole when its replay is in question.
+      'max-lines': ['error', { max: 200, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
