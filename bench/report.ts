@@ -54,7 +54,7 @@ function table(header: string[], rows: string[][]): string {
 const zeroLatencyRows = (rows: SyncRow[]) =>
   rows.filter((row) => row.bankLatencyMs === 0).sort((a, b) => a.attempts - b.attempts);
 
-/** Every target of issue 7, checked against this run's medians. */
+/** Every performance target of docs/performance.md, checked against this run's medians. */
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const { ingest, journey, sync, footprint } = results;
@@ -273,7 +273,7 @@ export function renderReport(results: BenchResults): string {
   const checks = checkTargets(results);
   if (checks.length > 0) {
     parts.push(
-      'Targets (issue 7)',
+      'Targets',
       table(
         ['target', 'measured', 'status'],
         checks.map((check) => [check.target, check.measured, check.met ? 'met' : 'MISSED']),
