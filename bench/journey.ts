@@ -3,12 +3,11 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { authorizePayment, waitForPaymentResult } from '../src/starter/index.js';
 import { startTunedPayment } from '../src/starter/payments.js';
-import { askWorkflow } from '../src/starter/merchant-requests.js';
 import { workflowIds } from '../src/workflows/ids.js';
 import { merchant, type Customer } from './customers.js';
 import { runCosts, stepsOf, type RunCost } from './history.js';
 import { sampleProcess, sampleSelf, waitUntilQuiet } from './processes.js';
-import { authorizeRequest, createdUpdate, eventSignal, skeletonJourney } from './skeleton/workflows.js';
+import { authorizeUpdate, createdUpdate, eventSignal, skeletonJourney } from './skeleton/workflows.js';
 import { settlementDelayMs, type BenchStack } from './stack.js';
 import { median, medianRatio, summarize } from './stats.js';
 
@@ -96,7 +95,7 @@ async function floorJourney(stack: BenchStack, workflowId: string): Promise<bool
   });
   const handle = client.workflow.getHandle<typeof skeletonJourney>(workflowId);
   const signals = [handle.signal(eventSignal, 'created'), handle.signal(eventSignal, 'awaiting_consent')];
-  await askWorkflow({ client, taskQueue }, handle, authorizeRequest, { assertion: 'assertion' });
+  await handle.executeUpdate(authorizeUpdate, { args: ['assertion'] });
   signals.push(handle.signal(eventSignal, 'awaiting_payment'));
   await sleep(settlementDelayMs);
   signals.push(handle.signal(eventSignal, 'settled'), handle.signal(eventSignal, 'cash-in'));

@@ -6,18 +6,12 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import {
-  answered,
-  defineMerchantRequest,
-  MerchantReplies,
-} from '../../src/workflows/shared/merchant-requests.js';
-import { publishToMemo } from '../../src/workflows/shared/published-memo.js';
 import type * as activities from './activities.js';
 
 /** Answers once the three set-up activities ran, like bankflow's `paymentCreated`. */
 export const createdUpdate = defineUpdate<string>('created');
-/** Runs one activity and answers, like bankflow's assertion submission: a signal whose reply is published. */
-export const authorizeRequest = defineMerchantRequest<{ assertion: string }, string>('authorize');
+/** Runs one activity and answers, like bankflow's `authorize` update. */
+export const authorizeUpdate = defineUpdate<string, [string]>('authorize');
 /** Stands for one bank webhook. */
 export const eventSignal = defineSignal<[string]>('event');
 
@@ -28,7 +22,7 @@ const { noop } = proxyActivities<typeof activities>({ startToCloseTimeout: '30 s
 
 /**
  * The engine's floor for one payment journey: the same activities (check enrollment, create, options,
- * authorize, confirm), update (created), merchant request (authorize) and signals (five webhooks) as bankflow's
+ * authorize, confirm), updates (created, authorize) and signals (five webhooks) as bankflow's
  * payment workflow, in the same order, with no work in any of them.
  */
 export async function skeletonJourney(): Promise<number> {
@@ -41,10 +35,7 @@ export async function skeletonJourney(): Promise<number> {
     await condition(() => created);
     return 'options';
   });
-  const replies: MerchantReplies = new MerchantReplies(() => publishToMemo([replies.memoEntry()]));
-  setHandler(authorizeRequest.signal, ({ requestId, assertion }) =>
-    replies.answer(requestId, async () => answered(await noop(assertion))),
-  );
+  setHandler(authorizeUpdate, (assertion: string) => noop(assertion));
 
   await noop('check enrollment');
   await noop('create');

@@ -1,7 +1,7 @@
+import { resolveBank } from '../bank/base-url.js';
 import { BankClient } from '../bank/client.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { resolveBank } from '../stack/bank-url.js';
 import { connectClient } from '../temporal/connection.js';
 import type { StarterContext } from './context.js';
 import type { BankReadContext } from './devices.js';

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
 import { suggestedAccountSchema } from '../bank/schemas/enrollment-request.js';
+import { enrollmentStatusSchema } from '../bank/schemas/enrollment.js';
 import { registerFidoAssertionSchema, type RegisterFidoAssertion } from '../bank/schemas/fido.js';
 import {
-  credentialRequest,
   enrollmentStartedUpdate,
   enrollmentResultQuery,
   enrollmentStateQuery,
   initialEnrollmentState,
-  registrationOptionsRequest,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+  sensitiveEnrollmentTerms,
   type EnrollmentInput,
   type EnrollmentResult,
   type EnrollmentStarted,
@@ -21,13 +23,28 @@ import { memoKeys } from '../workflows/shared/published-memo.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
-import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
+import { flattenTerms } from '../workflows/shared/start-terms.js';
+import { idempotencyKey } from './idempotency.js';
+import { askWorkflow, requestIdOr, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
-import { readPublished, readState } from './published.js';
-import { flattenTerms } from './start-terms.js';
+import { enrollmentResultSchema, enrollmentStateSchema } from './published-state.js';
+import { readPublished, readState, startReplyFrom } from './published.js';
 
 const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
 type EnrollmentKey = z.infer<typeof enrollmentKey>;
+
+/**
+ * The caller's idempotency key for a request to a running enrollment: the same key asked again gets the first
+ * answer instead of a second request.
+ */
+const requestId = z.string().min(1).max(200).optional();
+
+const enrollmentStartedSchema = z.object({
+  enrollmentId: z.string(),
+  redirectUrl: z.string(),
+  status: enrollmentStatusSchema,
+  expirationDatetime: z.string().nullable(),
+});
 
 const startEnrollmentInput = enrollmentKey.extend({
   returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
@@ -89,48 +106,64 @@ export async function startTunedEnrollment(
     suggestedAccount: parsed.suggestedAccount,
     ...tuning,
   };
-  const { answer, ended } = await startOrJoin(
-    ctx,
-    {
-      update: enrollmentStartedUpdate,
-      workflow: enrollmentWorkflow,
-      workflowId,
-      input: workflowInput,
-      initialState: initialEnrollmentState(workflowInput),
-      terms: flattenTerms({
-        externalId: workflowInput.externalId,
-        returnToUrl: workflowInput.returnToUrl,
-        suggestedAccount: workflowInput.suggestedAccount,
-      }),
-      sensitiveTerms: ['suggestedAccount'],
-      newRunTerm: 'externalId',
-      summary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
-      searchAttributes: [
-        { key: searchAttributes.kind, value: 'enrollment' },
-        { key: searchAttributes.deviceId, value: parsed.deviceId },
-        { key: searchAttributes.participantId, value: parsed.participantId },
-        ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
-      ],
-    },
-    startReply(ctx, handle),
-  );
+  const { answer, ended } = await startOrJoin(ctx, {
+    update: enrollmentStartedUpdate,
+    workflow: enrollmentWorkflow,
+    workflowId,
+    input: workflowInput,
+    initialState: initialEnrollmentState(workflowInput),
+    terms: flattenTerms({
+      externalId: workflowInput.externalId,
+      returnToUrl: workflowInput.returnToUrl,
+      suggestedAccount: workflowInput.suggestedAccount,
+    }),
+    sensitiveTerms: sensitiveEnrollmentTerms,
+    newRunTerm: 'externalId',
+    summary: `Pix biometric enrollment of device ${parsed.deviceId} with participant ${parsed.participantId}`,
+    searchAttributes: [
+      { key: searchAttributes.kind, value: 'enrollment' },
+      { key: searchAttributes.deviceId, value: parsed.deviceId },
+      { key: searchAttributes.participantId, value: parsed.participantId },
+      ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
+    ],
+    endedAnswer: (published) => startReplyFrom(published, enrollmentStartedSchema),
+  });
   return { ...answer, workflowId, ...(ended ? { result: await handle.result() } : {}) };
 }
 
-/** Step 5: fresh WebAuthn creation options once the account holder authorized at the bank. */
-export async function getRegistrationOptions(ctx: StarterContext, input: EnrollmentKey): Promise<string> {
-  return askWorkflow(ctx, handleFor(ctx, parseInput(enrollmentKey, input)), registrationOptionsRequest, {});
+const optionsInput = enrollmentKey.extend({ requestId });
+
+/**
+ * Step 5: fresh WebAuthn creation options once the account holder authorized at the bank. Each call asks the bank
+ * anew, unless it repeats the `requestId` of an earlier one.
+ */
+export async function getRegistrationOptions(
+  ctx: StarterContext,
+  input: z.input<typeof optionsInput>,
+): Promise<string> {
+  const parsed = parseInput(optionsInput, input);
+  const handle = handleFor(ctx, parsed);
+  return askWorkflow(ctx, handle, requestIdOr(parsed.requestId), (updateId) =>
+    handle.executeUpdate(registrationOptionsUpdate, { updateId }),
+  );
 }
 
-const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema });
+const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema, requestId });
 
-/** Step 5: registers the credential the device created; a refusal carries the bank's reason and can be retried. */
+/**
+ * Step 5: registers the credential the device created; a refusal carries the bank's reason and can be retried.
+ * The same credential sent again (or the same `requestId`) gets the first answer: the bank is asked once.
+ */
 export async function registerCredential(
   ctx: StarterContext,
-  input: EnrollmentKey & { assertion: RegisterFidoAssertion },
+  input: EnrollmentKey & { assertion: RegisterFidoAssertion; requestId?: string },
 ): Promise<RegistrationResult> {
   const parsed = parseInput(registerInput, input);
-  return askWorkflow(ctx, handleFor(ctx, parsed), credentialRequest, { assertion: parsed.assertion });
+  const handle = handleFor(ctx, parsed);
+  const id = parsed.requestId ?? `register-${idempotencyKey(parsed.assertion)}`;
+  return askWorkflow(ctx, handle, id, (updateId) =>
+    handle.executeUpdate(registerCredentialUpdate, { updateId, args: [{ assertion: parsed.assertion }] }),
+  );
 }
 
 /**
@@ -138,7 +171,11 @@ export async function registerCredential(
  * workflow's last completed task.
  */
 export async function getEnrollment(ctx: StarterContext, input: EnrollmentKey): Promise<EnrollmentState> {
-  return readState(handleFor(ctx, parseInput(enrollmentKey, input)), enrollmentStateQuery);
+  return readState(
+    handleFor(ctx, parseInput(enrollmentKey, input)),
+    enrollmentStateSchema,
+    enrollmentStateQuery,
+  );
 }
 
 /**
@@ -154,6 +191,7 @@ export async function waitForEnrollment(
     const { status, memo } = await readPublished(handle);
     if (status !== 'RUNNING') return handle.result();
     if (!(memoKeys.state in memo)) return (await handle.query(enrollmentResultQuery)) ?? undefined;
-    return memo[memoKeys.outcome] as EnrollmentResult | undefined;
+    const outcome = memo[memoKeys.outcome];
+    return outcome === undefined ? undefined : enrollmentResultSchema.parse(outcome);
   });
 }

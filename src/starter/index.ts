@@ -13,7 +13,8 @@ export {
 } from './enrollments.js';
 export { InvalidInputError } from './errors.js';
 export { RequestRefusedError, RequestTimedOutError } from './merchant-requests.js';
-export { StartTermsConflictError, type TermDifference } from './start-terms.js';
+export { StartTermsConflictError } from './start-terms.js';
+export type { TermDifference } from '../workflows/shared/start-terms.js';
 export {
   authorizePayment,
   getAuthorizationOptions,

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
   WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  isGrpcServiceError,
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
@@ -13,18 +15,20 @@ import {
   type SearchAttributePair,
   type UpdateDefinition,
 } from '@temporalio/common';
-import {
-  startReplyId,
-  type MerchantReply,
-  type MerchantRequestDefinition,
-} from '../workflows/shared/merchant-requests.js';
+import type { MerchantReply } from '../workflows/shared/merchant-requests.js';
 import { memoKeys } from '../workflows/shared/published-memo.js';
+import {
+  differingTerms,
+  sameTerm,
+  startTermsConflict,
+  type StartTerms,
+} from '../workflows/shared/start-terms.js';
 import type { StarterContext } from './context.js';
-import { untilAnswered } from './polling.js';
-import { readPublished } from './published.js';
-import { differingTerms, sameTerm, StartTermsConflictError, type StartTerms } from './start-terms.js';
+import { idempotencyKey } from './idempotency.js';
+import { readPublished, type Published } from './published.js';
+import { StartTermsConflictError } from './start-terms.js';
 
-/** The workflow answered the request with a refusal, e.g. the step it needs is over. */
+/** The workflow refused the request, e.g. the step it needs is over, or the workflow has ended. */
 export class RequestRefusedError extends Error {
   constructor(
     readonly workflowId: string,
@@ -37,83 +41,72 @@ export class RequestRefusedError extends Error {
   }
 }
 
-/** No answer came in time; the workflow may still carry the request out, so read its state before repeating it. */
+/**
+ * No answer came in time. The workflow may still carry the request out: ask again with the same request id to get
+ * its answer rather than a second request.
+ */
 export class RequestTimedOutError extends Error {
   constructor(
     readonly workflowId: string,
     timeoutMs: number,
   ) {
-    super(`${workflowId} did not answer within ${timeoutMs / 1000} s; read its state before asking again`);
+    super(`${workflowId} did not answer within ${timeoutMs / 1000} s; ask again with the same request id`);
     this.name = 'RequestTimedOutError';
   }
 }
 
 export const defaultReplyTimeoutMs = 60_000;
-const replyPacing = { firstMs: 10, maxMs: 250 };
 
 const endedMessage = (workflowId: string, status: string) =>
   `${workflowId} has ended (${status.toLowerCase()}) and takes no more requests`;
 
-const timeoutOf = (ctx: StarterContext) => ctx.replyTimeoutMs ?? defaultReplyTimeoutMs;
+/** The gRPC status of a call that ran past the context's deadline. */
+const grpcDeadlineExceeded = 4;
 
-/** Sends a request to a running workflow and waits for its answer. */
-export async function askWorkflow<Payload, Answer>(
+const isDeadline = (error: unknown) =>
+  error instanceof WorkflowUpdateRPCTimeoutOrCancelledError ||
+  (isGrpcServiceError(error) && error.code === grpcDeadlineExceeded);
+
+/** A refusal as the caller sees it: the failure the workflow's validator or handler threw. */
+function refusalOf(workflowId: string, error: WorkflowUpdateFailedError): RequestRefusedError {
+  const { cause } = error;
+  const type = cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+  return new RequestRefusedError(workflowId, cause?.message ?? error.message, type);
+}
+
+/**
+ * Sends a request to a running workflow as the update `send` names, under `requestId`: the same id asked again
+ * gets the first answer, not a second request. Waits for the answer up to the context's `replyTimeoutMs`.
+ */
+export async function askWorkflow<Answer>(
   ctx: StarterContext,
   handle: WorkflowHandle,
-  request: MerchantRequestDefinition<Payload, Answer>,
-  payload: Payload,
+  requestId: string,
+  send: (updateId: string) => Promise<Answer>,
 ): Promise<Answer> {
-  const requestId = randomUUID();
+  const timeoutMs = ctx.replyTimeoutMs ?? defaultReplyTimeoutMs;
   try {
-    await handle.signal(request.signal, { ...payload, requestId });
+    return await ctx.client.withDeadline(Date.now() + timeoutMs, () => send(requestId));
   } catch (error) {
-    // Signalling a closed workflow fails as if it did not exist; say which it is.
+    if (error instanceof WorkflowUpdateFailedError) throw refusalOf(handle.workflowId, error);
+    if (isDeadline(error)) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
+    // An update to a closed workflow fails as if the workflow did not exist; say which it is.
     if (!(error instanceof WorkflowNotFoundError)) throw error;
     const ended = await handle.describe().catch(() => undefined);
     if (!ended) throw error;
     throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, ended.status.name));
   }
-  return awaitReply<Answer>(ctx, handle, requestId);
 }
 
-/**
- * Waits for the workflow's answer to `requestId`, published in its memo (workflows/shared/published-memo.ts): its
- * value, or a RequestRefusedError with the workflow's reason.
- */
-export async function awaitReply<Answer>(
-  ctx: StarterContext,
-  handle: WorkflowHandle,
-  requestId: string,
-): Promise<Answer> {
-  const timeoutMs = timeoutOf(ctx);
-  const deadline = Date.now() + timeoutMs;
-  const reply = await untilAnswered(async () => {
-    const { status, memo } = await readPublished(handle);
-    const replies = memo[memoKeys.replies] as Record<string, MerchantReply> | undefined;
-    const read = replies?.[requestId];
-    if (read) return read;
-    if (status !== 'RUNNING')
-      throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, status));
-    if (Date.now() >= deadline) throw new RequestTimedOutError(handle.workflowId, timeoutMs);
-    return undefined;
-  }, replyPacing);
-  if (reply.ok) return reply.value as Answer;
-  throw new RequestRefusedError(handle.workflowId, reply.reason, reply.type);
-}
-
-/** Reads the answer a running workflow keeps for the call that started it. */
-export const startReply =
-  <Answer>(ctx: StarterContext, handle: WorkflowHandle) =>
-  () =>
-    awaitReply<Answer>(ctx, handle, startReplyId);
+/** The request id a caller gave, or a new one: a request without an id is never taken for a repeat. */
+export const requestIdOr = (requestId: string | undefined) => requestId ?? randomUUID();
 
 /**
- * A workflow to start with its first question: the update it answers in its first task, and what it is started
- * with. Its initial state and its terms go into the memo at once, so a running workflow without a state was started
- * before bankflow published state there (`readState`), and one without terms before starts were compared.
+ * A workflow to start with its first question: the update it answers once the journey's first bank call is done,
+ * and what it is started with.
  */
 export interface FirstQuestion<Input, Answer> {
-  update: UpdateDefinition<Answer, []>;
+  update: UpdateDefinition<Answer, [StartTerms]>;
   workflow: (input: Input) => Promise<unknown>;
   workflowId: string;
   input: Input;
@@ -129,6 +122,8 @@ export interface FirstQuestion<Input, Answer> {
   newRunTerm?: string;
   summary: string;
   searchAttributes: SearchAttributePair[];
+  /** The answer an ended workflow kept for its start, from what it published. */
+  endedAnswer: (published: Published) => MerchantReply<Answer> | undefined;
 }
 
 /** What a start got: the workflow's answer, and whether that workflow had already ended (nothing was started). */
@@ -137,17 +132,37 @@ export interface StartOutcome<Answer> {
   ended: boolean;
 }
 
-async function startWithQuestion<Input, Answer>(
+/** The conflict a start with other terms meets, naming each differing term. */
+async function termsConflict(
+  ctx: StarterContext,
+  question: Pick<FirstQuestion<unknown, unknown>, 'workflowId' | 'terms' | 'sensitiveTerms'>,
+  published?: Published,
+): Promise<StartTermsConflictError> {
+  const { terms } = published ?? (await readPublished(ctx.client.workflow.getHandle(question.workflowId)));
+  return new StartTermsConflictError(
+    question.workflowId,
+    differingTerms(terms ?? {}, question.terms, question.sensitiveTerms),
+  );
+}
+
+/**
+ * Starts the workflow, or joins the running one, with its first question as an update-with-start. The update id
+ * is derived from the terms, so a repeated start with the same terms is the same update and gets the same answer,
+ * while the workflow's validator refuses other terms.
+ */
+async function startOrAsk<Input, Answer>(
   ctx: StarterContext,
   question: FirstQuestion<Input, Answer>,
   workflowIdReusePolicy: WorkflowIdReusePolicy,
 ): Promise<Answer> {
   try {
     return await ctx.client.workflow.executeUpdateWithStart(question.update, {
+      args: [question.terms],
+      updateId: `start-${idempotencyKey(question.terms)}`,
       startWorkflowOperation: new WithStartWorkflowOperation(question.workflow, {
         workflowId: question.workflowId,
         taskQueue: ctx.taskQueue,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         workflowIdReusePolicy,
         args: [question.input],
         memo: { [memoKeys.state]: question.initialState, [memoKeys.terms]: question.terms },
@@ -156,15 +171,9 @@ async function startWithQuestion<Input, Answer>(
       }),
     });
   } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError && error.cause) {
-      const { cause } = error;
-      throw new RequestRefusedError(
-        question.workflowId,
-        cause.message,
-        cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined,
-      );
-    }
-    throw error;
+    if (!(error instanceof WorkflowUpdateFailedError)) throw error;
+    const refusal = refusalOf(question.workflowId, error);
+    throw refusal.type === startTermsConflict ? await termsConflict(ctx, question) : refusal;
   }
 }
 
@@ -179,34 +188,37 @@ function startsNewRun(
 }
 
 /**
- * Starts a workflow with its first question, an update accepted in the workflow's first task (never later: see
- * workflows/shared/merchant-requests.ts). When the workflow id is taken, the terms the first start recorded are
- * compared with this start's: other terms are a StartTermsConflictError; the same terms `join` the workflow, running
- * or ended. An ended workflow is never started again (REJECT_DUPLICATE), unless `newRunTerm` changed. A refusal is a
+ * Starts a workflow with its first question, or joins the running one with the same terms (other terms are a
+ * StartTermsConflictError). An ended workflow is never started again (REJECT_DUPLICATE) unless `newRunTerm`
+ * changed: with the same terms, the answer it kept for its start is read from its memo. A refusal is a
  * RequestRefusedError.
  */
 export async function startOrJoin<Input, Answer>(
   ctx: StarterContext,
   question: FirstQuestion<Input, Answer>,
-  join: () => Promise<Answer>,
 ): Promise<StartOutcome<Answer>> {
   let reusePolicy: WorkflowIdReusePolicy = WorkflowIdReusePolicy.REJECT_DUPLICATE;
   for (;;) {
     try {
-      return { answer: await startWithQuestion(ctx, question, reusePolicy), ended: false };
+      return { answer: await startOrAsk(ctx, question, reusePolicy), ended: false };
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
-    const { status, memo } = await readPublished(ctx.client.workflow.getHandle(question.workflowId));
-    const recorded = memo[memoKeys.terms] as StartTerms | undefined;
-    const ended = status !== 'RUNNING';
-    if (ended && reusePolicy !== WorkflowIdReusePolicy.ALLOW_DUPLICATE && startsNewRun(question, recorded)) {
+    const published = await readPublished(ctx.client.workflow.getHandle(question.workflowId));
+    if (published.status === 'RUNNING') continue;
+    if (reusePolicy !== WorkflowIdReusePolicy.ALLOW_DUPLICATE && startsNewRun(question, published.terms)) {
       reusePolicy = WorkflowIdReusePolicy.ALLOW_DUPLICATE;
       continue;
     }
-    // Workflows started before starts recorded their terms are joined as they always were.
-    const differences = recorded ? differingTerms(recorded, question.terms, question.sensitiveTerms) : [];
-    if (differences.length > 0) throw new StartTermsConflictError(question.workflowId, differences);
-    return { answer: await join(), ended };
+    // Workflows started before starts recorded their terms are answered as they always were.
+    if (published.terms && differingTerms(published.terms, question.terms).length > 0)
+      throw await termsConflict(ctx, question, published);
+    const reply = question.endedAnswer(published);
+    if (reply?.ok) return { answer: reply.value, ended: true };
+    throw new RequestRefusedError(
+      question.workflowId,
+      reply?.reason ?? endedMessage(question.workflowId, published.status),
+      reply?.type,
+    );
   }
 }

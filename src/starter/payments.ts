@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
 import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
 import { workflowIds } from '../workflows/ids.js';
+import { biometricPaymentSchema } from '../bank/schemas/biometric-payment.js';
+import { formatReais } from '../money.js';
 import {
-  authorizationOptionsRequest,
-  authorizationRequest,
+  authorizationOptionsUpdate,
+  authorizeUpdate,
   initialPaymentState,
   paymentCreatedUpdate,
   paymentStateQuery,
@@ -19,8 +21,10 @@ import { biometricPaymentWorkflow } from '../workflows/payment/workflow.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
-import { askWorkflow, startOrJoin, startReply } from './merchant-requests.js';
-import { readState } from './published.js';
+import { idempotencyKey } from './idempotency.js';
+import { askWorkflow, requestIdOr, startOrJoin } from './merchant-requests.js';
+import { paymentStateSchema } from './published-state.js';
+import { readState, startReplyFrom } from './published.js';
 
 const externalId = z
   .string()
@@ -41,6 +45,14 @@ export type StartPaymentInput = z.input<typeof startPaymentInput>;
 
 const paymentKey = z.object({ externalId });
 type PaymentKey = z.infer<typeof paymentKey>;
+
+/**
+ * The caller's idempotency key for a request to a running payment: the same key asked again gets the first
+ * answer instead of a second request.
+ */
+const requestId = z.string().min(1).max(200).optional();
+
+const paymentCreatedSchema = z.object({ payment: biometricPaymentSchema, publicKeyEncoded: z.string() });
 
 const handleFor = (ctx: StarterContext, key: PaymentKey) =>
   ctx.client.workflow.getHandle<typeof biometricPaymentWorkflow>(workflowIds.payment(key.externalId));
@@ -86,32 +98,29 @@ export async function startTunedPayment(
   const workflowId = workflowIds.payment(reference);
   const handle = handleFor(ctx, { externalId: reference });
   const workflowInput: PaymentInput = { ...parsed, ...tuning, externalId: reference };
-  const { answer, ended } = await startOrJoin(
-    ctx,
-    {
-      update: paymentCreatedUpdate,
-      workflow: biometricPaymentWorkflow,
-      workflowId,
-      input: workflowInput,
-      initialState: initialPaymentState(workflowInput),
-      terms: {
-        enrollmentId: parsed.enrollmentId,
-        deviceId: parsed.deviceId,
-        amountCents: parsed.amountCents,
-        description: parsed.description,
-        entityId: parsed.entityId,
-        virtualAccountId: parsed.virtualAccountId,
-      },
-      summary: `Pix of R$ ${(parsed.amountCents / 100).toFixed(2).replace('.', ',')}: ${parsed.description}`,
-      searchAttributes: [
-        { key: searchAttributes.kind, value: 'payment' },
-        { key: searchAttributes.externalId, value: reference },
-        { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
-        { key: searchAttributes.deviceId, value: parsed.deviceId },
-      ],
+  const { answer, ended } = await startOrJoin(ctx, {
+    update: paymentCreatedUpdate,
+    workflow: biometricPaymentWorkflow,
+    workflowId,
+    input: workflowInput,
+    initialState: initialPaymentState(workflowInput),
+    terms: {
+      enrollmentId: parsed.enrollmentId,
+      deviceId: parsed.deviceId,
+      amountCents: parsed.amountCents,
+      description: parsed.description,
+      entityId: parsed.entityId,
+      virtualAccountId: parsed.virtualAccountId,
     },
-    startReply(ctx, handle),
-  );
+    summary: `Pix of ${formatReais(parsed.amountCents)}: ${parsed.description}`,
+    searchAttributes: [
+      { key: searchAttributes.kind, value: 'payment' },
+      { key: searchAttributes.externalId, value: reference },
+      { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
+      { key: searchAttributes.deviceId, value: parsed.deviceId },
+    ],
+    endedAnswer: (published) => startReplyFrom(published, paymentCreatedSchema),
+  });
   return {
     ...answer,
     externalId: reference,
@@ -120,27 +129,45 @@ export async function startTunedPayment(
   };
 }
 
-/** Fresh authorization options for the widget, while the consent window is open. */
-export async function getAuthorizationOptions(ctx: StarterContext, input: PaymentKey): Promise<string> {
-  return askWorkflow(ctx, handleFor(ctx, parseInput(paymentKey, input)), authorizationOptionsRequest, {});
+const optionsInput = paymentKey.extend({ requestId });
+
+/**
+ * Fresh authorization options for the widget, while the consent window is open. Each call asks the bank anew,
+ * unless it repeats the `requestId` of an earlier one.
+ */
+export async function getAuthorizationOptions(
+  ctx: StarterContext,
+  input: z.input<typeof optionsInput>,
+): Promise<string> {
+  const parsed = parseInput(optionsInput, input);
+  const handle = handleFor(ctx, parsed);
+  return askWorkflow(ctx, handle, requestIdOr(parsed.requestId), (updateId) =>
+    handle.executeUpdate(authorizationOptionsUpdate, { updateId }),
+  );
 }
 
-const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema });
+const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema, requestId });
 
-/** Step 9: sends the widget's assertion; answers the new status, or the bank's reason for refusing it. */
+/**
+ * Step 9: sends the widget's assertion; answers the new status, or the bank's reason for refusing it. The same
+ * assertion sent again (or the same `requestId`) gets the first answer: the bank is asked once.
+ */
 export async function authorizePayment(
   ctx: StarterContext,
-  input: PaymentKey & { assertion: AuthorizeFidoAssertion },
+  input: PaymentKey & { assertion: AuthorizeFidoAssertion; requestId?: string },
 ): Promise<AuthorizationResult> {
   const parsed = parseInput(authorizeInput, input);
-  return askWorkflow(ctx, handleFor(ctx, parsed), authorizationRequest, { assertion: parsed.assertion });
+  const handle = handleFor(ctx, parsed);
+  const id = parsed.requestId ?? `authorize-${idempotencyKey(parsed.assertion)}`;
+  return askWorkflow(ctx, handle, id, (updateId) =>
+    handle.executeUpdate(authorizeUpdate, { updateId, args: [{ assertion: parsed.assertion }] }),
+  );
 }
 
 /** Where a payment stands, with the evidence gathered so far, as of the workflow's last completed task. */
 export async function getPayment(ctx: StarterContext, input: PaymentKey): Promise<PaymentState> {
-  return readState(handleFor(ctx, parseInput(paymentKey, input)), paymentStateQuery);
+  return readState(handleFor(ctx, parseInput(paymentKey, input)), paymentStateSchema, paymentStateQuery);
 }
-
 /** Step 10: resolves with the final status, end-to-end id, transaction date and the evidence used. */
 export async function waitForPaymentResult(ctx: StarterContext, input: PaymentKey): Promise<PaymentResult> {
   return handleFor(ctx, parseInput(paymentKey, input)).result();

@@ -14,21 +14,23 @@ import {
   recurrenceGeneratedUpdate,
   initialRecurrenceSummary,
   recurrenceStateQuery,
+  sensitiveRecurrenceTerms,
   type RecurrenceResult,
   type RecurrenceSettings,
   type RecurrenceState,
-  type RecurrenceSummary,
 } from '../workflows/recurrence/definitions.js';
 import { recurrenceWorkflow } from '../workflows/recurrence/workflow.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
+import { answered, refused } from '../workflows/shared/merchant-requests.js';
+import { memoKeys } from '../workflows/shared/published-memo.js';
+import { flattenTerms } from '../workflows/shared/start-terms.js';
 import type { AttemptsSyncSummary } from '../workflows/sync/attempts-definitions.js';
 import { syncRecurrenceAttempts } from '../workflows/sync/attempts-workflow.js';
 import type { StarterContext } from './context.js';
-import { RequestRefusedError, startOrJoin } from './merchant-requests.js';
+import { startOrJoin } from './merchant-requests.js';
+import { recurrenceStartSchema } from './published-state.js';
 import { untilAnswered } from './polling.js';
-import { readState } from './published.js';
 import { parseInput } from './errors.js';
-import { flattenTerms } from './start-terms.js';
 
 const recurrenceSettings = z.object({
   maxHistoryEvents: z.number().int().min(20).optional(),
@@ -43,9 +45,6 @@ export interface StartedRecurrence {
   /** Present when the recurrence's workflow had already ended: its final result. Nothing was started. */
   result?: RecurrenceResult;
 }
-
-/** Members of the generate request that are personal data: a conflict names them without their values. */
-const sensitiveRequestMembers = ['counterparty', 'first_payment.dict_key'];
 
 /**
  * Generates a Pix recurrence through `recurrence:<external_id>` and answers, in one round trip, the bank's
@@ -76,45 +75,30 @@ export async function startTunedRecurrence(
   const workflowId = workflowIds.recurrence(parsed.external_id);
   const amount = parsed.amounts?.minimum ?? parsed.first_payment?.amount;
   const handle = ctx.client.workflow.getHandle<typeof recurrenceWorkflow>(workflowId);
-  // The workflow's state holds the recurrence once the bank generated it, or why it was refused.
-  const join = () =>
-    untilAnswered(async () => {
-      const state = await readState<RecurrenceSummary>(handle, recurrenceStateQuery);
-      if (state.phase === 'refused') {
-        throw new RequestRefusedError(
-          workflowId,
-          state.reason ?? 'the bank refused the recurrence',
-          'RecurrenceRefused',
-        );
-      }
-      if (state.recurrence) return state.recurrence;
-      // A workflow that ended before the bank answered (terminated, say) will never hold a recurrence.
-      const { status } = await handle.describe();
-      if (status.name === 'RUNNING') return undefined;
-      throw new RequestRefusedError(
-        workflowId,
-        `${workflowId} has ended (${status.name.toLowerCase()}) without a recurrence`,
-      );
-    });
   const { external_id: externalId, ...terms } = parsed;
-  const { answer, ended } = await startOrJoin(
-    ctx,
-    {
-      update: recurrenceGeneratedUpdate,
-      workflow: recurrenceWorkflow,
-      workflowId,
-      input: { request: parsed, settings: parsedSettings },
-      initialState: initialRecurrenceSummary(externalId),
-      terms: flattenTerms(terms),
-      sensitiveTerms: sensitiveRequestMembers,
-      summary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${formatReais(amount)}` : ''}) of ${parsed.counterparty.name}`,
-      searchAttributes: [
-        { key: searchAttributes.kind, value: 'recurrence' },
-        { key: searchAttributes.externalId, value: externalId },
-      ],
+  const { answer, ended } = await startOrJoin(ctx, {
+    update: recurrenceGeneratedUpdate,
+    workflow: recurrenceWorkflow,
+    workflowId,
+    input: { request: parsed, settings: parsedSettings },
+    initialState: initialRecurrenceSummary(externalId),
+    terms: flattenTerms(terms),
+    sensitiveTerms: sensitiveRecurrenceTerms,
+    summary: `Pix recurrence (${parsed.periodicity}${amount ? `, ${formatReais(amount)}` : ''}) of ${parsed.counterparty.name}`,
+    searchAttributes: [
+      { key: searchAttributes.kind, value: 'recurrence' },
+      { key: searchAttributes.externalId, value: externalId },
+    ],
+    endedAnswer: ({ memo }) => {
+      const published = recurrenceStartSchema.safeParse(memo[memoKeys.state]);
+      if (!published.success) return undefined;
+      const { recurrence, phase, reason } = published.data;
+      if (recurrence) return answered(recurrence);
+      return phase === 'refused'
+        ? refused(reason ?? 'the bank refused the recurrence', 'RecurrenceRefused')
+        : undefined;
     },
-    join,
-  );
+  });
   return {
     workflowId,
     externalId,

@@ -217,7 +217,7 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
     );
     expect(impatient).toBeInstanceOf(RequestTimedOutError);
     expect((impatient as Error).message).toBe(
-      `${started.workflowId} did not answer within 0.3 s; read its state before asking again`,
+      `${started.workflowId} did not answer within 0.3 s; ask again with the same request id`,
     );
   });
 

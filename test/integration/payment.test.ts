@@ -151,6 +151,42 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     await recordHistory(stack.client, created.workflowId, 'payment-refused-then-settled');
   });
 
+  it('answers a repeated request with the same idempotency key once: the bank is asked once', async () => {
+    const created = await startPayment(stack, paymentInput());
+    const { externalId } = created;
+    const options = await getAuthorizationOptions(stack, { externalId, requestId: 'options-1' });
+    expect(await getAuthorizationOptions(stack, { externalId, requestId: 'options-1' })).toBe(options);
+    const fresh = await getAuthorizationOptions(stack, { externalId, requestId: 'options-2' });
+    expect(fresh).not.toBe(options);
+
+    const assertion = customer.authenticator.getAssertion(fresh, stack.sandbox.url);
+    const first = await authorizePayment(stack, { externalId, assertion, requestId: 'authorize-1' });
+    expect(first).toEqual({ ok: true, status: expect.any(String) });
+    // The same key with another body is the same request: its first answer, not a second authorize.
+    expect(
+      await authorizePayment(stack, { externalId, assertion: tamper(assertion), requestId: 'authorize-1' }),
+    ).toEqual(first);
+    expect(await authorizeCalls(created.payment.id)).toEqual(
+      expect.objectContaining({ successful: 1, refused: 0 }),
+    );
+    expect((await getPayment(stack, { externalId })).authorizeAttempts).toBe(1);
+  });
+
+  it('takes the same assertion sent twice without a key as one request', async () => {
+    const created = await startPayment(stack, paymentInput());
+    const { externalId } = created;
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+    const [first, second] = await Promise.all([
+      authorizePayment(stack, { externalId, assertion }),
+      authorizePayment(stack, { externalId, assertion }),
+    ]);
+    expect(first).toEqual({ ok: true, status: expect.any(String) });
+    expect(second).toEqual(first);
+    expect(await authorizeCalls(created.payment.id)).toEqual(
+      expect.objectContaining({ successful: 1, refused: 0 }),
+    );
+  });
+
   it.each([
     ['failed', 12_391],
     ['rejected', 12_392],

@@ -1,4 +1,4 @@
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { runsOf } from '../helpers/runs.js';
 import type { ModelWorld } from './model-world.js';
@@ -26,6 +26,23 @@ export async function signalIfRunning(
   try {
     await send(handle);
   } catch (error) {
+    if (await isRunning(handle)) throw error;
+  }
+}
+
+/**
+ * Submits a merchant request as the update `send` starts, once the workflow accepted it, without waiting for its
+ * answer: the scenario goes on while the workflow works on it. A refusal by the workflow's validator (the window
+ * closed, another request in progress) is an answer too; a workflow that ended is left alone.
+ */
+export async function submitIfRunning(
+  handle: WorkflowHandle,
+  send: (handle: WorkflowHandle) => Promise<unknown>,
+): Promise<void> {
+  try {
+    await send(handle);
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError) return;
     if (await isRunning(handle)) throw error;
   }
 }

@@ -1,7 +1,8 @@
+import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Enrollment, EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
 import {
-  credentialRequest,
+  registerCredentialUpdate,
   enrollmentResultQuery,
   enrollmentWebhookSignal,
   type EnrollmentInput,
@@ -15,7 +16,7 @@ import {
   historyViolations,
   InvariantViolation,
   lifeOf,
-  signalIfRunning,
+  submitIfRunning,
   startOn,
 } from './driver.js';
 import { EnrollmentBank, enrollmentMoves, finalEnrollment } from './enrollment-bank.js';
@@ -59,10 +60,15 @@ export async function runEnrollmentCase(world: ModelWorld, scenario: EnrollmentS
     webhookSignal: enrollmentWebhookSignal,
     eventsFor: (record: Enrollment) => [enrollmentWebhook(record)],
     submit: (n, assertion) =>
-      signalIfRunning(handle, (h) =>
-        h.signal(credentialRequest.signal, {
-          requestId: `register-${n}-${randomUUID()}`,
-          assertion: assertionFor(assertion, validAssertion),
+      submitIfRunning(handle, (h) =>
+        h.startUpdate(registerCredentialUpdate, {
+          updateId: `register-${n}-${randomUUID()}`,
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+          args: [
+            {
+              assertion: assertionFor(assertion, validAssertion),
+            },
+          ],
         }),
       ),
     afterMove: async () => {

@@ -1,7 +1,8 @@
+import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { BiometricPayment, BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
 import {
-  authorizationRequest,
+  authorizeUpdate,
   paymentWebhookSignal,
   type PaymentInput,
   type PaymentResult,
@@ -15,7 +16,7 @@ import {
   historyViolations,
   InvariantViolation,
   lifeOf,
-  signalIfRunning,
+  submitIfRunning,
   startOn,
 } from './driver.js';
 import { modelEnrollmentId, type ModelWorld } from './model-world.js';
@@ -66,10 +67,15 @@ export async function runPaymentCase(world: ModelWorld, scenario: PaymentScenari
       ...(record.status === 'settled' ? [cashInWebhook(record)] : []),
     ],
     submit: (n, assertion) =>
-      signalIfRunning(handle, (h) =>
-        h.signal(authorizationRequest.signal, {
-          requestId: `authorize-${n}-${randomUUID()}`,
-          assertion: assertionFor(assertion, validAssertion),
+      submitIfRunning(handle, (h) =>
+        h.startUpdate(authorizeUpdate, {
+          updateId: `authorize-${n}-${randomUUID()}`,
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+          args: [
+            {
+              assertion: assertionFor(assertion, validAssertion),
+            },
+          ],
         }),
       ),
   });

@@ -2,8 +2,9 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
-import { defineMerchantRequest, type MerchantReply } from '../shared/merchant-requests.js';
+import type { KeptReplies } from '../shared/merchant-requests.js';
 import type { PollingSettings } from '../shared/polling.js';
+import type { StartTerms } from '../shared/start-terms.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 
 export interface EnrollmentInput {
@@ -18,7 +19,7 @@ export interface EnrollmentInput {
   deadlines?: { accountHolderValidationMs?: number; registrationMs?: number };
   polling?: PollingSettings;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
-  resume?: { journey: EnrollmentJourney; replies: Record<string, MerchantReply> };
+  resume?: { journey: EnrollmentJourney; replies: KeptReplies<EnrollmentStarted> };
 }
 
 /** Where the journey stands. `authorized` is the outcome of the journey and a state the enrollment then stays
@@ -96,19 +97,22 @@ export const enrollmentStateQuery = defineQuery<EnrollmentState>('enrollmentStat
 /** The journey's outcome once it has one, null before; answers workflows started before `memoKeys.outcome`. */
 export const enrollmentResultQuery = defineQuery<EnrollmentResult | null>('enrollmentResult');
 /**
- * Answers once the bank created the enrollment: the redirect URL the customer must open. Sent only with the
- * workflow's start, so it is accepted in the first workflow task (see shared/merchant-requests.ts); the same
- * answer is kept as the start reply for callers joining a running enrollment.
+ * Starts the enrollment and answers once the bank created it: the redirect URL the customer must open. Sent with
+ * the workflow's start (update-with-start) by every start of the device with the participant: a repeated start
+ * with the same terms joins the running workflow and gets the same answer, one with other terms is refused.
  */
-export const enrollmentStartedUpdate = defineUpdate<EnrollmentStarted>('enrollmentStarted');
+export const enrollmentStartedUpdate = defineUpdate<EnrollmentStarted, [StartTerms]>('enrollmentStarted');
 /** Fresh WebAuthn creation options (`public_key_encoded`); waits for step 5b if the request comes early. */
-export const registrationOptionsRequest = defineMerchantRequest<object, string>(
-  'registrationOptionsRequested',
-);
+export const registrationOptionsUpdate = defineUpdate<string>('registrationOptions');
 /** Registers the credential the device created; a bank refusal is an answer too, and can be retried. */
-export const credentialRequest = defineMerchantRequest<
-  { assertion: RegisterFidoAssertion },
-  RegistrationResult
->('credentialSubmitted');
+/** The credential the device created, as the browser's WebAuthn call returned it. */
+export interface RegisterRequest {
+  assertion: RegisterFidoAssertion;
+}
+export const registerCredentialUpdate = defineUpdate<RegistrationResult, [RegisterRequest]>(
+  'registerCredential',
+);
 /** A `pix_biometrics_enrollment` webhook, routed by the receiver. */
 export const enrollmentWebhookSignal = defineSignal<[ReceivedWebhook]>('enrollmentWebhook');
+/** Personal data among an enrollment's start terms: a conflict names them without their values. */
+export const sensitiveEnrollmentTerms = ['suggestedAccount'];

@@ -1,35 +1,23 @@
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  proxyActivities,
-  setCurrentDetails,
-  setHandler,
-} from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
+import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import { bankCallOptions, bankReadOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
-import { EventInbox } from '../shared/event-inbox.js';
-import { answered, MerchantReplies, refused, startReplyId } from '../shared/merchant-requests.js';
+import { JourneySteps } from '../shared/journey-steps.js';
+import { answered, refusal, refused } from '../shared/merchant-requests.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
-import { memoKeys, publishToMemo } from '../shared/published-memo.js';
-import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
+import { memoKeys, type MemoEntry } from '../shared/published-memo.js';
+import type { KeywordValue } from '../shared/search-attributes-publisher.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
-import {
-  credentialRequest,
-  enrollmentResultQuery,
-  enrollmentStartedUpdate,
-  enrollmentStateQuery,
-  enrollmentWebhookSignal,
-  registrationOptionsRequest,
-  type EnrollmentInput,
-  type EnrollmentJourney,
-  type EnrollmentResult,
-  type EnrollmentStarted,
-  type RegistrationResult,
+import type {
+  EnrollmentInput,
+  EnrollmentJourney,
+  EnrollmentResult,
+  EnrollmentStarted,
+  RegistrationResult,
 } from './definitions.js';
 import {
   bankAnswered,
@@ -44,6 +32,7 @@ import {
   stepExpired,
   webhookHeard,
 } from './machine.js';
+import { installEnrollmentHandlers } from './requests.js';
 import { enrollmentTimings } from './timings.js';
 
 const bank =
@@ -52,7 +41,7 @@ const bank =
   );
 const bankReads = proxyActivities<Pick<Activities, 'listEnrollments'>>(bankReadOptions);
 
-const started = (created: Enrollment): EnrollmentStarted => ({
+export const started = (created: Enrollment): EnrollmentStarted => ({
   enrollmentId: created.id,
   redirectUrl: created.redirect_url,
   status: created.status,
@@ -63,21 +52,15 @@ const started = (created: Enrollment): EnrollmentStarted => ({
  * The steps of an enrollment journey that talk to the bank and to Temporal, and the handlers for what arrives
  * while they run. What the bank's answers mean is the journey machine's (machine.ts).
  */
-export class EnrollmentSteps {
-  readonly journey: EnrollmentJourney;
-  private readonly inbox = new EventInbox();
-  private readonly replies: MerchantReplies;
-  private readonly searchAttributesPublisher = new SearchAttributesPublisher();
+export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentStarted> {
   private readonly polling;
-  /** Webhooks that asked the workflow to read the bank's record. */
-  private hints = 0;
-  private registering = false;
+  /** Whether a credential registration is at the bank now: a second one is refused meanwhile. */
+  registering = false;
 
   constructor(private readonly input: EnrollmentInput) {
-    this.journey = input.resume?.journey ?? startJourney(input);
-    this.replies = new MerchantReplies(() => this.publishToCallers(), input.resume?.replies);
+    super(input.resume?.journey ?? startJourney(input), input.resume?.replies);
     this.polling = input.polling ?? defaultPolling;
-    this.installHandlers();
+    installEnrollmentHandlers(this);
   }
 
   // Step 4: create the enrollment; the merchant's update-with-start call is answered from here.
@@ -93,15 +76,15 @@ export class EnrollmentSteps {
         ...(input.suggestedAccount ? { account_info: input.suggestedAccount } : {}),
       });
     } catch (error) {
-      const refusal = bankRefusal(error, correctableRefusals);
-      conclude(journey, 'rejected', `the bank refused to create the enrollment: ${refusal.message}`);
-      const reason = journey.state.reason ?? refusal.message;
-      this.replies.set(startReplyId, refused(reason));
+      const refusedCreate = bankRefusal(error, correctableRefusals);
+      conclude(journey, 'rejected', `the bank refused to create the enrollment: ${refusedCreate.message}`);
+      const reason = journey.state.reason ?? refusedCreate.message;
+      this.replies.answerStart(refused(reason, 'EnrollmentRefused'));
       await condition(allHandlersFinished);
       throw ApplicationFailure.create({ type: 'EnrollmentRefused', message: reason, nonRetryable: true });
     }
     this.take(created, 'create response');
-    this.replies.set(startReplyId, answered(started(created)));
+    this.replies.answerStart(answered(started(created)));
   }
 
   /**
@@ -177,7 +160,8 @@ export class EnrollmentSteps {
     if (latest) this.take(latest, 'its enrollment list');
   }
 
-  private receive(event: ReceivedWebhook): void {
+  /** Takes a webhook the receiver routed here. */
+  receive(event: ReceivedWebhook): void {
     if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event) === 'ask-bank')
       this.hints++;
   }
@@ -186,31 +170,29 @@ export class EnrollmentSteps {
     return continueJourneyAsNew(this.input, { journey: this.journey, replies: this.replies.all() });
   }
 
-  /** What the merchant reads (starter/published.ts). */
-  private publishToCallers(): void {
-    publishToMemo([
+  protected memoEntries(): MemoEntry[] {
+    return [
       { key: memoKeys.state, value: this.journey.state },
       { key: memoKeys.outcome, value: hasOutcome(this.journey) ? enrollmentResult(this.journey) : undefined },
-      this.replies.memoEntry(),
-    ]);
+    ];
   }
 
-  /** What the merchant reads, and what support staff search and see in the Temporal UI. */
-  private publish(): void {
+  protected searchAttributeValues(): KeywordValue[] {
     const { state } = this.journey;
-    this.publishToCallers();
-    this.searchAttributesPublisher.publish([
+    return [
       { key: searchAttributes.status, value: state.phase },
       ...(state.enrollmentId ? [{ key: searchAttributes.enrollmentId, value: state.enrollmentId }] : []),
-    ]);
-    setCurrentDetails(
-      [
-        `**Enrollment** ${state.enrollmentId ?? '(not created yet)'} — **${state.phase}**`,
-        `Device ${state.deviceId}, participant ${state.participantId}`,
-        state.reason ? `Outcome: ${state.reason}` : `Waiting for: ${this.waitingFor()}`,
-        `Webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored), polls: ${state.polls}`,
-      ].join('\n\n'),
-    );
+    ];
+  }
+
+  protected details(): string[] {
+    const { state } = this.journey;
+    return [
+      `**Enrollment** ${state.enrollmentId ?? '(not created yet)'} — **${state.phase}**`,
+      `Device ${state.deviceId}, participant ${state.participantId}`,
+      state.reason ? `Outcome: ${state.reason}` : `Waiting for: ${this.waitingFor()}`,
+      `Webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored), polls: ${state.polls}`,
+    ];
   }
 
   private waitingFor(): string {
@@ -226,71 +208,45 @@ export class EnrollmentSteps {
     }
   }
 
-  private installHandlers(): void {
-    const { journey } = this;
-    setHandler(enrollmentStateQuery, () => journey.state);
-    setHandler(enrollmentResultQuery, () => (hasOutcome(journey) ? enrollmentResult(journey) : null));
-    setHandler(enrollmentWebhookSignal, (event) => this.receive(event));
-    setHandler(enrollmentStartedUpdate, async () => {
-      await condition(() => journey.state.enrollmentId !== undefined || hasOutcome(journey));
-      if (!journey.enrollment) {
-        throw ApplicationFailure.create({
-          type: 'EnrollmentRefused',
-          message: journey.state.reason ?? 'no enrollment',
-        });
-      }
-      return started(journey.enrollment);
-    });
-    // A merchant may ask as soon as the customer is back from the bank, before the bank's authorization reached the
-    // workflow, so the request waits for the step instead of being refused.
-    setHandler(registrationOptionsRequest.signal, ({ requestId }) =>
-      this.replies.answer(requestId, async () => {
-        await condition(
-          () =>
-            journey.state.phase !== 'creating' &&
-            journey.state.phase !== 'awaiting_account_holder_validation',
-        );
-        if (journey.state.phase !== 'awaiting_enrollment') {
-          return refused(
-            `registration options are available only while the enrollment is awaiting_enrollment; it is ${journey.state.phase}`,
-          );
-        }
-        return answered(
-          (await bank.getRegistrationOptions(journey.state.enrollmentId ?? '')).public_key_encoded,
-        );
-      }),
-    );
-    setHandler(credentialRequest.signal, ({ requestId, assertion }) =>
-      this.replies.answer(requestId, async () => {
-        if (journey.state.phase !== 'awaiting_enrollment') {
-          return refused(
-            `a credential registration is possible only while the enrollment is awaiting_enrollment; it is ${journey.state.phase}`,
-          );
-        }
-        if (this.registering)
-          return refused('a credential registration is already in progress for this enrollment');
-        this.registering = true;
-        try {
-          const registered = await bank.registerCredential(journey.state.enrollmentId ?? '', {
-            fido_assertion: assertion,
-          });
-          this.take(registered, 'register response');
-          return answered<RegistrationResult>({
-            ok: true,
-            status: registered.status,
-            enrollment: registered,
-          });
-        } catch (error) {
-          const refusal = bankRefusal(error, correctableRefusals);
-          return answered<RegistrationResult>({
-            ok: false,
-            reason: refusal.message,
-            errors: refusal.details,
-          });
-        } finally {
-          this.registering = false;
-        }
-      }),
-    );
+  /** Refuses a request for a step the journey is past: ended, or authorized. */
+  checkStepAhead(what: string): void {
+    const { phase } = this.journey.state;
+    if (!['creating', 'awaiting_account_holder_validation', 'awaiting_enrollment'].includes(phase))
+      throw refusal(`${what} is possible only while the enrollment is awaiting_enrollment; it is ${phase}`);
+  }
+
+  /** Refuses a request that needs the registration step now. */
+  checkRegistrationStep(what: string): void {
+    const { phase } = this.journey.state;
+    if (phase !== 'awaiting_enrollment')
+      throw refusal(`${what} is possible only while the enrollment is awaiting_enrollment; it is ${phase}`);
+  }
+
+  /**
+   * Fresh registration options. A merchant may ask as soon as the customer is back from the bank, before the
+   * bank's authorization reached the workflow, so the request waits for the step instead of being refused.
+   */
+  async registrationOptions(): Promise<string> {
+    const { state } = this.journey;
+    await condition(() => state.phase !== 'creating' && state.phase !== 'awaiting_account_holder_validation');
+    this.checkRegistrationStep('fetching registration options');
+    return (await bank.getRegistrationOptions(state.enrollmentId ?? '')).public_key_encoded;
+  }
+
+  /** Step 5: registers the credential the device created; a bank refusal is an answer the merchant can retry. */
+  async registerCredential(assertion: RegisterFidoAssertion): Promise<RegistrationResult> {
+    this.registering = true;
+    try {
+      const registered = await bank.registerCredential(this.journey.state.enrollmentId ?? '', {
+        fido_assertion: assertion,
+      });
+      this.take(registered, 'register response');
+      return { ok: true, status: registered.status, enrollment: registered };
+    } catch (error) {
+      const refusedRegistration = bankRefusal(error, correctableRefusals);
+      return { ok: false, reason: refusedRegistration.message, errors: refusedRegistration.details };
+    } finally {
+      this.registering = false;
+    }
   }
 }

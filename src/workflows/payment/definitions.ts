@@ -1,8 +1,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
-import { defineMerchantRequest, type MerchantReply } from '../shared/merchant-requests.js';
+import type { KeptReplies } from '../shared/merchant-requests.js';
 import type { PollingSettings } from '../shared/polling.js';
+import type { StartTerms } from '../shared/start-terms.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type { FinalPaymentStatus } from './status.js';
 
@@ -22,7 +23,7 @@ export interface PaymentInput {
   cashInWaitMs?: number;
   polling?: PollingSettings;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
-  resume?: { journey: PaymentJourney; replies: Record<string, MerchantReply> };
+  resume?: { journey: PaymentJourney; replies: KeptReplies<PaymentCreated> };
 }
 
 export type PaymentPhase =
@@ -114,18 +115,18 @@ export function initialPaymentState(input: PaymentInput): PaymentState {
 /** Answers workflows started before the state was published in the memo (`memoKeys.state`). */
 export const paymentStateQuery = defineQuery<PaymentState>('paymentState');
 /**
- * Answers once the payment exists at the bank, with its authorization options. Sent only with the workflow's
- * start (see shared/merchant-requests.ts); the same answer is kept as the start reply for callers that join.
+ * Starts the payment and answers once it exists at the bank, with its authorization options. Sent with the
+ * workflow's start (update-with-start) by every start under the external id: a repeated start with the same terms
+ * joins the running workflow and gets the same answer, one with other terms is refused by the validator.
  */
-export const paymentCreatedUpdate = defineUpdate<PaymentCreated>('paymentCreated');
-/** Fresh authorization options, e.g. after the customer reloaded the page. */
-export const authorizationOptionsRequest = defineMerchantRequest<object, string>(
-  'authorizationOptionsRequested',
-);
+export const paymentCreatedUpdate = defineUpdate<PaymentCreated, [StartTerms]>('paymentCreated');
+/** Fresh authorization options, e.g. after the customer reloaded the page; refused once the window closed. */
+export const authorizationOptionsUpdate = defineUpdate<string>('authorizationOptions');
 /** Submits the FIDO assertion; answers the new status, or the bank's reason for refusing it. */
-export const authorizationRequest = defineMerchantRequest<
-  { assertion: AuthorizeFidoAssertion },
-  AuthorizationResult
->('assertionSubmitted');
+/** The customer's FIDO assertion, as the widget produced it. */
+export interface AuthorizeRequest {
+  assertion: AuthorizeFidoAssertion;
+}
+export const authorizeUpdate = defineUpdate<AuthorizationResult, [AuthorizeRequest]>('authorize');
 /** `initiation_document` and Pix cash-in (`collecting_document`) webhooks, routed by the receiver. */
 export const paymentWebhookSignal = defineSignal<[ReceivedWebhook]>('paymentWebhook');

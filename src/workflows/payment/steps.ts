@@ -3,8 +3,6 @@ import {
   ApplicationFailure,
   condition,
   proxyActivities,
-  setCurrentDetails,
-  setHandler,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -12,26 +10,23 @@ import type { Activities } from '../../activities/index.js';
 import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
+import { formatReais } from '../../money.js';
 import { bankCallOptions, bankReadOptions } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
-import { EventInbox } from '../shared/event-inbox.js';
-import { answered, MerchantReplies, refused, startReplyId } from '../shared/merchant-requests.js';
+import { JourneySteps } from '../shared/journey-steps.js';
+import { answered, refusal, refused } from '../shared/merchant-requests.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
-import { memoKeys, publishToMemo } from '../shared/published-memo.js';
-import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
+import { memoKeys, type MemoEntry } from '../shared/published-memo.js';
+import type { KeywordValue } from '../shared/search-attributes-publisher.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
-import {
-  authorizationOptionsRequest,
-  authorizationRequest,
-  paymentCreatedUpdate,
-  paymentStateQuery,
-  paymentWebhookSignal,
-  type AuthorizationResult,
-  type PaymentInput,
-  type PaymentJourney,
-  type PaymentResult,
+import type {
+  AuthorizationResult,
+  PaymentCreated,
+  PaymentInput,
+  PaymentJourney,
+  PaymentResult,
 } from './definitions.js';
 import {
   awaitingCustomer,
@@ -47,6 +42,7 @@ import {
   webhookHeard,
   type BankRecordSource,
 } from './machine.js';
+import { installPaymentHandlers } from './requests.js';
 import { paymentTimings } from './timings.js';
 
 const bank =
@@ -61,32 +57,21 @@ const bankReads =
 
 const temporal = proxyActivities<Pick<Activities, 'claimUnmatchedCashIns'>>(bankCallOptions);
 
-const reais = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
-
 const now = () => new Date().toISOString();
 
 /**
  * The steps of a payment journey that talk to the bank and to Temporal, and the handlers for what arrives while
  * they run. Every decision about what the bank's answers mean is the journey machine's (machine.ts).
  */
-export class PaymentSteps {
-  readonly journey: PaymentJourney;
-  private readonly inbox = new EventInbox();
-  private readonly replies: MerchantReplies;
-  private readonly searchAttributesPublisher = new SearchAttributesPublisher();
+export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
   private readonly polling;
-  /** Webhooks that asked the workflow to read the bank's record. */
-  private hints = 0;
-  private publicKeyEncoded: string | undefined;
-  /** Why the start gets no authorization options, when it gets none. */
-  private startRefusal: ApplicationFailure | undefined;
-  private authorizing = false;
+  /** Whether an authorization is at the bank now: a second one waits for its answer or is refused. */
+  authorizing = false;
 
   constructor(private readonly input: PaymentInput) {
-    this.journey = input.resume?.journey ?? startJourney(input);
-    this.replies = new MerchantReplies(() => this.publishToCallers(), input.resume?.replies);
+    super(input.resume?.journey ?? startJourney(input), input.resume?.replies);
     this.polling = input.polling ?? defaultPolling;
-    this.installHandlers();
+    installPaymentHandlers(this);
   }
 
   // 1. Only an authorized enrollment can pay. The bank's reads may lag a moment behind an authorization the
@@ -129,16 +114,14 @@ export class PaymentSteps {
       journey.state.consentDeadline = new Date(
         Date.now() + (input.consentWindowMs ?? paymentTimings.consentWindowMs),
       ).toISOString();
-      this.publicKeyEncoded = (
-        await bank.getPaymentAuthorizationOptions(input.enrollmentId, this.paymentId())
-      ).public_key_encoded;
+      const options = await bank.getPaymentAuthorizationOptions(input.enrollmentId, this.paymentId());
+      const { payment } = journey;
+      if (payment)
+        this.replies.answerStart(answered({ payment, publicKeyEncoded: options.public_key_encoded }));
     } catch (error) {
-      const refusal = bankRefusal(error, correctableRefusals);
-      await this.fail('PaymentRefused', `the bank refused the payment: ${refusal.message}`);
+      const refused = bankRefusal(error, correctableRefusals);
+      await this.fail('PaymentRefused', `the bank refused the payment: ${refused.message}`);
     }
-    const { payment } = journey;
-    if (payment && this.publicKeyEncoded)
-      this.replies.set(startReplyId, answered({ payment, publicKeyEncoded: this.publicKeyEncoded }));
     this.publish();
   }
 
@@ -149,11 +132,12 @@ export class PaymentSteps {
    */
   private followExistingPayment(): void {
     const { payment } = this.journey;
-    this.startRefusal = ApplicationFailure.create({
-      type: 'PaymentAlreadyAuthorized',
-      message: `the bank already has payment ${payment?.id ?? ''} for external id ${this.input.externalId}, ${payment?.status ?? ''}: wait for its result`,
-    });
-    this.replies.set(startReplyId, refused(this.startRefusal.message, 'PaymentAlreadyAuthorized'));
+    this.replies.answerStart(
+      refused(
+        `the bank already has payment ${payment?.id ?? ''} for external id ${this.input.externalId}, ${payment?.status ?? ''}: wait for its result`,
+        'PaymentAlreadyAuthorized',
+      ),
+    );
     this.publish();
   }
 
@@ -247,15 +231,6 @@ export class PaymentSteps {
     }
   }
 
-  private receive(event: ReceivedWebhook): void {
-    if (
-      this.inbox.isNew(event, this.journey.state) &&
-      webhookHeard(this.journey, event, now()) === 'ask-bank'
-    )
-      this.hints++;
-    this.publish();
-  }
-
   private readonly waitForCashIn = async (ms: number) =>
     cashInHeard(this.journey) || (ms > 0 && condition(() => cashInHeard(this.journey), ms));
 
@@ -278,70 +253,63 @@ export class PaymentSteps {
 
   private async fail(type: string, message: string): Promise<never> {
     const failure = ApplicationFailure.create({ type, message, nonRetryable: true });
-    this.startRefusal = failure;
-    this.replies.set(startReplyId, refused(message, type));
+    this.replies.answerStart(refused(message, type));
     this.journey.state.reason = message;
     this.publish();
     await condition(allHandlersFinished);
     throw failure;
   }
 
-  /** What the merchant reads (starter/published.ts). */
-  private publishToCallers(): void {
-    publishToMemo([{ key: memoKeys.state, value: this.journey.state }, this.replies.memoEntry()]);
+  protected memoEntries(): MemoEntry[] {
+    return [{ key: memoKeys.state, value: this.journey.state }];
   }
 
-  /** What the merchant reads, and what support staff search and see in the Temporal UI. */
-  private publish(): void {
+  protected searchAttributeValues(): KeywordValue[] {
     const { state } = this.journey;
-    this.publishToCallers();
-    this.searchAttributesPublisher.publish([
+    return [
       { key: searchAttributes.status, value: state.phase },
       ...(state.paymentId ? [{ key: searchAttributes.paymentId, value: state.paymentId }] : []),
       ...(state.endToEndId ? [{ key: searchAttributes.endToEndId, value: state.endToEndId }] : []),
-    ]);
-    setCurrentDetails(
-      [
-        `**Pix ${reais(this.input.amountCents)}** — **${state.phase}**`,
-        `Payment ${state.paymentId ?? '(not created yet)'} on enrollment ${this.input.enrollmentId}`,
-        state.endToEndId ? `End-to-end id ${state.endToEndId}` : 'End-to-end id not known yet',
-        state.reason
-          ? `Outcome: ${state.reason}`
-          : `Consent window until ${state.consentDeadline ?? '(not started)'}`,
-        `Authorize attempts: ${state.authorizeAttempts}; webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored); polls: ${state.polls}`,
-      ].join('\n\n'),
-    );
+    ];
   }
 
-  private installHandlers(): void {
-    setHandler(paymentStateQuery, () => this.journey.state);
-    setHandler(paymentWebhookSignal, (event) => this.receive(event));
-    setHandler(paymentCreatedUpdate, async () => {
-      await condition(() => this.publicKeyEncoded !== undefined || this.startRefusal !== undefined);
-      const { payment } = this.journey;
-      if (this.startRefusal || !payment || !this.publicKeyEncoded) throw this.startRefusal;
-      return { payment, publicKeyEncoded: this.publicKeyEncoded };
-    });
-    setHandler(authorizationOptionsRequest.signal, ({ requestId }) =>
-      this.replies.answer(requestId, async () => {
-        const closed = consentRefusal(this.journey, 'authorization options', Date.now());
-        if (closed) return refused(closed);
-        const options = await bank.getPaymentAuthorizationOptions(this.input.enrollmentId, this.paymentId());
-        this.publicKeyEncoded = options.public_key_encoded;
-        return answered(this.publicKeyEncoded);
-      }),
-    );
-    setHandler(authorizationRequest.signal, ({ requestId, assertion }) =>
-      this.replies.answer(requestId, async () => {
-        const closed = consentRefusal(this.journey, 'an authorization', Date.now());
-        if (closed) return refused(closed);
-        if (this.authorizing) return refused('an authorization is already in progress for this payment');
-        return this.authorize(assertion);
-      }),
-    );
+  protected details(): string[] {
+    const { state } = this.journey;
+    return [
+      `**Pix ${formatReais(this.input.amountCents)}** — **${state.phase}**`,
+      `Payment ${state.paymentId ?? '(not created yet)'} on enrollment ${this.input.enrollmentId}`,
+      state.endToEndId ? `End-to-end id ${state.endToEndId}` : 'End-to-end id not known yet',
+      state.reason
+        ? `Outcome: ${state.reason}`
+        : `Consent window until ${state.consentDeadline ?? '(not started)'}`,
+      `Authorize attempts: ${state.authorizeAttempts}; webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored); polls: ${state.polls}`,
+    ];
   }
 
-  private async authorize(assertion: AuthorizeFidoAssertion) {
+  /** Refuses a request that needs the consent window open, e.g. `an authorization`, once it closed. */
+  checkConsentOpen(what: string): void {
+    const closed = consentRefusal(this.journey, what, Date.now());
+    if (closed) throw refusal(closed);
+  }
+
+  /** Fresh authorization options from the bank. */
+  async authorizationOptions(): Promise<string> {
+    return (await bank.getPaymentAuthorizationOptions(this.input.enrollmentId, this.paymentId()))
+      .public_key_encoded;
+  }
+
+  /** Takes a webhook the receiver routed here. */
+  receive(event: ReceivedWebhook): void {
+    if (
+      this.inbox.isNew(event, this.journey.state) &&
+      webhookHeard(this.journey, event, now()) === 'ask-bank'
+    )
+      this.hints++;
+    this.publish();
+  }
+
+  /** Step 4: the customer's assertion to the bank; a refusal is an answer the customer can retry. */
+  async authorize(assertion: AuthorizeFidoAssertion): Promise<AuthorizationResult> {
     const { journey, input } = this;
     this.authorizing = true;
     journey.state.authorizeAttempts++;
@@ -352,22 +320,21 @@ export class PaymentSteps {
       });
       this.take(authorized, 'authorize');
       journey.authorizedAtBank = true;
-      return answered<AuthorizationResult>({ ok: true, status: authorized.status });
+      return { ok: true, status: authorized.status };
     } catch (error) {
-      const refusal = bankRefusal(error, correctableRefusals);
+      const refused = bankRefusal(error, correctableRefusals);
       // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record tells
       // whether the payment went through.
       const current = await bankReads.getBiometricPayment(input.enrollmentId, this.paymentId());
       this.take(current, 'poll');
-      if (!awaitingCustomer(journey))
-        return answered<AuthorizationResult>({ ok: true, status: current.status });
+      if (!awaitingCustomer(journey)) return { ok: true, status: current.status };
       note(journey, {
         source: 'authorize',
         status: 'refused',
         at: now(),
-        detail: refusal.message,
+        detail: refused.message,
       });
-      return answered<AuthorizationResult>({ ok: false, status: current.status, reason: refusal.message });
+      return { ok: false, status: current.status, reason: refused.message };
     } finally {
       this.authorizing = false;
       this.publish();

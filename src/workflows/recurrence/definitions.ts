@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
+import type { StartTerms } from '../shared/start-terms.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type { PendingConfirmation } from './attempt-confirmations.js';
 import {
@@ -137,8 +138,13 @@ export function initialRecurrenceSummary(externalId: string): RecurrenceSummary 
 
 /** The state with its attempts; answered by the workflow, so it reflects every event the history holds. */
 export const recurrenceStateQuery = defineQuery<RecurrenceState>('recurrenceState');
-/** Answers once the bank generated the recurrence (or refused it, as a failure with the bank's reason). */
-export const recurrenceGeneratedUpdate = defineUpdate<Recurrence>('recurrenceGenerated');
+/**
+ * Starts the recurrence and answers once the bank generated it (or refused it, as a failure with the bank's
+ * reason). Sent with the workflow's start by every start under the external id; other terms are refused.
+ */
+export const recurrenceGeneratedUpdate = defineUpdate<Recurrence, [StartTerms]>('recurrenceGenerated');
+/** Members of the generate request that are personal data: a conflict names them without their values. */
+export const sensitiveRecurrenceTerms = ['counterparty', 'first_payment.dict_key'];
 /** Attempts found by `syncRecurrenceAttempts`, one batch per recurrence per page. */
 export const recurrenceAttemptsSignal = defineSignal<[AttemptsBatch]>('recurrenceAttempts');
 /** A `recurrence_collection_attempt` webhook, routed by the receiver. */

@@ -10,11 +10,13 @@ import {
   defaultRecurrenceSettings,
   recurrenceAttemptsSignal,
   recurrenceGeneratedUpdate,
+  sensitiveRecurrenceTerms,
   recurrenceStateQuery,
   recurrenceWebhookSignal,
   type RecurrenceInput,
   type RecurrenceResult,
 } from './definitions.js';
+import { checkStartTerms } from '../shared/start-terms.js';
 import { generateAtBank } from './generate.js';
 import { RecurrenceRun } from './run.js';
 
@@ -38,11 +40,15 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   setHandler(recurrenceStateQuery, () => run.query());
   setHandler(recurrenceAttemptsSignal, (batch) => run.take(batch.attempts, batch.source));
   setHandler(recurrenceWebhookSignal, (event) => heardAttemptWebhook(run, event));
-  setHandler(recurrenceGeneratedUpdate, async () => {
-    await condition(() => run.recurrence !== undefined || run.failure !== undefined);
-    if (!run.recurrence) throw run.failure;
-    return run.recurrence;
-  });
+  setHandler(
+    recurrenceGeneratedUpdate,
+    async () => {
+      await condition(() => run.recurrence !== undefined || run.failure !== undefined);
+      if (!run.recurrence) throw run.failure;
+      return run.recurrence;
+    },
+    { validator: (terms) => checkStartTerms(terms, sensitiveRecurrenceTerms) },
+  );
 
   const recurrence = run.recurrence ?? (await generateAtBank(run, input.request));
   if (run.ended()) run.state.reason = `the bank reports the recurrence ${recurrence.status}`;

@@ -1,45 +1,53 @@
-import type { SignalDefinition } from '@temporalio/common';
-import { defineSignal } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import { memoKeys, type MemoEntry } from './published-memo.js';
 
 /**
- * A merchant's request to a running workflow travels as a signal carrying `requestId`, and its answer is published
- * in the workflow's memo (`memoKeys.replies`). Signals rather than updates: an update accepted in the same workflow
- * task as another event (a poll's result, a timer) is replayed in a different order by the SDK and fails the
- * workflow task with a nondeterminism error (docs/decisions.md), while signals are events of the history like any
- * other.
+ * A merchant's request to a running workflow is a Temporal update: its validator refuses what the journey cannot
+ * take at that moment (no history is written), its handler does the work, and a refusal or a bank's "no" reaches
+ * the caller as the update's failure. The update id is the caller's idempotency key, so a retried request gets
+ * the first answer instead of being carried out twice (docs/reliability.md tells the experiment behind the choice).
  */
-export interface MerchantRequest {
-  /** Chosen by the caller; a repeated signal with the same id is answered once. */
-  requestId: string;
-}
 
-/** A refusal's `type` names the kind of refusal where callers may act on it, e.g. `EnrollmentNotAuthorized`. */
+/** An answer as the memo keeps it: the start's answer, and the requests of workflows started before updates. */
 export type MerchantReply<T = unknown> =
   { ok: true; value: T } | { ok: false; reason: string; type?: string };
 
-/** A request a workflow takes as the signal `name` with a `Payload`, and answers with an `Answer`. */
-export interface MerchantRequestDefinition<Payload, Answer> {
-  signal: SignalDefinition<[Payload & MerchantRequest]>;
-  /** Carries the answer's type to callers; never set. */
-  answer?: Answer;
-}
+export const refused = (reason: string, type?: string): MerchantReply<never> => ({
+  ok: false,
+  reason,
+  ...(type ? { type } : {}),
+});
+export const answered = <T>(value: T): MerchantReply<T> => ({ ok: true, value });
 
-export function defineMerchantRequest<Payload, Answer>(
-  name: string,
-): MerchantRequestDefinition<Payload, Answer> {
-  return { signal: defineSignal<[Payload & MerchantRequest]>(name) };
+/**
+ * A refusal of a merchant's request, thrown by a validator or handler. Its `type` names the kind of refusal where
+ * callers may act on it, e.g. `EnrollmentNotAuthorized`; without one it is a plain `RequestRefused`.
+ */
+export const refusal = (message: string, type = 'RequestRefused', details: unknown[] = []) =>
+  ApplicationFailure.create({ type, message, details, nonRetryable: true });
+
+/** Refuses a request without the assertion it carries; the starter checks its shape before sending it. */
+export function requireAssertion(request: { assertion?: unknown } | undefined): void {
+  if (typeof request?.assertion !== 'object' || request.assertion === null)
+    throw refusal("assertion: required, the object the browser's WebAuthn call returned");
 }
 
 /** The request id under which a workflow keeps the answer to the call that started it. */
 export const startReplyId = 'start';
 
-/** How many answers a workflow keeps; a caller reads its answer within seconds of it being written. */
+/** How many answers a workflow keeps: the start's, and those of signalled requests (legacy-request-signals.ts). */
 const keptReplies = 50;
 
-/** The answers a workflow gave, each computed once per request id. */
-export class MerchantReplies {
-  private readonly replies = new Map<string, MerchantReply>();
+/** The replies a run hands to the next one: the start's answer under `startReplyId`, and legacy answers. */
+export type KeptReplies<Start> = Record<string, MerchantReply> & { [startReplyId]?: MerchantReply<Start> };
+
+/**
+ * The answers a workflow keeps in its memo, each computed once per request id. New workflows keep only the
+ * start's answer, which a start repeated after the workflow ended reads with no worker running.
+ */
+export class MerchantReplies<Start> {
+  private start: MerchantReply<Start> | undefined;
+  private readonly legacy = new Map<string, MerchantReply>();
   private readonly inProgress = new Set<string>();
 
   /**
@@ -48,14 +56,21 @@ export class MerchantReplies {
    */
   constructor(
     private readonly onAnswer: () => void,
-    kept: Record<string, MerchantReply> = {},
+    kept: KeptReplies<Start> = {},
   ) {
-    for (const [requestId, reply] of Object.entries(kept)) this.replies.set(requestId, reply);
+    const { [startReplyId]: start, ...legacy } = kept;
+    this.start = start;
+    for (const [requestId, reply] of Object.entries(legacy)) this.legacy.set(requestId, reply);
+  }
+
+  /** The answer to the start, once there is one. */
+  get startReply(): MerchantReply<Start> | undefined {
+    return this.start;
   }
 
   /** The replies given so far, for the next run to keep. */
-  all(): Record<string, MerchantReply> {
-    return Object.fromEntries(this.replies);
+  all(): KeptReplies<Start> {
+    return { ...(this.start ? { [startReplyId]: this.start } : {}), ...Object.fromEntries(this.legacy) };
   }
 
   /** The replies as callers read them from the memo, by request id. */
@@ -63,41 +78,45 @@ export class MerchantReplies {
     return { key: memoKeys.replies, value: this.all() };
   }
 
-  /** Whether some request is being worked on, e.g. so a workflow ends only once it answered. */
-  get busy(): boolean {
-    return this.inProgress.size > 0;
-  }
-
-  set<T>(requestId: string, reply: MerchantReply<T>): void {
-    this.replies.delete(requestId);
-    this.replies.set(requestId, reply);
-    for (const oldest of this.replies.keys()) {
-      if (this.replies.size <= keptReplies) break;
-      this.replies.delete(oldest);
-    }
+  /** Answers the start: the value its update returns, or the refusal it fails with. */
+  answerStart(reply: MerchantReply<Start>): void {
+    this.start = reply;
     this.onAnswer();
   }
 
-  /**
-   * Computes the reply to a request unless it is already answered or in progress. Anything `work` throws becomes
-   * a refusal with its message: a signal handler that threw would fail the workflow task, not answer the caller.
-   */
-  async answer<T>(requestId: string, work: () => Promise<MerchantReply<T>>): Promise<void> {
-    if (this.replies.has(requestId) || this.inProgress.has(requestId)) return;
+  /** The start's answer, once there is one, as its update handler returns it; a refusal is thrown. */
+  startAnswer(): Start {
+    const reply = this.start;
+    if (!reply) throw refusal('the workflow has not answered its start yet');
+    if (!reply.ok) throw refusal(reply.reason, reply.type);
+    return reply.value;
+  }
+
+  /** Computes the reply to a legacy request unless it is already answered or in progress; a throw refuses it. */
+  async answer<T>(requestId: string, work: () => Promise<T>): Promise<void> {
+    if (this.legacy.has(requestId) || this.inProgress.has(requestId)) return;
     this.inProgress.add(requestId);
     try {
-      this.set(requestId, await work());
+      this.setLegacy(requestId, answered(await work()));
     } catch (error) {
-      this.set(requestId, { ok: false, reason: error instanceof Error ? error.message : String(error) });
+      const type =
+        error instanceof ApplicationFailure && error.type !== 'RequestRefused' ? error.type : undefined;
+      this.setLegacy(
+        requestId,
+        refused(error instanceof Error ? error.message : String(error), type ?? undefined),
+      );
     } finally {
       this.inProgress.delete(requestId);
     }
   }
-}
 
-export const refused = (reason: string, type?: string): MerchantReply<never> => ({
-  ok: false,
-  reason,
-  ...(type ? { type } : {}),
-});
-export const answered = <T>(value: T): MerchantReply<T> => ({ ok: true, value });
+  private setLegacy(requestId: string, reply: MerchantReply): void {
+    this.legacy.delete(requestId);
+    this.legacy.set(requestId, reply);
+    for (const oldest of this.legacy.keys()) {
+      if (this.legacy.size < keptReplies) break;
+      this.legacy.delete(oldest);
+    }
+    this.onAnswer();
+  }
+}

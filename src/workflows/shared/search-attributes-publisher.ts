@@ -1,7 +1,7 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes } from '@temporalio/workflow';
 
-type KeywordValue = SearchAttributeUpdatePair & { value: string };
+export type KeywordValue = SearchAttributeUpdatePair & { value: string };
 
 /**
  * Upserts only the search attributes whose value changed since this run last set them: every upsert is an event in

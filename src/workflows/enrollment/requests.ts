@@ -1,0 +1,59 @@
+import { condition, setHandler } from '@temporalio/workflow';
+import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
+import { answerLegacyRequest, legacyRequest } from '../shared/legacy-request-signals.js';
+import { refusal, requireAssertion } from '../shared/merchant-requests.js';
+import { checkStartTerms } from '../shared/start-terms.js';
+import {
+  enrollmentResultQuery,
+  enrollmentStartedUpdate,
+  enrollmentStateQuery,
+  enrollmentWebhookSignal,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+  type RegisterRequest,
+  sensitiveEnrollmentTerms,
+} from './definitions.js';
+import { enrollmentResult, hasOutcome } from './machine.js';
+import type { EnrollmentSteps } from './steps.js';
+
+/** The merchant's requests as enrollment workflows recorded before updates took them (legacy-request-signals.ts). */
+const legacyOptionsRequest = legacyRequest('registrationOptionsRequested');
+const legacyCredentialRequest = legacyRequest<{ assertion: RegisterFidoAssertion }>('credentialSubmitted');
+
+/** What an enrollment workflow answers while it runs: the merchant's updates, the receiver's webhooks, legacy queries. */
+export function installEnrollmentHandlers(enrollment: EnrollmentSteps): void {
+  const { journey } = enrollment;
+  const checkOptions = () => enrollment.checkStepAhead('fetching registration options');
+  const checkCredential = (request: RegisterRequest) => {
+    requireAssertion(request);
+    enrollment.checkRegistrationStep('a credential registration');
+    if (enrollment.registering)
+      throw refusal('a credential registration is already in progress for this enrollment');
+  };
+
+  setHandler(enrollmentStateQuery, () => journey.state);
+  setHandler(enrollmentResultQuery, () => (hasOutcome(journey) ? enrollmentResult(journey) : null));
+  setHandler(enrollmentWebhookSignal, (event) => enrollment.receive(event));
+  setHandler(
+    enrollmentStartedUpdate,
+    async () => {
+      await condition(() => enrollment.startAnswered);
+      return enrollment.startAnswer();
+    },
+    { validator: (terms) => checkStartTerms(terms, sensitiveEnrollmentTerms) },
+  );
+  setHandler(registrationOptionsUpdate, () => enrollment.registrationOptions(), { validator: checkOptions });
+  setHandler(
+    registerCredentialUpdate,
+    (request: RegisterRequest) => enrollment.registerCredential(request.assertion),
+    {
+      validator: checkCredential,
+    },
+  );
+  answerLegacyRequest(enrollment.replies, legacyOptionsRequest, checkOptions, () =>
+    enrollment.registrationOptions(),
+  );
+  answerLegacyRequest(enrollment.replies, legacyCredentialRequest, checkCredential, ({ assertion }) =>
+    enrollment.registerCredential(assertion),
+  );
+}

@@ -1,0 +1,49 @@
+import { condition, setHandler } from '@temporalio/workflow';
+import { answerLegacyRequest, legacyRequest } from '../shared/legacy-request-signals.js';
+import { refusal, requireAssertion } from '../shared/merchant-requests.js';
+import { checkStartTerms } from '../shared/start-terms.js';
+import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
+import {
+  authorizationOptionsUpdate,
+  authorizeUpdate,
+  type AuthorizeRequest,
+  paymentCreatedUpdate,
+  paymentStateQuery,
+  paymentWebhookSignal,
+} from './definitions.js';
+import type { PaymentSteps } from './steps.js';
+
+/** The merchant's requests as payment workflows recorded before updates took them (legacy-request-signals.ts). */
+const legacyOptionsRequest = legacyRequest('authorizationOptionsRequested');
+const legacyAuthorizationRequest = legacyRequest<{ assertion: AuthorizeFidoAssertion }>('assertionSubmitted');
+
+/** What a payment workflow answers while it runs: the merchant's updates, the receiver's webhooks, a legacy query. */
+export function installPaymentHandlers(payment: PaymentSteps): void {
+  const checkOptions = () => payment.checkConsentOpen('authorization options');
+  const checkAuthorization = (request: AuthorizeRequest) => {
+    requireAssertion(request);
+    payment.checkConsentOpen('an authorization');
+    if (payment.authorizing) throw refusal('an authorization is already in progress for this payment');
+  };
+
+  setHandler(paymentStateQuery, () => payment.journey.state);
+  setHandler(paymentWebhookSignal, (event) => payment.receive(event));
+  setHandler(
+    paymentCreatedUpdate,
+    async () => {
+      await condition(() => payment.startAnswered);
+      return payment.startAnswer();
+    },
+    { validator: (terms) => checkStartTerms(terms) },
+  );
+  setHandler(authorizationOptionsUpdate, () => payment.authorizationOptions(), { validator: checkOptions });
+  setHandler(authorizeUpdate, (request: AuthorizeRequest) => payment.authorize(request.assertion), {
+    validator: checkAuthorization,
+  });
+  answerLegacyRequest(payment.replies, legacyOptionsRequest, checkOptions, () =>
+    payment.authorizationOptions(),
+  );
+  answerLegacyRequest(payment.replies, legacyAuthorizationRequest, checkAuthorization, ({ assertion }) =>
+    payment.authorize(assertion),
+  );
+}
