@@ -23,11 +23,11 @@ const legacyCredentialRequest = legacyRequest<{ assertion: RegisterFidoAssertion
 /** What an enrollment workflow answers while it runs: the merchant's updates, the receiver's webhooks, legacy queries. */
 export function installEnrollmentHandlers(enrollment: EnrollmentSteps): void {
   const { journey } = enrollment;
-  const checkOptions = () => enrollment.checkStepAhead('fetching registration options');
+  const checkOptions = () => enrollment.registration.checkStepAhead('fetching registration options');
   const checkCredential = (request: RegisterRequest) => {
     requireAssertion(request);
-    enrollment.checkRegistrationStep('a credential registration');
-    if (enrollment.registering)
+    enrollment.registration.checkRegistrationStep('a credential registration');
+    if (enrollment.registration.registering)
       throw refusal('a credential registration is already in progress for this enrollment');
   };
 
@@ -42,18 +42,18 @@ export function installEnrollmentHandlers(enrollment: EnrollmentSteps): void {
     },
     { validator: (terms) => checkStartTerms(terms, sensitiveEnrollmentTerms) },
   );
-  setHandler(registrationOptionsUpdate, () => enrollment.registrationOptions(), { validator: checkOptions });
+  setHandler(registrationOptionsUpdate, () => enrollment.registration.options(), { validator: checkOptions });
   setHandler(
     registerCredentialUpdate,
-    (request: RegisterRequest) => enrollment.registerCredential(request.assertion),
+    (request: RegisterRequest) => enrollment.registration.register(request.assertion),
     {
       validator: checkCredential,
     },
   );
   answerLegacyRequest(enrollment.replies, legacyOptionsRequest, checkOptions, () =>
-    enrollment.registrationOptions(),
+    enrollment.registration.options(),
   );
   answerLegacyRequest(enrollment.replies, legacyCredentialRequest, checkCredential, ({ assertion }) =>
-    enrollment.registerCredential(assertion),
+    enrollment.registration.register(assertion),
   );
 }

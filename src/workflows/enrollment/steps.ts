@@ -1,13 +1,9 @@
-import { allHandlersFinished, ApplicationFailure, condition, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import { allHandlersFinished, ApplicationFailure, condition } from '@temporalio/workflow';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
-import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
-import { bankCallOptions, bankReadOptions } from '../activity-options.js';
-import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
-import { answered, refusal, refused } from '../shared/merchant-requests.js';
+import { answered, refused } from '../shared/merchant-requests.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import { memoKeys, type MemoEntry } from '../shared/published-memo.js';
 import type { KeywordValue } from '../shared/search-attributes-publisher.js';
@@ -17,7 +13,6 @@ import type {
   EnrollmentJourney,
   EnrollmentResult,
   EnrollmentStarted,
-  RegistrationResult,
 } from './definitions.js';
 import {
   bankAnswered,
@@ -32,14 +27,11 @@ import {
   stepExpired,
   webhookHeard,
 } from './machine.js';
+import { bank, bankReads } from './bank-calls.js';
+import { enrollmentDetails, enrollmentSearchAttributes } from './presentation.js';
+import { EnrollmentRegistration } from './registration.js';
 import { installEnrollmentHandlers } from './requests.js';
 import { enrollmentTimings } from './timings.js';
-
-const bank =
-  proxyActivities<Pick<Activities, 'createEnrollment' | 'getRegistrationOptions' | 'registerCredential'>>(
-    bankCallOptions,
-  );
-const bankReads = proxyActivities<Pick<Activities, 'listEnrollments'>>(bankReadOptions);
 
 export const started = (created: Enrollment): EnrollmentStarted => ({
   enrollmentId: created.id,
@@ -54,8 +46,7 @@ export const started = (created: Enrollment): EnrollmentStarted => ({
  */
 export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentStarted> {
   private readonly polling;
-  /** Whether a credential registration is at the bank now: a second one is refused meanwhile. */
-  registering = false;
+  readonly registration = new EnrollmentRegistration(this);
 
   constructor(private readonly input: EnrollmentInput) {
     super(input.resume?.journey ?? startJourney(input), input.resume?.replies);
@@ -109,7 +100,7 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
         polling: this.polling,
         hints: () => this.hints,
       });
-      await condition(() => !this.registering);
+      await condition(() => !this.registration.registering);
       if (arrived === 'deadline' && pendingStep(journey) === step) stepExpired(journey);
     }
     if (!ended(journey) && bankAuthorized(journey)) concludeAuthorized(journey, input);
@@ -147,7 +138,7 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
   }
 
   /** Takes the bank's own record; publishes only when it changed the journey. */
-  private take(record: Enrollment, source: string): void {
+  take(record: Enrollment, source: string): void {
     if (bankAnswered(this.journey, record, source)) this.publish();
   }
 
@@ -178,75 +169,10 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
   }
 
   protected searchAttributeValues(): KeywordValue[] {
-    const { state } = this.journey;
-    return [
-      { key: searchAttributes.status, value: state.phase },
-      ...(state.enrollmentId ? [{ key: searchAttributes.enrollmentId, value: state.enrollmentId }] : []),
-    ];
+    return enrollmentSearchAttributes(this.journey.state);
   }
 
   protected details(): string[] {
-    const { state } = this.journey;
-    return [
-      `**Enrollment** ${state.enrollmentId ?? '(not created yet)'} — **${state.phase}**`,
-      `Device ${state.deviceId}, participant ${state.participantId}`,
-      state.reason ? `Outcome: ${state.reason}` : `Waiting for: ${this.waitingFor()}`,
-      `Webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored), polls: ${state.polls}`,
-    ];
-  }
-
-  private waitingFor(): string {
-    switch (this.journey.state.phase) {
-      case 'creating':
-        return 'the bank to create the enrollment';
-      case 'awaiting_account_holder_validation':
-        return 'the account holder to authorize at the bank';
-      case 'awaiting_enrollment':
-        return 'the biometric credential registration';
-      default:
-        return 'the bank to confirm';
-    }
-  }
-
-  /** Refuses a request for a step the journey is past: ended, or authorized. */
-  checkStepAhead(what: string): void {
-    const { phase } = this.journey.state;
-    if (!['creating', 'awaiting_account_holder_validation', 'awaiting_enrollment'].includes(phase))
-      throw refusal(`${what} is possible only while the enrollment is awaiting_enrollment; it is ${phase}`);
-  }
-
-  /** Refuses a request that needs the registration step now. */
-  checkRegistrationStep(what: string): void {
-    const { phase } = this.journey.state;
-    if (phase !== 'awaiting_enrollment')
-      throw refusal(`${what} is possible only while the enrollment is awaiting_enrollment; it is ${phase}`);
-  }
-
-  /**
-   * Fresh registration options. A merchant may ask as soon as the customer is back from the bank, before the
-   * bank's authorization reached the workflow, so the request waits for the step instead of being refused.
-   */
-  async registrationOptions(): Promise<string> {
-    const { state } = this.journey;
-    await condition(() => state.phase !== 'creating' && state.phase !== 'awaiting_account_holder_validation');
-    this.checkRegistrationStep('fetching registration options');
-    return (await bank.getRegistrationOptions(state.enrollmentId ?? '')).public_key_encoded;
-  }
-
-  /** Step 5: registers the credential the device created; a bank refusal is an answer the merchant can retry. */
-  async registerCredential(assertion: RegisterFidoAssertion): Promise<RegistrationResult> {
-    this.registering = true;
-    try {
-      const registered = await bank.registerCredential(this.journey.state.enrollmentId ?? '', {
-        fido_assertion: assertion,
-      });
-      this.take(registered, 'register response');
-      return { ok: true, status: registered.status, enrollment: registered };
-    } catch (error) {
-      const refusedRegistration = bankRefusal(error, correctableRefusals);
-      return { ok: false, reason: refusedRegistration.message, errors: refusedRegistration.details };
-    } finally {
-      this.registering = false;
-    }
+    return enrollmentDetails(this.journey.state);
   }
 }

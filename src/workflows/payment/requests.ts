@@ -19,11 +19,12 @@ const legacyAuthorizationRequest = legacyRequest<{ assertion: AuthorizeFidoAsser
 
 /** What a payment workflow answers while it runs: the merchant's updates, the receiver's webhooks, a legacy query. */
 export function installPaymentHandlers(payment: PaymentSteps): void {
-  const checkOptions = () => payment.checkConsentOpen('authorization options');
+  const checkOptions = () => payment.authorization.checkConsentOpen('authorization options');
   const checkAuthorization = (request: AuthorizeRequest) => {
     requireAssertion(request);
-    payment.checkConsentOpen('an authorization');
-    if (payment.authorizing) throw refusal('an authorization is already in progress for this payment');
+    payment.authorization.checkConsentOpen('an authorization');
+    if (payment.authorization.authorizing)
+      throw refusal('an authorization is already in progress for this payment');
   };
 
   setHandler(paymentStateQuery, () => payment.journey.state);
@@ -36,14 +37,18 @@ export function installPaymentHandlers(payment: PaymentSteps): void {
     },
     { validator: (terms) => checkStartTerms(terms) },
   );
-  setHandler(authorizationOptionsUpdate, () => payment.authorizationOptions(), { validator: checkOptions });
-  setHandler(authorizeUpdate, (request: AuthorizeRequest) => payment.authorize(request.assertion), {
-    validator: checkAuthorization,
-  });
+  setHandler(authorizationOptionsUpdate, () => payment.authorization.options(), { validator: checkOptions });
+  setHandler(
+    authorizeUpdate,
+    (request: AuthorizeRequest) => payment.authorization.authorize(request.assertion),
+    {
+      validator: checkAuthorization,
+    },
+  );
   answerLegacyRequest(payment.replies, legacyOptionsRequest, checkOptions, () =>
-    payment.authorizationOptions(),
+    payment.authorization.options(),
   );
   answerLegacyRequest(payment.replies, legacyAuthorizationRequest, checkAuthorization, ({ assertion }) =>
-    payment.authorize(assertion),
+    payment.authorization.authorize(assertion),
   );
 }

@@ -46,7 +46,7 @@ export abstract class JourneySteps<Journey extends { state: WebhookCounters }, S
   }
 
   /** What the merchant reads, and what support staff search and see in the Temporal UI. */
-  protected publish(): void {
+  publish(): void {
     this.publishToCallers();
     this.searchAttributesPublisher.publish(this.searchAttributeValues());
     setCurrentDetails(this.details().join('\n\n'));
