@@ -1,6 +1,6 @@
+import { resolveBank } from '../bank/base-url.js';
 import { BankClient } from '../bank/client.js';
 import type { BankReadContext } from '../starter/index.js';
-import { resolveBank } from '../stack/bank-url.js';
 import { cliContext, type CliContext } from './context.js';
 
 /** A client of the bank the worker uses: BANK_BASE_URL, else the local sandbox. */

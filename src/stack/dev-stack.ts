@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
+import { resolveBank } from '../bank/base-url.js';
 import type { Config } from '../config.js';
 import { startSandbox } from '../sandbox/app.js';
 import { applySchedulesAtStart } from '../schedules/at-start.js';
 import { findTemporalCli } from '../temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
-import { resolveBank } from './bank-url.js';
 import { startCheckout } from './checkout-process.js';
 import { startCodecServer } from './codec-process.js';
 import { startReceiver } from './receiver-process.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveBank } from '../../stack/bank-url.js';
+import { resolveBank } from '../../bank/base-url.js';
 import { bankReadContext } from '../bank.js';
 import { cliContext, withStarter } from '../context.js';
 import { demoStepCount, runDemoJourney } from '../demo/journey.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { resolveBank } from '../../bank/base-url.js';
 import { startSandbox } from '../../sandbox/app.js';
-import { resolveBank } from '../../stack/bank-url.js';
 import { startCodecServer } from '../../stack/codec-process.js';
 import { startDevStack } from '../../stack/dev-stack.js';
 import { startReceiver } from '../../stack/receiver-process.js';
