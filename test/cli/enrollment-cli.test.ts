@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { control, newCustomer, waitForPhase, type Customer } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 describe('bankflow enrollment', () => {
   let stack: TestStack;
   let env: Record<string, string>;
-  const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-enrollment-cli-'));
+  const dir = tempDirs('bankflow-enrollment-cli-')();
 
   beforeAll(async () => {
     stack = await startTestStack({ receiver: true });

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AuthorizeFidoAssertion } from '../../src/bank/schemas/fido.js';
 import { runCli } from '../helpers/cli.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { enroll, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 describe('bankflow payment', () => {
   let stack: TestStack;
   let env: Record<string, string>;
   let customer: Customer;
   let enrollmentId: string;
-  const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-payment-cli-'));
+  const dir = tempDirs('bankflow-payment-cli-')();
 
   beforeAll(async () => {
     stack = await startTestStack({ receiver: true });

@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { BankClient } from '../../src/bank/client.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { signWebhookBody } from '../../src/bank/webhook-signature.js';
@@ -16,6 +13,7 @@ import {
   testLogger,
   type TestStack,
 } from '../helpers/stack.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 import { testEnvKeys } from '../setup/shared.js';
 
 const temporalEnv = () => ({
@@ -31,6 +29,7 @@ const bankEnv = {
 const seededBoletoId = () => [...new SandboxState({ seed: 42 }).boletos.keys()][0] ?? '';
 
 describe('long-running commands', () => {
+  const dataDir = tempDirs('bankflow-dev-');
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack();
@@ -79,7 +78,7 @@ describe('long-running commands', () => {
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(codecPort),
       CHECKOUT_PORT: String(checkoutPort),
-      BANKFLOW_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bankflow-dev-')),
+      BANKFLOW_DATA_DIR: dataDir(),
     });
     try {
       await dev.waitFor(/Press Ctrl-C to stop/, 90_000);

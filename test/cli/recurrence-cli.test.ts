@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import { runCli } from '../helpers/cli.js';
@@ -7,11 +6,12 @@ import { cliEnvFor } from '../helpers/cli-env.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { attemptsIn, countByStatus, recurrenceRequest } from '../helpers/recurrences.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 describe('bankflow recurrence and bankflow sync attempts', () => {
   let stack: TestStack;
   let env: Record<string, string>;
-  const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-recurrence-cli-'));
+  const dir = tempDirs('bankflow-recurrence-cli-')();
 
   const cli = (...args: string[]) => runCli(args, env);
   const requestFile = (request: unknown) => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { loadConfig } from '../../src/config.js';
@@ -9,11 +8,13 @@ import type { ReportSummary } from '../../src/workflows/jobs/definitions.js';
 import { cliEnvFor } from '../helpers/cli-env.js';
 import { freePort, runCli, startCli } from '../helpers/cli.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 const jobs = ['attempts-sync', 'refund-report', 'transfer-report', 'metrics-snapshot'];
 const dayMs = 86_400_000;
 
 describe('bankflow schedules', () => {
+  const reportsDir = tempDirs('bankflow-dev-reports-');
   let stack: TestStack;
   let env: Record<string, string>;
   const prefixes: string[] = [];
@@ -179,7 +180,7 @@ describe('bankflow schedules', () => {
       TEMPORAL_TASK_QUEUE: `cli-dev-schedules-${randomUUID()}`,
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(await freePort()),
-      REPORTS_DIR: mkdtempSync(path.join(tmpdir(), 'bankflow-dev-reports-')),
+      REPORTS_DIR: reportsDir(),
     });
     try {
       await dev.waitFor(/Press Ctrl-C to stop/, 90_000);

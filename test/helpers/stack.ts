@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -31,7 +32,7 @@ export interface TestStack {
   receiverUrl?: string;
   bank: BankConfig & { baseUrl: string };
   taskQueue: string;
-  /** The worker's scheduled-jobs settings; reports go to a fresh temporary directory unless given. */
+  /** The worker's scheduled-jobs settings; unless given, reports go to a temporary directory stop() removes. */
   jobs: JobsConfig;
   logger: Logger;
   worker: Worker;
@@ -114,11 +115,10 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
   });
   const bank = { ...sandboxCredentials, timeoutMs: 5_000, ...options.bank, baseUrl: sandbox.url };
   const taskQueue = `test-${randomUUID()}`;
-  const jobs: JobsConfig = {
-    reportsDir: mkdtempSync(path.join(tmpdir(), 'bankflow-reports-')),
-    metricsBankAccountIds: [],
-    ...options.jobs,
-  };
+  const reportsDir = options.jobs?.reportsDir ?? mkdtempSync(path.join(tmpdir(), 'bankflow-reports-'));
+  // The stack's own directory, not one the test brought: removed when the stack stops.
+  const ownsReportsDir = reportsDir !== options.jobs?.reportsDir;
+  const jobs: JobsConfig = { metricsBankAccountIds: [], ...options.jobs, reportsDir };
   const newWorker = () =>
     createBankflowWorker({
       connection: temporal.connection,
@@ -174,6 +174,7 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       await receiver?.close();
       await stack.stopWorker();
       await temporal.close();
+      if (ownsReportsDir) await rm(reportsDir, { recursive: true, force: true });
     },
   };
   return stack;

@@ -49,6 +49,7 @@ export async function startTemporal(): Promise<void> {
 
   const { code } = await bundleWorkflows(temporalLoggerFor(logger));
   const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-test-'));
+  (globalThis as { __bankflowBundleDir?: string }).__bankflowBundleDir = dir;
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, code);
 

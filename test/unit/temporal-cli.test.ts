@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { defaultCacheDir, findTemporalCli, TemporalCliNotFoundError } from '../../src/temporal/cli-binary.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 function fakeTemporal(
   dir: string,
@@ -15,7 +15,7 @@ function fakeTemporal(
   return file;
 }
 
-const tmp = () => mkdtempSync(path.join(tmpdir(), 'bankflow-cli-'));
+const tmp = tempDirs('bankflow-cli-');
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 describe('finding the Temporal CLI', () => {

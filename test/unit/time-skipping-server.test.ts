@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import {
@@ -8,8 +7,9 @@ import {
   findTimeSkippingServer,
   TimeSkippingServerUnavailableError,
 } from '../setup/time-skipping-server.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
-const tmp = () => mkdtempSync(path.join(tmpdir(), 'bankflow-test-server-'));
+const tmp = tempDirs('bankflow-test-server-');
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 function script(dir: string, name: string, body: string): string {
