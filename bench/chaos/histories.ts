@@ -7,7 +7,15 @@ import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js
 import { recurrenceWebhookSignal } from '../../src/workflows/recurrence/definitions.js';
 import type { ReceivedWebhook } from '../../src/workflows/webhook-events.js';
 
-const { WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
+const { EventType, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
+/** Events a workflow task hands to the workflow as new work, each of which may make it emit commands. */
+const newEventTypes = new Set<number>([
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+  EventType.EVENT_TYPE_TIMER_FIRED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT,
+]);
 const webhookSignals = new Set([
   enrollmentWebhookSignal.name,
   paymentWebhookSignal.name,
@@ -25,6 +33,13 @@ export interface RunHistory {
   workflowTaskTimeouts: number;
   /** Activities whose last recorded try was not the first. */
   retriedActivities: number;
+  /** Updates the run accepted (the start's own included). */
+  updatesAccepted: number;
+  /**
+   * Updates accepted in a workflow task that also took other new events (a signal, a fired timer, an activity's
+   * result): the case the SDK once replayed in another order than it recorded (docs/reliability.md).
+   */
+  updatesSharingTask: number;
   /** What the run returned, decoded with the project's codec; absent unless it completed. */
   result?: unknown;
 }
@@ -41,8 +56,21 @@ async function readRun(
     workflowTaskFailures: [],
     workflowTaskTimeouts: 0,
     retriedActivities: 0,
+    updatesAccepted: 0,
+    updatesSharingTask: 0,
   };
+  // New events since the last completed workflow task, and those the last completed task took.
+  let arrived = 0;
+  let takenByLastTask = 0;
   for (const event of history.events ?? []) {
+    if (event.workflowTaskCompletedEventAttributes) {
+      takenByLastTask = arrived;
+      arrived = 0;
+    } else if (newEventTypes.has(event.eventType ?? 0)) arrived++;
+    if (event.workflowExecutionUpdateAcceptedEventAttributes) {
+      run.updatesAccepted++;
+      if (takenByLastTask > 0) run.updatesSharingTask++;
+    }
     const signal = event.workflowExecutionSignaledEventAttributes;
     const payload = signal?.input?.payloads?.[0];
     if (signal && payload && webhookSignals.has(signal.signalName ?? '')) {

@@ -55,6 +55,8 @@ export interface ChaosReport {
     workflowTaskTimeouts: number;
     workflowTaskFailures: Counts;
     retriedActivities: number;
+    updatesAccepted: number;
+    updatesSharingTask: number;
     sync?: Pick<
       AttemptsSyncSummary,
       'attempts' | 'pages' | 'runs' | 'recurrencesUpdated' | 'unknownAttempts'
@@ -146,6 +148,10 @@ export function formatReport(report: ChaosReport): string {
       ['workflow tasks timed out', outcomes.workflowTaskTimeouts],
       ['workflow tasks failed', spread(outcomes.workflowTaskFailures)],
       ['activities retried', outcomes.retriedActivities],
+      [
+        'updates accepted',
+        `${outcomes.updatesAccepted}, ${outcomes.updatesSharingTask} of them in a workflow task with other new events`,
+      ],
       [
         'recurrence attempts sync',
         outcomes.sync

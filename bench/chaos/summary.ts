@@ -108,6 +108,8 @@ export function summarize(
       workflowTaskTimeouts: runs.reduce((total, run) => total + run.workflowTaskTimeouts, 0),
       workflowTaskFailures: tally(runs.flatMap((run) => run.workflowTaskFailures)),
       retriedActivities: runs.reduce((total, run) => total + run.retriedActivities, 0),
+      updatesAccepted: runs.reduce((total, run) => total + run.updatesAccepted, 0),
+      updatesSharingTask: runs.reduce((total, run) => total + run.updatesSharingTask, 0),
       sync: facts.recurrences.summary,
     },
     violations: violations.list,

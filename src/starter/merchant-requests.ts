@@ -24,7 +24,6 @@ import {
   type StartTerms,
 } from '../workflows/shared/start-terms.js';
 import type { StarterContext } from './context.js';
-import { idempotencyKey } from './idempotency.js';
 import { readPublished, type Published } from './published.js';
 import { StartTermsConflictError } from './start-terms.js';
 
@@ -146,9 +145,10 @@ async function termsConflict(
 }
 
 /**
- * Starts the workflow, or joins the running one, with its first question as an update-with-start. The update id
- * is derived from the terms, so a repeated start with the same terms is the same update and gets the same answer,
- * while the workflow's validator refuses other terms.
+ * Starts the workflow, or joins the running one, with its first question as an update-with-start. The workflow
+ * computes its start's answer once and gives it to every start with the same terms; its validator refuses other
+ * terms. Each start is an update of its own: an update id repeated on an ended workflow would be answered from
+ * that run without saying it ended.
  */
 async function startOrAsk<Input, Answer>(
   ctx: StarterContext,
@@ -158,7 +158,6 @@ async function startOrAsk<Input, Answer>(
   try {
     return await ctx.client.workflow.executeUpdateWithStart(question.update, {
       args: [question.terms],
-      updateId: `start-${idempotencyKey(question.terms)}`,
       startWorkflowOperation: new WithStartWorkflowOperation(question.workflow, {
         workflowId: question.workflowId,
         taskQueue: ctx.taskQueue,

@@ -138,7 +138,7 @@ describe('bankflow payment', () => {
   );
 
   it(
-    '`options` prints fresh authorization options, and `authorize` from stdin can be retried after a refusal',
+    '`options` prints fresh authorization options, and `authorize` from stdin can be retried after a refusal; `--request-id` repeats get the first answer',
     async () => {
       const { externalId } = await started();
       const options = await payment('options', '--external-id', externalId);
@@ -156,21 +156,27 @@ describe('bankflow payment', () => {
       expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, status: 'awaiting_consent' });
       expect(refused.stderr).toMatch(/^error: the bank refused the assertion: .*signature/i);
 
-      const fresh = (await payment('options', '--external-id', externalId)).stdout.trim();
+      const fresh = (
+        await payment('options', '--external-id', externalId, '--request-id', 'reload-1')
+      ).stdout.trim();
+      expect(
+        (await payment('options', '--external-id', externalId, '--request-id', 'reload-1')).stdout.trim(),
+      ).toBe(fresh);
       const good = customer.authenticator.getAssertion(fresh, stack.sandbox.url);
-      const accepted = await runCli(
-        ['payment', 'authorize', '--external-id', externalId, '--assertion', '-'],
-        env,
-        JSON.stringify(good),
-      );
+      const authorize = ['payment', 'authorize', '--external-id', externalId, '--assertion', '-'];
+      const accepted = await runCli([...authorize, '--request-id', 'pay-1'], env, JSON.stringify(good));
       expect(accepted.code).toBe(0);
       expect(JSON.parse(accepted.stdout)).toEqual({ ok: true, status: 'awaiting_payment' });
+      // The same request id is the same request: its first answer, though this body would be refused.
+      const repeated = await runCli([...authorize, '--request-id', 'pay-1'], env, JSON.stringify(bad));
+      expect(repeated.code).toBe(0);
+      expect(JSON.parse(repeated.stdout)).toEqual({ ok: true, status: 'awaiting_payment' });
     },
     cliTestTimeoutMs,
   );
 
   it(
-    '`wait` exits 1 with the outcome when the bank fails the payment; a late `authorize` is refused',
+    '`wait` exits 1 with the outcome when the bank fails the payment; a late `authorize` is refused, a repeated one answered',
     async () => {
       const created = await started({ '--amount': '1091' });
       const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
@@ -190,12 +196,23 @@ describe('bankflow payment', () => {
       expect(JSON.parse(result.stdout)).toMatchObject({ outcome: 'failed' });
       expect(result.stderr).toBe('error: the payment ended failed: the bank reports the payment failed\n');
 
+      // The same assertion is the same request, answered as the first time; any other is refused.
+      const repeated = await payment(
+        'authorize',
+        '--external-id',
+        created.externalId,
+        '--assertion',
+        assertionFile(assertion),
+      );
+      expect(repeated.code).toBe(0);
       const late = await payment(
         'authorize',
         '--external-id',
         created.externalId,
         '--assertion',
         assertionFile(assertion),
+        '--request-id',
+        'late-1',
         '--wait',
         '5',
       );

@@ -12,6 +12,7 @@ import { receivedWebhook } from '../../src/webhooks/resources.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
 import { enroll, keyOf, newCustomer, world } from '../helpers/journey.js';
+import { recordHistory } from '../helpers/replay.js';
 import {
   encryptionKeys,
   required,
@@ -175,5 +176,6 @@ describe('an update accepted together with other events, after the worker that a
       history,
       workflowId,
     );
+    await recordHistory(stack.client, workflowId, 'payment-update-with-timer-and-webhook');
   }, 240_000);
 });

@@ -28,6 +28,8 @@ function run(
     workflowTaskFailures,
     workflowTaskTimeouts: 0,
     retriedActivities: 0,
+    updatesAccepted: 0,
+    updatesSharingTask: 0,
     result,
   };
 }

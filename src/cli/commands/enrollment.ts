@@ -16,6 +16,7 @@ import { withOptionNames } from '../option-names.js';
 import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
 
 const optionNames = {
+  requestId: '--request-id',
   deviceId: '--device',
   participantId: '--participant',
   returnToUrl: '--return-to',
@@ -113,13 +114,16 @@ export function enrollmentCommands(program: Command): void {
       'print the WebAuthn creation options (public_key_encoded), waiting for the customer to authorize at the bank',
     )
     .action(
-      action(async (options: KeyOptions & { wait: string }) => {
+      action(async (options: KeyOptions & { wait: string; requestId?: string }) => {
         const ctx = cliContext();
         const replyTimeoutMs = parseReplyWait(options.wait);
         console.log(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) =>
-              getRegistrationOptions({ ...starter, replyTimeoutMs }, keyOf(options)),
+              getRegistrationOptions(
+                { ...starter, replyTimeoutMs },
+                { ...keyOf(options), requestId: options.requestId },
+              ),
             ),
           ),
         );
@@ -130,13 +134,16 @@ export function enrollmentCommands(program: Command): void {
     .description("register the credential the customer's device created and print the bank's answer")
     .requiredOption('--assertion <file>', "the device's attestation as JSON, from a file or - for stdin")
     .action(
-      action(async (options: KeyOptions & { assertion: string; wait: string }) => {
+      action(async (options: KeyOptions & { assertion: string; wait: string; requestId?: string }) => {
         const ctx = cliContext();
         const replyTimeoutMs = parseReplyWait(options.wait);
         const result = await withOptionNames(optionNames, async () => {
           const assertion = (await readAssertion('--assertion', options.assertion)) as RegisterFidoAssertion;
           return withStarter(ctx, (starter) =>
-            registerCredential({ ...starter, replyTimeoutMs }, { ...keyOf(options), assertion }),
+            registerCredential(
+              { ...starter, replyTimeoutMs },
+              { ...keyOf(options), assertion, requestId: options.requestId },
+            ),
           );
         });
         printJson(result);

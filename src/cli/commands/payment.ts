@@ -14,6 +14,7 @@ import { parseCents, withOptionNames } from '../option-names.js';
 import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
 
 const optionNames = {
+  requestId: '--request-id',
   externalId: '--external-id',
   enrollmentId: '--enrollment',
   deviceId: '--device',
@@ -84,13 +85,16 @@ export function paymentCommands(program: Command): void {
   replyWaitOption(byExternalId(payment.command('options')))
     .description('print fresh authorization options (public_key_encoded) while the consent window is open')
     .action(
-      action(async (options: { externalId: string; wait: string }) => {
+      action(async (options: { externalId: string; wait: string; requestId?: string }) => {
         const ctx = cliContext();
         const replyTimeoutMs = parseReplyWait(options.wait);
         console.log(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) =>
-              getAuthorizationOptions({ ...starter, replyTimeoutMs }, { externalId: options.externalId }),
+              getAuthorizationOptions(
+                { ...starter, replyTimeoutMs },
+                { externalId: options.externalId, requestId: options.requestId },
+              ),
             ),
           ),
         );
@@ -101,13 +105,16 @@ export function paymentCommands(program: Command): void {
     .description("send the widget's assertion and print the new status, or exit 1 with the bank's reason")
     .requiredOption('--assertion <file>', "the widget's assertion as JSON, from a file or - for stdin")
     .action(
-      action(async (options: { externalId: string; assertion: string; wait: string }) => {
+      action(async (options: { externalId: string; assertion: string; wait: string; requestId?: string }) => {
         const ctx = cliContext();
         const replyTimeoutMs = parseReplyWait(options.wait);
         const result = await withOptionNames(optionNames, async () => {
           const assertion = (await readAssertion('--assertion', options.assertion)) as AuthorizeFidoAssertion;
           return withStarter(ctx, (starter) =>
-            authorizePayment({ ...starter, replyTimeoutMs }, { externalId: options.externalId, assertion }),
+            authorizePayment(
+              { ...starter, replyTimeoutMs },
+              { externalId: options.externalId, assertion, requestId: options.requestId },
+            ),
           );
         });
         printJson(result);
