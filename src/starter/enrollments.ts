@@ -25,19 +25,13 @@ import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
 import { flattenTerms } from '../workflows/shared/start-terms.js';
 import { idempotencyKey } from './idempotency.js';
-import { askWorkflow, requestIdOr, startOrJoin } from './merchant-requests.js';
+import { askWorkflow, requestId, requestIdOr, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { enrollmentResultSchema, enrollmentStateSchema } from './published-state.js';
 import { readPublished, readState, startReplyFrom } from './published.js';
 
 const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
 type EnrollmentKey = z.infer<typeof enrollmentKey>;
-
-/**
- * The caller's idempotency key for a request to a running enrollment: the same key asked again gets the first
- * answer instead of a second request.
- */
-const requestId = z.string().min(1).max(200).optional();
 
 const enrollmentStartedSchema = z.object({
   enrollmentId: z.string(),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import {
   WithStartWorkflowOperation,
   WorkflowUpdateFailedError,
@@ -96,6 +97,12 @@ export async function askWorkflow<Answer>(
     throw new RequestRefusedError(handle.workflowId, endedMessage(handle.workflowId, ended.status.name));
   }
 }
+
+/**
+ * The caller's idempotency key for a request to a running workflow: the same key asked again gets the first answer
+ * instead of a second request.
+ */
+export const requestId = z.string().min(1).max(200).optional();
 
 /** The request id a caller gave, or a new one: a request without an id is never taken for a repeat. */
 export const requestIdOr = (requestId: string | undefined) => requestId ?? randomUUID();

@@ -22,7 +22,7 @@ import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
 import { idempotencyKey } from './idempotency.js';
-import { askWorkflow, requestIdOr, startOrJoin } from './merchant-requests.js';
+import { askWorkflow, requestId, requestIdOr, startOrJoin } from './merchant-requests.js';
 import { paymentStateSchema } from './published-state.js';
 import { readState, startReplyFrom } from './published.js';
 
@@ -45,12 +45,6 @@ export type StartPaymentInput = z.input<typeof startPaymentInput>;
 
 const paymentKey = z.object({ externalId });
 type PaymentKey = z.infer<typeof paymentKey>;
-
-/**
- * The caller's idempotency key for a request to a running payment: the same key asked again gets the first
- * answer instead of a second request.
- */
-const requestId = z.string().min(1).max(200).optional();
 
 const paymentCreatedSchema = z.object({ payment: biometricPaymentSchema, publicKeyEncoded: z.string() });
 

@@ -1,18 +1,17 @@
 import { patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
 
 /**
- * The memo keys under which a workflow publishes what its callers read: the journey's state, the outcome once
- * there is one, and the answers to merchant requests. Callers read them with `describe()`, never with a query. A
- * worker new to a workflow answers a query from every event in the history, including events no workflow task
- * has committed yet; it keeps the run it built, and the next workflow task then records commands in an order a
- * replay does not reproduce (docs/reliability.md). The memo only changes when a workflow task completes, so what a
- * caller reads is committed, and reading it involves no worker at all.
+ * The memo keys under which a workflow publishes what its callers read with no worker running: the journey's
+ * state, the outcome once there is one, and the answer it gave its start (which a start repeated after the
+ * workflow ended reads). Callers read them with `describe()`, which the server answers from committed state; a
+ * query could make a worker new to the workflow build it from events no workflow task has committed
+ * (docs/reliability.md). Requests that change the journey are updates (shared/merchant-requests.ts).
  */
 export const memoKeys = {
   state: 'bankflowState',
   outcome: 'bankflowOutcome',
   replies: 'bankflowReplies',
-  /** What the start committed the workflow to (starter/start-terms.ts), set by the starter; workflows never change it. */
+  /** What the start committed the workflow to (shared/start-terms.ts), set by the starter; workflows never change it. */
   terms: 'bankflowTerms',
   /** The event an unmatched-webhook workflow keeps, set by the receiver when it starts one. */
   event: 'bankflowEvent',
