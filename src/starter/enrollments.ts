@@ -24,8 +24,7 @@ import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
 import { flattenTerms } from '../workflows/shared/start-terms.js';
-import { idempotencyKey } from './idempotency.js';
-import { askWorkflow, requestId, requestIdOr, startOrJoin } from './merchant-requests.js';
+import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { enrollmentResultSchema, enrollmentStateSchema } from './published-state.js';
 import { readPublished, readState, startReplyFrom } from './published.js';
@@ -136,10 +135,7 @@ export async function getRegistrationOptions(
   input: z.input<typeof optionsInput>,
 ): Promise<string> {
   const parsed = parseInput(optionsInput, input);
-  const handle = handleFor(ctx, parsed);
-  return askWorkflow(ctx, handle, requestIdOr(parsed.requestId), (updateId) =>
-    handle.executeUpdate(registrationOptionsUpdate, { updateId }),
-  );
+  return askForOptions(ctx, handleFor(ctx, parsed), registrationOptionsUpdate, parsed.requestId);
 }
 
 const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema, requestId });
@@ -153,11 +149,7 @@ export async function registerCredential(
   input: EnrollmentKey & { assertion: RegisterFidoAssertion; requestId?: string },
 ): Promise<RegistrationResult> {
   const parsed = parseInput(registerInput, input);
-  const handle = handleFor(ctx, parsed);
-  const id = parsed.requestId ?? `register-${idempotencyKey(parsed.assertion)}`;
-  return askWorkflow(ctx, handle, id, (updateId) =>
-    handle.executeUpdate(registerCredentialUpdate, { updateId, args: [{ assertion: parsed.assertion }] }),
-  );
+  return sendAssertion(ctx, handleFor(ctx, parsed), registerCredentialUpdate, 'register', parsed);
 }
 
 /**

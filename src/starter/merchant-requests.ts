@@ -25,6 +25,7 @@ import {
   type StartTerms,
 } from '../workflows/shared/start-terms.js';
 import type { StarterContext } from './context.js';
+import { idempotencyKey } from './idempotency.js';
 import { readPublished, type Published } from './published.js';
 import { StartTermsConflictError } from './start-terms.js';
 
@@ -106,6 +107,36 @@ export const requestId = z.string().min(1).max(200).optional();
 
 /** The request id a caller gave, or a new one: a request without an id is never taken for a repeat. */
 export const requestIdOr = (requestId: string | undefined) => requestId ?? randomUUID();
+
+/** Asks a running workflow for fresh options (`update`); each call asks the bank anew unless it repeats `requestId`. */
+export function askForOptions(
+  ctx: StarterContext,
+  handle: WorkflowHandle,
+  update: UpdateDefinition<string, []>,
+  requestId: string | undefined,
+): Promise<string> {
+  return askWorkflow(ctx, handle, requestIdOr(requestId), (updateId) =>
+    handle.executeUpdate(update, { updateId }),
+  );
+}
+
+/**
+ * Sends the customer's assertion to a running workflow (`update`). Without a `requestId` the assertion itself is
+ * the key, so the same assertion sent twice is one request, named `<step>-<digest>`.
+ */
+export function sendAssertion<Assertion, Answer>(
+  ctx: StarterContext,
+  handle: WorkflowHandle,
+  update: UpdateDefinition<Answer, [{ assertion: Assertion }]>,
+  step: string,
+  request: { assertion: Assertion; requestId?: string },
+): Promise<Answer> {
+  const { assertion } = request;
+  const id = request.requestId ?? `${step}-${idempotencyKey(assertion)}`;
+  return askWorkflow(ctx, handle, id, (updateId) =>
+    handle.executeUpdate(update, { updateId, args: [{ assertion }] }),
+  );
+}
 
 /**
  * A workflow to start with its first question: the update it answers once the journey's first bank call is done,

@@ -21,8 +21,7 @@ import { biometricPaymentWorkflow } from '../workflows/payment/workflow.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
-import { idempotencyKey } from './idempotency.js';
-import { askWorkflow, requestId, requestIdOr, startOrJoin } from './merchant-requests.js';
+import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant-requests.js';
 import { paymentStateSchema } from './published-state.js';
 import { readState, startReplyFrom } from './published.js';
 
@@ -134,10 +133,7 @@ export async function getAuthorizationOptions(
   input: z.input<typeof optionsInput>,
 ): Promise<string> {
   const parsed = parseInput(optionsInput, input);
-  const handle = handleFor(ctx, parsed);
-  return askWorkflow(ctx, handle, requestIdOr(parsed.requestId), (updateId) =>
-    handle.executeUpdate(authorizationOptionsUpdate, { updateId }),
-  );
+  return askForOptions(ctx, handleFor(ctx, parsed), authorizationOptionsUpdate, parsed.requestId);
 }
 
 const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema, requestId });
@@ -151,11 +147,7 @@ export async function authorizePayment(
   input: PaymentKey & { assertion: AuthorizeFidoAssertion; requestId?: string },
 ): Promise<AuthorizationResult> {
   const parsed = parseInput(authorizeInput, input);
-  const handle = handleFor(ctx, parsed);
-  const id = parsed.requestId ?? `authorize-${idempotencyKey(parsed.assertion)}`;
-  return askWorkflow(ctx, handle, id, (updateId) =>
-    handle.executeUpdate(authorizeUpdate, { updateId, args: [{ assertion: parsed.assertion }] }),
-  );
+  return sendAssertion(ctx, handleFor(ctx, parsed), authorizeUpdate, 'authorize', parsed);
 }
 
 /** Where a payment stands, with the evidence gathered so far, as of the workflow's last completed task. */
