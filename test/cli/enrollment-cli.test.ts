@@ -260,7 +260,7 @@ describe('bankflow enrollment', () => {
       const impatient = await enrollment('options', customer, '--wait', '0.5');
       expect(impatient.code).toBe(1);
       expect(impatient.stderr).toBe(
-        `error: ${started.workflowId} did not answer within 0.5 s; read its state before asking again\n`,
+        `error: ${started.workflowId} did not answer within 0.5 s; ask again with the same request id\n`,
       );
       const badWait = await enrollment('options', customer, '--wait', 'soon');
       expect(badWait.code).toBe(1);
