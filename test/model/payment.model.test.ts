@@ -14,7 +14,7 @@ describe('payment workflow against a model bank (model-based, time-skipping)', (
   afterAll(() => world?.stop());
 
   it(
-    `keeps its invariants in ${runs.numRuns} generated scenarios of webhooks, lagging GETs, faults, customers and time`,
+    `keeps its invariants in ${runs.numRuns} generated scenarios (seed ${runs.seed}) of webhooks, lagging GETs, faults, customers and time`,
     async () => {
       await fc.assert(
         fc.asyncProperty(paymentScenario, (scenario) => runPaymentCase(world, scenario)),

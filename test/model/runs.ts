@@ -1,16 +1,22 @@
+/** Longest one generated case may take; past it the case fails and is reported with its seed. */
+const caseTimeoutMs = 90_000;
+
 /**
  * How many cases a model-based test runs: `fallback` in `npm test`, BANKFLOW_MODEL_RUNS for more;
- * BANKFLOW_MODEL_SEED (and BANKFLOW_MODEL_PATH) replay the seed (and path) a failure printed.
+ * BANKFLOW_MODEL_SEED (and BANKFLOW_MODEL_PATH) replay the seed (and path) a failure printed. The seed is drawn
+ * here when none is given, so that the test's name carries it even when the run is cut short.
  */
 export function modelRuns(fallback: number) {
   const numRuns = Number(process.env.BANKFLOW_MODEL_RUNS ?? fallback);
-  const seed = process.env.BANKFLOW_MODEL_SEED;
+  const seed = Number(process.env.BANKFLOW_MODEL_SEED ?? Math.floor(Math.random() * 0x7fffffff));
   const path = process.env.BANKFLOW_MODEL_PATH;
   return {
     numRuns,
+    seed,
     parameters: {
       numRuns,
-      ...(seed === undefined ? {} : { seed: Number(seed) }),
+      seed,
+      timeout: caseTimeoutMs,
       ...(path === undefined ? {} : { path }),
       // The report then carries the invariant broken and the scenario, one move per line, with the seed and path.
       includeErrorInReport: true,
