@@ -5,27 +5,18 @@ import {
   type CollectionAttempt,
 } from '../../bank/schemas/collection-attempt.js';
 import type { Stage } from '../../bank/schemas/stage.js';
+import { bankListCommand } from '../bank-list.js';
 import { cliBank } from '../bank.js';
 import { action } from '../errors.js';
 import {
-  addFilters,
   checkedArgument,
   countValue,
   cursorFilters,
   windowFilters,
-  queryFromOptions,
   uuidValue,
   type Filter,
 } from '../filters.js';
-import {
-  addListOptions,
-  addTableOption,
-  orDash,
-  printListing,
-  printRecord,
-  type ListOptions,
-  type OutputOptions,
-} from '../output.js';
+import { addTableOption, orDash, printRecord, type OutputOptions } from '../output.js';
 import { formatTable, type Column } from '../table.js';
 
 const attemptColumns: Column<CollectionAttempt>[] = [
@@ -81,25 +72,13 @@ export function attemptCommands(program: Command): void {
     .command('attempts')
     .description('Pix recurrence collection attempts, read straight from the bank');
 
-  addListOptions(
-    addFilters(
-      attempts.command('list').description('list collection attempts, oldest first'),
-      attemptFilters,
-    ),
-  ).action(
-    action(async (options: ListOptions & Record<string, unknown>) => {
-      const query = queryFromOptions(collectionAttemptListQuerySchema, attemptFilters, options);
-      const bank = cliBank();
-      await printListing(
-        {
-          page: () => bank.listCollectionAttempts(query),
-          every: () => bank.listAllCollectionAttempts(query),
-          columns: attemptColumns,
-        },
-        options,
-      );
-    }),
-  );
+  bankListCommand(attempts.command('list').description('list collection attempts, oldest first'), {
+    filters: attemptFilters,
+    query: collectionAttemptListQuerySchema,
+    page: (bank, query) => bank.listCollectionAttempts(query),
+    every: (bank, query) => bank.listAllCollectionAttempts(query),
+    columns: attemptColumns,
+  });
 
   addTableOption(
     attempts

@@ -1,17 +1,8 @@
 import type { Command } from 'commander';
 import { refundListQuerySchema, type ReceivableRefund } from '../../bank/schemas/refund.js';
-import { cliBank } from '../bank.js';
-import { action } from '../errors.js';
-import {
-  addFilters,
-  cursorFilters,
-  windowFilters,
-  queryFromOptions,
-  uuidValue,
-  type Filter,
-} from '../filters.js';
+import { bankListCommand } from '../bank-list.js';
+import { cursorFilters, windowFilters, uuidValue, type Filter } from '../filters.js';
 import { money } from '../money.js';
-import { addListOptions, printListing, type ListOptions } from '../output.js';
 import type { Column } from '../table.js';
 
 const refundColumns: Column<ReceivableRefund>[] = [
@@ -42,23 +33,14 @@ const refundFilters: Filter[] = [
 
 export function refundCommands(program: Command): void {
   const refunds = program.command('refunds').description('receivable refunds, read straight from the bank');
-  addListOptions(
-    addFilters(
-      refunds.command('list').description('list receivable refunds, oldest first (50 per page)'),
-      refundFilters,
-    ),
-  ).action(
-    action(async (options: ListOptions & Record<string, unknown>) => {
-      const query = queryFromOptions(refundListQuerySchema, refundFilters, options);
-      const bank = cliBank();
-      await printListing(
-        {
-          page: () => bank.listReceivableRefunds(query),
-          every: () => bank.listAllReceivableRefunds(query),
-          columns: refundColumns,
-        },
-        options,
-      );
-    }),
+  bankListCommand(
+    refunds.command('list').description('list receivable refunds, oldest first (50 per page)'),
+    {
+      filters: refundFilters,
+      query: refundListQuerySchema,
+      page: (bank, query) => bank.listReceivableRefunds(query),
+      every: (bank, query) => bank.listAllReceivableRefunds(query),
+      columns: refundColumns,
+    },
   );
 }

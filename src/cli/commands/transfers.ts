@@ -4,20 +4,9 @@ import {
   transferStatuses,
   type TransferDocument,
 } from '../../bank/schemas/transfer.js';
-import { cliBank } from '../bank.js';
-import { action } from '../errors.js';
-import {
-  addFilters,
-  cursorFilters,
-  windowFilters,
-  oneOf,
-  queryFromOptions,
-  textValue,
-  uuidValue,
-  type Filter,
-} from '../filters.js';
+import { bankListCommand } from '../bank-list.js';
+import { cursorFilters, windowFilters, oneOf, textValue, uuidValue, type Filter } from '../filters.js';
 import { money } from '../money.js';
-import { addListOptions, printListing, type ListOptions } from '../output.js';
 import type { Column } from '../table.js';
 
 const transferColumns: Column<TransferDocument>[] = [
@@ -69,25 +58,14 @@ export function transferCommands(program: Command): void {
   const transfers = program
     .command('transfers')
     .description('cash-out transfer documents, read straight from the bank');
-  addListOptions(
-    addFilters(
-      transfers
-        .command('list')
-        .description('list cash-out transfers in a window, oldest first (50 per page)'),
-      transferFilters,
-    ),
-  ).action(
-    action(async (options: ListOptions & Record<string, unknown>) => {
-      const query = queryFromOptions(transferListQuerySchema, transferFilters, options);
-      const bank = cliBank();
-      await printListing(
-        {
-          page: () => bank.listTransfers(query),
-          every: () => bank.listAllTransfers(query),
-          columns: transferColumns,
-        },
-        options,
-      );
-    }),
+  bankListCommand(
+    transfers.command('list').description('list cash-out transfers in a window, oldest first (50 per page)'),
+    {
+      filters: transferFilters,
+      query: transferListQuerySchema,
+      page: (bank, query) => bank.listTransfers(query),
+      every: (bank, query) => bank.listAllTransfers(query),
+      columns: transferColumns,
+    },
   );
 }
