@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import { resolveBank } from '../bank/base-url.js';
 import type { Config } from '../config.js';
-import { startSandbox } from '../sandbox/app.js';
 import { applySchedulesAtStart } from '../schedules/at-start.js';
 import { findTemporalCli } from '../temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { startCheckout } from './checkout-process.js';
 import { startCodecServer } from './codec-process.js';
 import { startReceiver } from './receiver-process.js';
+import { startConfiguredSandbox } from './sandbox-process.js';
 import { startWorker } from './worker-process.js';
 
 export interface DevStack {
@@ -62,15 +62,7 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
 
     let sandboxUrl: string | undefined;
     if (!config.bank.baseUrl) {
-      const sandbox = await startSandbox({
-        host: config.sandbox.host,
-        port: config.sandbox.port,
-        seed: config.sandbox.seed,
-        credentials: { clientId: config.bank.clientId, clientSecret: config.bank.clientSecret },
-        logger,
-        webhookUrl: config.sandbox.webhookUrl ?? `${receiver.url}/webhooks`,
-        webhookSecret: config.sandbox.webhookSecret,
-      });
+      const sandbox = await startConfiguredSandbox(config, logger, `${receiver.url}/webhooks`);
       stops.push(() => sandbox.stop());
       sandboxUrl = sandbox.url;
       urls['Sandbox bank'] = sandbox.url;

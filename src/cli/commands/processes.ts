@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../bank/base-url.js';
-import { startSandbox } from '../../sandbox/app.js';
 import { startCodecServer } from '../../stack/codec-process.js';
 import { startDevStack } from '../../stack/dev-stack.js';
 import { startReceiver } from '../../stack/receiver-process.js';
+import { startConfiguredSandbox } from '../../stack/sandbox-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
@@ -85,15 +85,7 @@ export function processCommands(program: Command): void {
     .action(
       action(async () => {
         const { config, logger } = cliContext();
-        const sandbox = await startSandbox({
-          host: config.sandbox.host,
-          port: config.sandbox.port,
-          seed: config.sandbox.seed,
-          credentials: { clientId: config.bank.clientId, clientSecret: config.bank.clientSecret },
-          logger,
-          webhookUrl: config.sandbox.webhookUrl,
-          webhookSecret: config.sandbox.webhookSecret,
-        });
+        const sandbox = await startConfiguredSandbox(config, logger);
         printUrls('sandbox bank is running', {
           'Bank API': sandbox.url,
           'Control API': `${sandbox.url}/sandbox/`,
