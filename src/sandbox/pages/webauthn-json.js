@@ -37,33 +37,28 @@ export function creationOptions(publicKeyEncoded) {
   };
 }
 
+/** A credential's own fields around the ceremony's `response`, as the Banking API's `fido_assertion` holds them. */
+function credentialJSON(credential, response) {
+  return { id: credential.id, raw_id: toBase64url(credential.rawId), type: credential.type, response };
+}
+
 /** An assertion in the shape of the authorize body's `fido_assertion`. */
 export function assertionJSON(credential) {
   const { response } = credential;
-  return {
-    id: credential.id,
-    raw_id: toBase64url(credential.rawId),
-    type: credential.type,
-    response: {
-      authenticator_data: toBase64url(response.authenticatorData),
-      client_data_JSON: toBase64url(response.clientDataJSON),
-      signature: toBase64url(response.signature),
-      user_handle: response.userHandle ? toBase64url(response.userHandle) : '',
-    },
-  };
+  return credentialJSON(credential, {
+    authenticator_data: toBase64url(response.authenticatorData),
+    client_data_JSON: toBase64url(response.clientDataJSON),
+    signature: toBase64url(response.signature),
+    user_handle: response.userHandle ? toBase64url(response.userHandle) : '',
+  });
 }
 
 /** A new credential in the shape of the register body's `fido_assertion`. */
 export function attestationJSON(credential) {
   const { response } = credential;
-  return {
-    id: credential.id,
-    raw_id: toBase64url(credential.rawId),
-    type: credential.type,
-    response: {
-      attestation_object: toBase64url(response.attestationObject),
-      client_data_JSON: toBase64url(response.clientDataJSON),
-      transports: response.getTransports ? response.getTransports() : [],
-    },
-  };
+  return credentialJSON(credential, {
+    attestation_object: toBase64url(response.attestationObject),
+    client_data_JSON: toBase64url(response.clientDataJSON),
+    transports: response.getTransports ? response.getTransports() : [],
+  });
 }
