@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import type { Logger } from 'pino';
 import { resolveBank } from '../../bank/base-url.js';
+import type { Config } from '../../config.js';
 import { startCodecServer } from '../../stack/codec-process.js';
 import { startDevStack } from '../../stack/dev-stack.js';
 import { startReceiver } from '../../stack/receiver-process.js';
@@ -17,20 +19,41 @@ function printUrls(title: string, urls: Record<string, string>): void {
   console.log('\nPress Ctrl-C to stop.\n');
 }
 
-export function processCommands(program: Command): void {
+/** A long-running part of the stack as a command: how it starts, and what it prints once it is up. */
+interface ServerCommand<Running extends { stop(): Promise<void> }> {
+  name: string;
+  description: string;
+  start(config: Config, logger: Logger): Promise<Running>;
+  title: string;
+  urls(running: Running): Record<string, string>;
+}
+
+function addServerCommand<Running extends { stop(): Promise<void> }>(
+  program: Command,
+  server: ServerCommand<Running>,
+): void {
   program
-    .command('dev')
-    .description(
-      'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
-    )
+    .command(server.name)
+    .description(server.description)
     .action(
       action(async () => {
         const { config, logger } = cliContext();
-        const stack = await startDevStack(config, logger);
-        printUrls('bankflow is running', stack.urls);
-        stopOnSignals(logger, stack.stop);
+        const running = await server.start(config, logger);
+        printUrls(server.title, server.urls(running));
+        stopOnSignals(logger, () => running.stop());
       }),
     );
+}
+
+export function processCommands(program: Command): void {
+  addServerCommand(program, {
+    name: 'dev',
+    description:
+      'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
+    start: startDevStack,
+    title: 'bankflow is running',
+    urls: (stack) => stack.urls,
+  });
 
   program
     .command('worker')
@@ -48,51 +71,31 @@ export function processCommands(program: Command): void {
       }),
     );
 
-  program
-    .command('webhooks')
-    .description(
+  addServerCommand(program, {
+    name: 'webhooks',
+    description:
       'run the webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT (POST /webhooks, /healthz, /readyz, /metrics)',
-    )
-    .action(
-      action(async () => {
-        const { config, logger } = cliContext();
-        const receiver = await startReceiver(config, config.temporal, logger);
-        printUrls('webhook receiver is running', {
-          Webhooks: `${receiver.url}/webhooks`,
-          Metrics: `${receiver.url}/metrics`,
-        });
-        stopOnSignals(logger, receiver.stop);
-      }),
-    );
+    start: (config, logger) => startReceiver(config, config.temporal, logger),
+    title: 'webhook receiver is running',
+    urls: (receiver) => ({ Webhooks: `${receiver.url}/webhooks`, Metrics: `${receiver.url}/metrics` }),
+  });
 
-  program
-    .command('codec-server')
-    .description(
+  addServerCommand(program, {
+    name: 'codec-server',
+    description:
       'run the codec server the Temporal UI and CLI use to show decrypted payloads (CODEC_HOST:CODEC_PORT)',
-    )
-    .action(
-      action(async () => {
-        const { config, logger } = cliContext();
-        const codec = await startCodecServer(config, logger);
-        printUrls('codec server is running', { 'Codec endpoint': codec.url });
-        stopOnSignals(logger, codec.stop);
-      }),
-    );
+    start: startCodecServer,
+    title: 'codec server is running',
+    urls: (codec) => ({ 'Codec endpoint': codec.url }),
+  });
 
-  program
-    .command('sandbox')
-    .description('run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT')
-    .action(
-      action(async () => {
-        const { config, logger } = cliContext();
-        const sandbox = await startConfiguredSandbox(config, logger);
-        printUrls('sandbox bank is running', {
-          'Bank API': sandbox.url,
-          'Control API': `${sandbox.url}/sandbox/`,
-        });
-        stopOnSignals(logger, sandbox.stop);
-      }),
-    );
+  addServerCommand(program, {
+    name: 'sandbox',
+    description: 'run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT',
+    start: startConfiguredSandbox,
+    title: 'sandbox bank is running',
+    urls: (sandbox) => ({ 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` }),
+  });
 
   program
     .command('temporal-cli')
