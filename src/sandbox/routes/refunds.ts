@@ -4,9 +4,9 @@ import {
   type ReceivableRefund,
   type RefundListQuery,
 } from '../../bank/schemas/refund.js';
-import { keyOf, paginate, readPageRequest } from '../pagination.js';
-import { parseParameters, withinWindow } from '../query.js';
+import { withinWindow } from '../query.js';
 import type { SandboxState } from '../state.js';
+import { addDatedListRoute } from './dated-list.js';
 
 function matches(refund: ReceivableRefund, query: RefundListQuery): boolean {
   return (
@@ -18,12 +18,10 @@ function matches(refund: ReceivableRefund, query: RefundListQuery): boolean {
 
 /** GET /banking/cashin/refunds: single-error body. */
 export function refundRoutes(app: FastifyInstance, state: SandboxState): void {
-  app.get('/banking/cashin/refunds', { config: { errorShape: 'single' } }, async (request, reply) => {
-    const query = parseParameters(reply, 'query', refundListQuerySchema, request.query);
-    if (!query) return reply;
-    const page = readPageRequest(reply, 'refunds', query);
-    if (!page) return reply;
-    const matching = state.bankData.refunds.filter((refund) => matches(refund, query));
-    return paginate('refunds', matching, (refund) => keyOf(refund.timestamp, refund.id), page);
+  addDatedListRoute(app, {
+    path: '/banking/cashin/refunds',
+    scope: 'refunds',
+    query: refundListQuerySchema,
+    matching: (query) => state.bankData.refunds.filter((refund) => matches(refund, query)),
   });
 }

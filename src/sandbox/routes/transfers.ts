@@ -4,9 +4,9 @@ import {
   type TransferDocument,
   type TransferListQuery,
 } from '../../bank/schemas/transfer.js';
-import { keyOf, paginate, readPageRequest } from '../pagination.js';
-import { parseParameters, withinWindow } from '../query.js';
+import { withinWindow } from '../query.js';
 import type { SandboxState } from '../state.js';
+import { addDatedListRoute } from './dated-list.js';
 
 function matches(transfer: TransferDocument, query: TransferListQuery): boolean {
   return (
@@ -23,12 +23,10 @@ function matches(transfer: TransferDocument, query: TransferListQuery): boolean 
 
 /** GET /banking/cashout/transfer: single-error body; from_datetime and to_datetime are required. */
 export function transferRoutes(app: FastifyInstance, state: SandboxState): void {
-  app.get('/banking/cashout/transfer', { config: { errorShape: 'single' } }, async (request, reply) => {
-    const query = parseParameters(reply, 'query', transferListQuerySchema, request.query);
-    if (!query) return reply;
-    const page = readPageRequest(reply, 'transfers', query);
-    if (!page) return reply;
-    const matching = state.bankData.transfers.filter((transfer) => matches(transfer, query));
-    return paginate('transfers', matching, (transfer) => keyOf(transfer.timestamp, transfer.id), page);
+  addDatedListRoute(app, {
+    path: '/banking/cashout/transfer',
+    scope: 'transfers',
+    query: transferListQuerySchema,
+    matching: (query) => state.bankData.transfers.filter((transfer) => matches(transfer, query)),
   });
 }
