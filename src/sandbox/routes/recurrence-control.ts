@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   collectionAttemptStatusSchema,
@@ -70,16 +70,33 @@ export function recurrenceControlRoutes(
 
   const recurrenceFor = (id: string): Recurrence | undefined => state.bankData.recurrences.get(id);
 
-  app.post('/sandbox/recurrences/:id/attempts', async (request, reply) => {
+  /** The recurrence the path names and the checked body, or undefined once the error answer has been sent. */
+  function recurrenceAndBody<S extends z.ZodType>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    schema: S,
+  ): { recurrence: Recurrence; body: z.infer<S> } | undefined {
     const params = parseParameters(reply, 'path', idParamsSchema, request.params);
-    if (!params) return reply;
+    if (!params) return undefined;
     const recurrence = recurrenceFor(params.id);
-    if (!recurrence)
-      return sendError(reply, 404, 'NOT_FOUND', `recurrence ${params.id} not found`, '/path/id');
-    const parsed = produceSchema.safeParse(request.body ?? {});
-    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
+    if (!recurrence) {
+      sendError(reply, 404, 'NOT_FOUND', `recurrence ${params.id} not found`, '/path/id');
+      return undefined;
+    }
+    const parsed = schema.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      sendValidationErrors(reply, zodErrorItems(parsed.error));
+      return undefined;
+    }
+    return { recurrence, body: parsed.data };
+  }
+
+  app.post('/sandbox/recurrences/:id/attempts', async (request, reply) => {
+    const found = recurrenceAndBody(request, reply, produceSchema);
+    if (!found) return reply;
+    const { recurrence, body } = found;
     const data = state.bankData;
-    const attempts = parsed.data.attempts.map((produced) => {
+    const attempts = body.attempts.map((produced) => {
       const at = produced.timestamp ? new Date(produced.timestamp) : new Date();
       const sameCollection = produced.collection_id
         ? [...data.attempts.values()].find((attempt) => attempt.collection_id === produced.collection_id)
@@ -103,14 +120,9 @@ export function recurrenceControlRoutes(
   });
 
   app.post('/sandbox/recurrences/:id/attempts/bulk', async (request, reply) => {
-    const params = parseParameters(reply, 'path', idParamsSchema, request.params);
-    if (!params) return reply;
-    const recurrence = recurrenceFor(params.id);
-    if (!recurrence)
-      return sendError(reply, 404, 'NOT_FOUND', `recurrence ${params.id} not found`, '/path/id');
-    const parsed = bulkSchema.safeParse(request.body ?? {});
-    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
-    const body = parsed.data;
+    const found = recurrenceAndBody(request, reply, bulkSchema);
+    if (!found) return reply;
+    const { recurrence, body } = found;
     const to = body.to ? new Date(body.to) : new Date();
     const from = body.from ? new Date(body.from) : plusMs(to, -dayMs);
     const step = (to.getTime() - from.getTime()) / body.count;
