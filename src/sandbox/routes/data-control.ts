@@ -1,24 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { dateTime } from '../../bank/schemas/common.js';
 import { transferStatusSchema } from '../../bank/schemas/transfer.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
 import { bulkTransfers } from '../seed/bulk-transfers.js';
-import { dayMs, plusMs } from '../seed/generators.js';
 import type { SandboxState } from '../state.js';
+import { bulkShape, bulkWindow, withOrderedWindow } from './bulk-window.js';
 
-const bulkTransfersSchema = z
-  .strictObject({
-    count: z.number().int().min(1).max(100_000),
-    /** Cycled through in order; every transfer settled when absent. */
-    statuses: z.array(transferStatusSchema).min(1).default(['settled']),
-    from: dateTime.optional(),
-    to: dateTime.optional(),
-  })
-  .refine((body) => !body.from || !body.to || Date.parse(body.from) < Date.parse(body.to), {
-    path: ['to'],
-    message: 'must be later than from',
-  });
+const bulkTransfersSchema = withOrderedWindow(
+  z.strictObject(bulkShape(z.array(transferStatusSchema).min(1).default(['settled']))),
+);
 
 /**
  * Bank data on demand for tests, demos and benchmarks: many cash-out transfers at once, from the sandbox's
@@ -29,8 +19,7 @@ export function dataControlRoutes(app: FastifyInstance, state: SandboxState): vo
     const parsed = bulkTransfersSchema.safeParse(request.body ?? {});
     if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
     const body = parsed.data;
-    const to = body.to ? new Date(body.to) : new Date();
-    const from = body.from ? new Date(body.from) : plusMs(to, -dayMs);
+    const { from, to } = bulkWindow(body);
     const transfers = bulkTransfers(state.bankData.random, state.world, {
       count: body.count,
       from,

@@ -13,6 +13,7 @@ import { buildAttempt, canMove, moveAttempt } from '../seed/collection-attempts.
 import { dayMs, plusMs } from '../seed/generators.js';
 import type { SandboxState } from '../state.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { bulkShape, bulkWindow, withOrderedWindow } from './bulk-window.js';
 
 const idParamsSchema = z.strictObject({ id: uuid });
 
@@ -28,20 +29,13 @@ const producedAttemptSchema = z.strictObject({
 const produceSchema = z.strictObject({ attempts: z.array(producedAttemptSchema).min(1).max(1_000) });
 
 /** Many attempts at once, spread evenly over [from, to), e.g. to give a sync 10,000 records to page through. */
-const bulkSchema = z
-  .strictObject({
-    count: z.number().int().min(1).max(100_000),
-    /** Cycled through in order; every attempt settled when absent. */
-    statuses: z.array(collectionAttemptStatusSchema).min(1).default(['settled']),
-    from: dateTime.optional(),
-    to: dateTime.optional(),
+const bulkSchema = withOrderedWindow(
+  z.strictObject({
+    ...bulkShape(z.array(collectionAttemptStatusSchema).min(1).default(['settled'])),
     /** Off by default: ten thousand webhooks would bury the ones a test is waiting for. */
     webhooks: z.boolean().default(false),
-  })
-  .refine((body) => !body.from || !body.to || Date.parse(body.from) < Date.parse(body.to), {
-    path: ['to'],
-    message: 'must be later than from',
-  });
+  }),
+);
 
 const statusSchema = z.strictObject({
   status: collectionAttemptStatusSchema,
@@ -123,8 +117,7 @@ export function recurrenceControlRoutes(
     const found = recurrenceAndBody(request, reply, bulkSchema);
     if (!found) return reply;
     const { recurrence, body } = found;
-    const to = body.to ? new Date(body.to) : new Date();
-    const from = body.from ? new Date(body.from) : plusMs(to, -dayMs);
+    const { from, to } = bulkWindow(body);
     const step = (to.getTime() - from.getTime()) / body.count;
     const data = state.bankData;
     const ids: string[] = [];
