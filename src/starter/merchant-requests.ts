@@ -106,7 +106,7 @@ export async function askWorkflow<Answer>(
 export const requestId = z.string().min(1).max(200).optional();
 
 /** The request id a caller gave, or a new one: a request without an id is never taken for a repeat. */
-export const requestIdOr = (requestId: string | undefined) => requestId ?? randomUUID();
+const requestIdOr = (requestId: string | undefined) => requestId ?? randomUUID();
 
 /** Asks a running workflow for fresh options (`update`); each call asks the bank anew unless it repeats `requestId`. */
 export function askForOptions(

@@ -1,8 +1,7 @@
-import { condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import { answerLegacyRequest, legacyRequest } from '../shared/legacy-request-signals.js';
 import { refusal, requireAssertion } from '../shared/merchant-requests.js';
-import { checkStartTerms } from '../shared/start-terms.js';
 import {
   enrollmentResultQuery,
   enrollmentStartedUpdate,
@@ -34,14 +33,7 @@ export function installEnrollmentHandlers(enrollment: EnrollmentSteps): void {
   setHandler(enrollmentStateQuery, () => journey.state);
   setHandler(enrollmentResultQuery, () => (hasOutcome(journey) ? enrollmentResult(journey) : null));
   setHandler(enrollmentWebhookSignal, (event) => enrollment.receive(event));
-  setHandler(
-    enrollmentStartedUpdate,
-    async () => {
-      await condition(() => enrollment.startAnswered);
-      return enrollment.startAnswer();
-    },
-    { validator: (terms) => checkStartTerms(terms, sensitiveEnrollmentTerms) },
-  );
+  enrollment.answerStarts(enrollmentStartedUpdate, sensitiveEnrollmentTerms);
   setHandler(registrationOptionsUpdate, () => enrollment.registration.options(), { validator: checkOptions });
   setHandler(
     registerCredentialUpdate,

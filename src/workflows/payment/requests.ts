@@ -1,7 +1,6 @@
-import { condition, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
 import { answerLegacyRequest, legacyRequest } from '../shared/legacy-request-signals.js';
 import { refusal, requireAssertion } from '../shared/merchant-requests.js';
-import { checkStartTerms } from '../shared/start-terms.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import {
   authorizationOptionsUpdate,
@@ -29,14 +28,7 @@ export function installPaymentHandlers(payment: PaymentSteps): void {
 
   setHandler(paymentStateQuery, () => payment.journey.state);
   setHandler(paymentWebhookSignal, (event) => payment.receive(event));
-  setHandler(
-    paymentCreatedUpdate,
-    async () => {
-      await condition(() => payment.startAnswered);
-      return payment.startAnswer();
-    },
-    { validator: (terms) => checkStartTerms(terms) },
-  );
+  payment.answerStarts(paymentCreatedUpdate);
   setHandler(authorizationOptionsUpdate, () => payment.authorization.options(), { validator: checkOptions });
   setHandler(
     authorizeUpdate,

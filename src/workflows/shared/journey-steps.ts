@@ -1,8 +1,10 @@
-import { setCurrentDetails } from '@temporalio/workflow';
+import type { UpdateDefinition } from '@temporalio/common';
+import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { EventInbox, type WebhookCounters } from './event-inbox.js';
 import { MerchantReplies, type KeptReplies } from './merchant-requests.js';
 import { publishToMemo, type MemoEntry } from './published-memo.js';
 import { SearchAttributesPublisher, type KeywordValue } from './search-attributes-publisher.js';
+import { checkStartTerms, type StartTerms } from './start-terms.js';
 
 /**
  * What the payment and enrollment journeys share: the webhooks they heard, the answers they keep, and how they
@@ -23,14 +25,19 @@ export abstract class JourneySteps<Journey extends { state: WebhookCounters }, S
     this.replies = new MerchantReplies<Start>(() => this.publishToCallers(), kept);
   }
 
-  /** The answer to the call that started the workflow, as its start update returns it. */
-  startAnswer(): Start {
-    return this.replies.startAnswer();
-  }
-
-  /** Whether the start has its answer (or its refusal). */
-  get startAnswered(): boolean {
-    return this.replies.startReply !== undefined;
+  /**
+   * Answers the update every start sends (update-with-start) once the journey has its start's answer; the validator
+   * refuses a start with other terms than the first, naming none of `sensitiveTerms`' values.
+   */
+  answerStarts(update: UpdateDefinition<Start, [StartTerms]>, sensitiveTerms: readonly string[] = []): void {
+    setHandler(
+      update,
+      async () => {
+        await condition(() => this.replies.startReply !== undefined);
+        return this.replies.startAnswer();
+      },
+      { validator: (terms) => checkStartTerms(terms, sensitiveTerms) },
+    );
   }
 
   /** The memo entries the merchant reads besides the replies (starter/published.ts). */
