@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import { attemptCommands } from './commands/attempts.js';
+import { boletoCommands } from './commands/boleto.js';
+import { cardCommands } from './commands/cards.js';
+import { demoCommand } from './commands/demo.js';
+import { deviceCommands } from './commands/devices.js';
+import { enrollmentCommands } from './commands/enrollment.js';
+import { metricsCommand } from './commands/metrics.js';
+import { paymentCommands } from './commands/payment.js';
+import { processCommands } from './commands/processes.js';
+import { recurrenceCommands } from './commands/recurrences.js';
+import { refundCommands } from './commands/refunds.js';
+import { scheduleCommands } from './commands/schedules.js';
+import { transferCommands } from './commands/transfers.js';
+
+/** The `bankflow` command line, built without running it: the CLI runs it, docs/cli.md is generated from it. */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('bankflow')
+    .description(
+      'Durable Temporal workflows for the Banking API: Pix biometrics, recurrences, refunds, boletos and more',
+    )
+    .showHelpAfterError();
+
+  processCommands(program);
+  boletoCommands(program);
+  deviceCommands(program);
+  enrollmentCommands(program);
+  paymentCommands(program);
+  recurrenceCommands(program);
+  cardCommands(program);
+  refundCommands(program);
+  transferCommands(program);
+  attemptCommands(program);
+  metricsCommand(program);
+  scheduleCommands(program);
+  demoCommand(program);
+  return program;
+}
