@@ -10,6 +10,7 @@ import { boletoRoutes } from './routes/boletos.js';
 import { cardRoutes } from './routes/cards.js';
 import { controlRoutes } from './routes/control.js';
 import { dataControlRoutes } from './routes/data-control.js';
+import { idRoutes } from './routes/ids.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { recurrenceControlRoutes } from './routes/recurrence-control.js';
 import { recurrenceRoutes } from './routes/recurrences.js';
@@ -114,6 +115,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   metricsRoutes(app, state);
   recurrenceControlRoutes(app, state, webhooks);
   dataControlRoutes(app, state);
+  idRoutes(app, state);
   app.addHook('onClose', () => webhooks.close());
   return { app, state, faults, webhooks, webauthn };
 }

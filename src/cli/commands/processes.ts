@@ -11,6 +11,7 @@ import { startWorker } from '../../stack/worker-process.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
 import { cliContext } from '../context.js';
 import { action } from '../errors.js';
+import { sandboxIdsCommand } from './sandbox-ids.js';
 
 function printUrls(title: string, urls: Record<string, string>): void {
   const width = Math.max(...Object.keys(urls).map((name) => name.length));
@@ -31,8 +32,8 @@ interface ServerCommand<Running extends { stop(): Promise<void> }> {
 function addServerCommand<Running extends { stop(): Promise<void> }>(
   program: Command,
   server: ServerCommand<Running>,
-): void {
-  program
+): Command {
+  return program
     .command(server.name)
     .description(server.description)
     .action(
@@ -89,13 +90,14 @@ export function processCommands(program: Command): void {
     urls: (codec) => ({ 'Codec endpoint': codec.url }),
   });
 
-  addServerCommand(program, {
+  const sandbox = addServerCommand(program, {
     name: 'sandbox',
     description: 'run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT',
     start: startConfiguredSandbox,
     title: 'sandbox bank is running',
     urls: (sandbox) => ({ 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` }),
   });
+  sandboxIdsCommand(sandbox);
 
   program
     .command('temporal-cli')

@@ -175,31 +175,34 @@ export function seedCards(random: SeededRandom, world: SandboxWorld, now: Date):
     ];
     const entityPurchases: CardPurchaseDocument[] = [];
     for (const kind of kinds) {
+      // Each card and its purchases draw from their own stream: how many purchases are still pending depends on
+      // now, the next card's id must not.
+      const own = random.fork();
       const card: Card = {
-        id: random.uuid(),
+        id: own.uuid(),
         company_id: world.companyId,
         entity_id: entityId,
         holder_id: kind.holder,
         org_id: world.orgId,
         balance: 0,
-        display_name: `${personName(random)} (${kind.type === 'virtual' ? 'virtual' : 'físico'})`,
-        masked_number: `5502 **** **** ${random.digits(4)}`,
+        display_name: `${personName(own)} (${kind.type === 'virtual' ? 'virtual' : 'físico'})`,
+        masked_number: `5502 **** **** ${own.digits(4)}`,
         status: kind.status,
         type: kind.type,
       };
       const context = { card, walletId, merchantIds };
       for (let index = 0; index < 30; index++) {
-        const at = instantBetween(random, monthStart(now, invoiceMonths - 1), plusMs(now, -minuteMs));
+        const at = instantBetween(own, monthStart(now, invoiceMonths - 1), plusMs(now, -minuteMs));
         const recent = now.getTime() - at.getTime() < 3 * dayMs;
         const status: PurchaseStatus =
-          recent && random.chance(0.5)
+          recent && own.chance(0.5)
             ? 'pending'
-            : weighted(random, [
+            : weighted(own, [
                 ['confirmed', 85],
                 ['reversed', 8],
                 ['denied', 7],
               ]);
-        entityPurchases.push(purchase(random, context, at, status, now));
+        entityPurchases.push(purchase(own, context, at, status, now));
       }
       card.balance = charged(
         entityPurchases.filter((item) => item.card_id === card.id && inWindow(item, openFrom, openTo)),

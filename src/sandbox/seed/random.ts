@@ -43,6 +43,14 @@ export class SeededRandom {
     return out;
   }
 
+  /**
+   * A generator of its own for one record and what hangs off it, taking one draw from this one: however many
+   * draws the record needs (more when it has more history up to now), the next record's ids stay the same.
+   */
+  fork(): SeededRandom {
+    return new SeededRandom(Math.floor(this.next() * 4294967296));
+  }
+
   /** A version-4-shaped uuid. */
   uuid(): string {
     const h = this.hex(32);

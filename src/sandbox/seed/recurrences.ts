@@ -164,15 +164,17 @@ export function seedRecurrences(
   const recurrences: { recurrence: Recurrence; request: GenerateRecurrenceRequest }[] = [];
   const attempts: CollectionAttempt[] = [];
   for (let index = 0; index < count; index++) {
-    const owner = random.pick(owners);
-    const startDay = Math.floor(now.getTime() / dayMs) - random.int(14, 84);
+    // Each recurrence draws from its own stream: how many attempts it has depends on now, its id must not.
+    const own = random.fork();
+    const owner = own.pick(owners);
+    const startDay = Math.floor(now.getTime() / dayMs) - own.int(14, 84);
     const start = new Date(startDay * dayMs);
     const status = index % 10 === 7 ? 'cancelled' : index % 10 === 9 ? 'rejected' : 'approved';
-    const created = plusMs(start, -random.int(1, 5) * dayMs);
-    const request = seedRequest(random, index, owner, start);
-    const recurrence = buildRecurrence(random, request, owner, world, created, status);
+    const created = plusMs(start, -own.int(1, 5) * dayMs);
+    const request = seedRequest(own, index, owner, start);
+    const recurrence = buildRecurrence(own, request, owner, world, created, status);
     recurrences.push({ recurrence, request });
-    if (status !== 'rejected') attempts.push(...seedAttempts(random, recurrence, now));
+    if (status !== 'rejected') attempts.push(...seedAttempts(own, recurrence, now));
   }
   return { recurrences, attempts };
 }

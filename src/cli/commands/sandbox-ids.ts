@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { resolveBank } from '../../bank/base-url.js';
+import { idKinds, type IdKind, type IdListing, type ListedId } from '../../sandbox/id-listing.js';
+import { cliContext, printJson } from '../context.js';
+import { sandboxControl } from '../demo/sandbox-control.js';
+import { action } from '../errors.js';
+import { checkedArgument, oneOf } from '../filters.js';
+import { addTableOption, type OutputOptions } from '../output.js';
+import { formatTable, type Column } from '../table.js';
+
+/** A kind as typed on the command line: `card-purchases` for the listing's `card_purchases`. */
+const typed = (kind: IdKind) => kind.replaceAll('_', '-');
+const kindNames = idKinds.map(typed) as [string, ...string[]];
+
+interface Row extends ListedId {
+  kind: string;
+}
+
+const columns: Column<Row>[] = [
+  { title: 'KIND', value: (row) => row.kind },
+  { title: 'ID', value: (row) => row.id },
+  { title: 'ABOUT', value: (row) => row.about },
+];
+
+const rowsOf = (listing: IdListing, kinds: readonly IdKind[]): Row[] =>
+  kinds.flatMap((kind) => listing[kind].map((listed) => ({ kind: typed(kind), ...listed })));
+
+/** `bankflow sandbox ids`: the ids to try the other commands with, read from the sandbox's control API. */
+export function sandboxIdsCommand(sandbox: Command): void {
+  addTableOption(
+    sandbox
+      .command('ids')
+      .description(
+        "list the sandbox bank's ids by kind, each as the commands take it (seeded ones are stable for a seed)",
+      )
+      .argument('[kind]', `only this kind, one id per line: ${kindNames.join(', ')}`),
+  ).action(
+    action(async (kind: string | undefined, options: OutputOptions) => {
+      const selected =
+        kind === undefined
+          ? undefined
+          : idKinds[kindNames.indexOf(checkedArgument('[kind]', oneOf(kindNames), kind))];
+      const { config } = cliContext();
+      const listing = await sandboxControl(resolveBank(config).baseUrl).ids();
+      if (options.table) console.log(formatTable(rowsOf(listing, selected ? [selected] : idKinds), columns));
+      // One write: a reader that stops early (`| head -n 1`) then closes no pipe under a later line.
+      else if (selected) process.stdout.write(listing[selected].map((listed) => `${listed.id}\n`).join(''));
+      else printJson(listing);
+    }),
+  );
+}
