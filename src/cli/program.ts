@@ -24,6 +24,7 @@ export function buildProgram(): Command {
 
   processCommands(program);
   boletoCommands(program);
+  demoCommand(program);
   deviceCommands(program);
   enrollmentCommands(program);
   paymentCommands(program);
@@ -34,6 +35,5 @@ export function buildProgram(): Command {
   attemptCommands(program);
   metricsCommand(program);
   scheduleCommands(program);
-  demoCommand(program);
   return program;
 }

@@ -1,0 +1,106 @@
+/**
+ * What each environment variable of src/config.ts means, for docs/configuration.md; its name, default and
+ * accepted values come from the schema itself. `unset` says what leaving it unset does when the schema has no
+ * default value; `shownDefault` replaces a default the page should not print as is.
+ */
+export interface VariableDescription {
+  meaning: string;
+  unset?: string;
+  shownDefault?: string;
+}
+
+export const variableDescriptions: Record<string, VariableDescription> = {
+  BANKFLOW_ENV: {
+    meaning:
+      '`production` requires `BANK_BASE_URL`, `TEMPORAL_ENCRYPTION_KEYS` (not the development key), codec credentials, ' +
+      'and refuses `WEBHOOK_AUTH_DISABLED=true`; see [security.md](security.md)',
+  },
+  LOG_LEVEL: { meaning: 'pino level' },
+  BANKFLOW_DATA_DIR: { meaning: 'where the embedded dev server keeps its SQLite database' },
+  PATH: { meaning: 'searched for a `temporal` binary when `TEMPORAL_CLI` is unset' },
+  TEMPORAL_ADDRESS: {
+    meaning: '`host:port` of your Temporal server',
+    unset: '`bankflow dev` starts an embedded one, other commands use `localhost:7233`',
+  },
+  TEMPORAL_NAMESPACE: { meaning: 'Temporal namespace' },
+  TEMPORAL_TASK_QUEUE: { meaning: 'task queue the workers poll and the starters use' },
+  TEMPORAL_API_KEY: { meaning: 'API key (Temporal Cloud); turns TLS on' },
+  TEMPORAL_TLS: { meaning: "TLS with the system's root certificates" },
+  TEMPORAL_TLS_CERT_PATH: { meaning: 'mTLS client certificate (set with `TEMPORAL_TLS_KEY_PATH`)' },
+  TEMPORAL_TLS_KEY_PATH: { meaning: 'mTLS client key (set with `TEMPORAL_TLS_CERT_PATH`)' },
+  TEMPORAL_TLS_CA_PATH: { meaning: 'CA bundle of a self-hosted cluster' },
+  TEMPORAL_TLS_SERVER_NAME: { meaning: 'overrides the TLS server name' },
+  TEMPORAL_CLI: { meaning: 'path of the `temporal` binary to use' },
+  TEMPORAL_ENCRYPTION_KEYS: {
+    meaning:
+      '`id:base64key,...` (32-byte keys), current first: every Temporal payload is encrypted with AES-256-GCM; ' +
+      'required in production',
+    unset: 'a public development key',
+  },
+  TEMPORAL_MAX_CACHED_WORKFLOWS: {
+    meaning:
+      'workflows a worker keeps in memory between tasks (about 0.3 MB each); an evicted one replays its history on ' +
+      'its next task; `0` disables the cache. Run workers with a heap cap (`NODE_OPTIONS=--max-old-space-size=160`) ' +
+      'so V8 collects evicted workflows early ([performance.md](performance.md))',
+  },
+  TEMPORAL_DEV_PORT: { meaning: 'gRPC port of the embedded dev server' },
+  TEMPORAL_UI_PORT: { meaning: 'Web UI port of the embedded dev server' },
+  BANK_BASE_URL: { meaning: "the bank's `{base_url}`", unset: 'the sandbox bank' },
+  BANK_CLIENT_ID: { meaning: 'HTTP Basic user (`client_id`) at the bank' },
+  BANK_CLIENT_SECRET: { meaning: 'HTTP Basic password (`client_secret`) at the bank' },
+  BANK_TIMEOUT_MS: { meaning: 'timeout of one bank request, in milliseconds' },
+  SANDBOX_HOST: { meaning: 'where the sandbox bank listens' },
+  SANDBOX_PORT: { meaning: 'where the sandbox bank listens (`0`: a free port)' },
+  SANDBOX_SEED: { meaning: "seed of the sandbox's data and injected faults" },
+  SANDBOX_WEBHOOK_URL: {
+    meaning: 'where the sandbox delivers its webhooks',
+    unset: '`bankflow dev`: its own receiver; `bankflow sandbox`: nowhere',
+  },
+  SANDBOX_WEBHOOK_SECRET: {
+    meaning:
+      'the secret the sandbox signs its webhooks with; the receiver trusts it in development when `WEBHOOK_SECRET` ' +
+      'is unset',
+    shownDefault: 'a development secret',
+  },
+  CODEC_HOST: { meaning: 'where the codec server listens' },
+  CODEC_PORT: { meaning: 'where the codec server listens' },
+  CODEC_AUTH_USERS: {
+    meaning:
+      '`user:password` pairs (HTTP Basic) for the codec server; this or `CODEC_AUTH_TOKENS` is required in ' +
+      'production (in development the local UI is trusted)',
+  },
+  CODEC_AUTH_TOKENS: { meaning: 'bearer tokens for tools calling the codec server' },
+  CODEC_CORS_ORIGINS: {
+    meaning: 'Temporal UI origins allowed to call the codec server',
+    unset: 'the embedded UI',
+  },
+  WEBHOOK_HOST: { meaning: 'where the webhook receiver listens' },
+  WEBHOOK_PORT: { meaning: 'where the webhook receiver listens' },
+  WEBHOOK_SECRET: {
+    meaning: 'the webhook secret; the receiver refuses to start without one outside development',
+    unset: "the sandbox's secret in development",
+  },
+  WEBHOOK_SECRET_PREVIOUS: { meaning: 'the previous webhook secret, accepted too while the secret rotates' },
+  WEBHOOK_AUTH_DISABLED: { meaning: 'accept unauthenticated webhooks (local development only)' },
+  WEBHOOK_MAX_AGE_SECONDS: {
+    meaning:
+      "refuse webhooks whose envelope timestamp is older (or further in the future) than this; keep it above the bank's retry span",
+    unset: 'no age limit',
+  },
+  REPORTS_DIR: {
+    meaning: 'where reports and snapshots are written (shared by every worker when you run several)',
+    unset: '`<BANKFLOW_DATA_DIR>/reports`',
+  },
+  METRICS_BANK_ACCOUNT_IDS: {
+    meaning: 'comma-separated bank account uuids the metrics snapshot reads',
+    unset: 'none',
+  },
+  SCHEDULE_ID_PREFIX: {
+    meaning: 'prefix of every schedule id, so several deployments can share a namespace',
+  },
+  SCHEDULE_TIME_ZONE: { meaning: 'IANA time zone the cron expressions are read in' },
+  SCHEDULE_ATTEMPTS_SYNC_CRON: { meaning: 'cadence of the attempts sync' },
+  SCHEDULE_METRICS_CRON: { meaning: 'cadence of the metrics snapshot' },
+  SCHEDULE_REPORTS_CRON: { meaning: 'cadence of the refund and transfer reports' },
+  CHECKOUT_PORT: { meaning: 'where `bankflow dev` serves the reference checkout page (on localhost)' },
+};
