@@ -14,9 +14,17 @@ async function firstRunId(client: Client, workflowId: string): Promise<string> {
   }
 }
 
+/** The SDK's own record of the patches a run took, which it upserts beside each patch marker. */
+const patchRecordAttribute = 'TemporalChangeVersion';
+
+const onlyPatchRecord = (event: proto.temporal.api.history.v1.IHistoryEvent) =>
+  Object.keys(
+    event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
+  ).every((name) => name === patchRecordAttribute);
+
 /**
  * Every run of a workflow, first to last, with its history's length, whether it continued as new, and how many
- * memo and search-attribute upserts it made.
+ * memo and search-attribute upserts it made (not counting the SDK's record of its patches).
  */
 export async function runsOf(client: Client, workflowId: string) {
   const runs: { runId: string; events: number; continuedAsNew: boolean; upserts: number }[] = [];
@@ -27,9 +35,10 @@ export async function runsOf(client: Client, workflowId: string) {
     const next: string | undefined =
       events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
     const upserts = events.filter(
-      ({ eventType }) =>
-        eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED ||
-        eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+      (event) =>
+        event.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED ||
+        (event.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES &&
+          !onlyPatchRecord(event)),
     ).length;
     runs.push({ runId, events: events.length, continuedAsNew: next !== undefined, upserts });
     runId = next;

@@ -1,6 +1,9 @@
 import { searchAttributes } from '../search-attributes.js';
+import type { JourneyPresentation } from '../shared/journey-steps.js';
+import { memoKeys } from '../shared/published-memo.js';
 import type { KeywordValue } from '../shared/search-attributes-publisher.js';
-import type { EnrollmentState } from './definitions.js';
+import type { EnrollmentJourney, EnrollmentState } from './definitions.js';
+import { enrollmentResult, hasOutcome } from './machine.js';
 
 /** The search attributes support staff find an enrollment by. */
 export const enrollmentSearchAttributes = (state: EnrollmentState): KeywordValue[] => [
@@ -28,3 +31,13 @@ export const enrollmentDetails = (state: EnrollmentState): string[] => [
   state.reason ? `Outcome: ${state.reason}` : `Waiting for: ${waitingFor(state)}`,
   `Webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored), polls: ${state.polls}`,
 ];
+
+/** What an enrollment publishes: its state and, once there is one, its outcome in the memo; its status; details. */
+export const enrollmentPresentation: JourneyPresentation<EnrollmentJourney> = {
+  memoEntries: (journey) => [
+    { key: memoKeys.state, value: journey.state },
+    { key: memoKeys.outcome, value: hasOutcome(journey) ? enrollmentResult(journey) : undefined },
+  ],
+  searchAttributes: ({ state }) => enrollmentSearchAttributes(state),
+  details: ({ state }) => enrollmentDetails(state),
+};

@@ -5,8 +5,6 @@ import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
 import { answered, refused } from '../shared/merchant-requests.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
-import { memoKeys, type MemoEntry } from '../shared/published-memo.js';
-import type { KeywordValue } from '../shared/search-attributes-publisher.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type {
   EnrollmentInput,
@@ -21,14 +19,13 @@ import {
   conclude,
   ended,
   enrollmentResult,
-  hasOutcome,
   pendingStep,
   startJourney,
   stepExpired,
   webhookHeard,
 } from './machine.js';
 import { bank, bankReads } from './bank-calls.js';
-import { enrollmentDetails, enrollmentSearchAttributes } from './presentation.js';
+import { enrollmentPresentation } from './presentation.js';
 import { EnrollmentRegistration } from './registration.js';
 import { installEnrollmentHandlers } from './requests.js';
 import { enrollmentTimings } from './timings.js';
@@ -49,7 +46,7 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
   readonly registration = new EnrollmentRegistration(this);
 
   constructor(private readonly input: EnrollmentInput) {
-    super(input.resume?.journey ?? startJourney(input), input.resume?.replies);
+    super(input.resume?.journey ?? startJourney(input), input.resume?.replies, enrollmentPresentation);
     this.polling = input.polling ?? defaultPolling;
     installEnrollmentHandlers(this);
   }
@@ -159,20 +156,5 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
 
   private continueAsNew(): Promise<never> {
     return continueJourneyAsNew(this.input, { journey: this.journey, replies: this.replies.all() });
-  }
-
-  protected memoEntries(): MemoEntry[] {
-    return [
-      { key: memoKeys.state, value: this.journey.state },
-      { key: memoKeys.outcome, value: hasOutcome(this.journey) ? enrollmentResult(this.journey) : undefined },
-    ];
-  }
-
-  protected searchAttributeValues(): KeywordValue[] {
-    return enrollmentSearchAttributes(this.journey.state);
-  }
-
-  protected details(): string[] {
-    return enrollmentDetails(this.journey.state);
   }
 }

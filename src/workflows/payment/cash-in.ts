@@ -9,14 +9,16 @@ import { paymentTimings } from './timings.js';
  * Step 5: a settlement is confirmed by the bank's GET; the Pix cash-in for its end-to-end id is kept as evidence.
  * The cash-in usually follows the settlement within a moment; only a late one is looked for among the events the
  * receiver could not match, and once more before the bank's GET is taken as the only evidence. `receive` takes a
- * claimed event as if it had been routed to the workflow.
+ * claimed event as if it had been routed to the workflow; `publish` shows the settlement while the wait lasts.
  */
 export async function awaitCashIn(
   journey: PaymentJourney,
   cashInWaitMs: number | undefined,
   receive: (event: ReceivedWebhook) => void,
+  publish: () => void,
 ): Promise<void> {
   if (journey.payment?.status !== 'settled') return;
+  if (!cashInHeard(journey)) publish();
   const waitForCashIn = async (ms: number) =>
     cashInHeard(journey) || (ms > 0 && condition(() => cashInHeard(journey), ms));
   const claimCashIns = async () => {

@@ -31,3 +31,12 @@ export function movesForward(
   if (isFinalPaymentStatus(current)) return false;
   return rank[next] > rank[current];
 }
+
+/**
+ * Whether the bank's record moving from `current` to `next` changes what the workflow does next: the customer's
+ * consent is taken, or the payment ends. A move within the wait for consent (`created` to `awaiting_consent`)
+ * does not.
+ */
+export const changesCourse = (current: BiometricPaymentStatus | undefined, next: BiometricPaymentStatus) =>
+  movesForward(current, next) &&
+  (current === undefined || isFinalPaymentStatus(next) || awaitsConsent(current) !== awaitsConsent(next));

@@ -4,9 +4,8 @@ import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
 import { answered, refused } from '../shared/merchant-requests.js';
+import { PollTimer } from '../shared/poll-timer.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
-import { memoKeys, type MemoEntry } from '../shared/published-memo.js';
-import type { KeywordValue } from '../shared/search-attributes-publisher.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import { PaymentAuthorization } from './authorization.js';
 import { bank, bankReads, now } from './bank-calls.js';
@@ -24,7 +23,8 @@ import {
   webhookHeard,
   type BankRecordSource,
 } from './machine.js';
-import { paymentDetails, paymentSearchAttributes } from './presentation.js';
+import { paymentPresentation } from './presentation.js';
+import { readsOnlyOnCourseChange } from './read-rules.js';
 import { installPaymentHandlers } from './requests.js';
 import { paymentTimings } from './timings.js';
 
@@ -34,11 +34,17 @@ import { paymentTimings } from './timings.js';
  */
 export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
   private readonly polling;
+  private readonly pollTimer;
   readonly authorization = new PaymentAuthorization(this);
 
-  constructor(readonly input: PaymentInput) {
-    super(input.resume?.journey ?? startJourney(input), input.resume?.replies);
+  constructor(
+    readonly input: PaymentInput,
+    private readonly onCourseChange = readsOnlyOnCourseChange(),
+  ) {
+    const journey = input.resume?.journey ?? startJourney(input);
+    super(journey, input.resume?.replies, paymentPresentation(input), onCourseChange);
     this.polling = input.polling ?? defaultPolling;
+    this.pollTimer = onCourseChange ? new PollTimer() : undefined;
     installPaymentHandlers(this);
   }
 
@@ -53,16 +59,16 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     const { input, journey } = this;
     journey.state.phase = 'creating';
     try {
-      this.take(
-        await bank.createBiometricPayment(input.enrollmentId, {
-          entity_id: input.entityId,
-          virtual_account_id: input.virtualAccountId,
-          amount: input.amountCents,
-          description: input.description,
-          external_id: input.externalId,
-        }),
-        'create',
-      );
+      const created = await bank.createBiometricPayment(input.enrollmentId, {
+        entity_id: input.entityId,
+        virtual_account_id: input.virtualAccountId,
+        amount: input.amountCents,
+        description: input.description,
+        external_id: input.externalId,
+      });
+      // Under the course-change rule the new payment is published with the start's answer, in one memo change.
+      if (this.onCourseChange) bankAnswered(journey, created, 'create', now());
+      else this.take(created, 'create');
       if (!awaitingCustomer(journey)) return this.followExistingPayment();
       journey.state.consentDeadline = new Date(
         Date.now() + (input.consentWindowMs ?? paymentTimings.consentWindowMs),
@@ -101,7 +107,8 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
       deadline: Date.parse(this.journey.state.consentDeadline ?? ''),
       poll: () => this.poll(),
       polling: this.polling,
-      hints: () => this.hints + this.journey.state.authorizeAttempts,
+      hints: this.onCourseChange ? () => this.hints : () => this.hints + this.journey.state.authorizeAttempts,
+      timer: this.pollTimer,
     });
     await condition(() => !this.authorization.authorizing);
   }
@@ -124,15 +131,22 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
         poll: () => this.poll(),
         polling: plan.frequent ? this.polling : paymentTimings.sparsePolling,
         hints: () => this.hints,
+        timer: this.pollTimer,
         historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
       });
-      if (end === 'history-full') await this.continueAsNew();
+      if (end === 'history-full')
+        await continueJourneyAsNew(this.input, { journey, replies: this.replies.all() });
     }
   }
 
   // 5. A settlement is confirmed by the bank's GET; the Pix cash-in for its end-to-end id is kept as evidence.
   async awaitCashIn(): Promise<void> {
-    await awaitCashIn(this.journey, this.input.cashInWaitMs, (event) => this.receive(event));
+    await awaitCashIn(
+      this.journey,
+      this.input.cashInWaitMs,
+      (event) => this.receive(event),
+      () => this.publish(),
+    );
   }
 
   /** 6. The result is what the bank's own record shows. */
@@ -148,11 +162,10 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     return this.journey.payment?.id ?? '';
   }
 
-  /** Takes the bank's own record; publishes only when it changed the journey. */
-  take(record: BiometricPayment, source: BankRecordSource): boolean {
-    const changed = bankAnswered(this.journey, record, source, now());
-    if (changed) this.publish();
-    return changed;
+  /** Takes the bank's record; publishes a change, a final one with the outcome under the course-change rule. */
+  take(record: BiometricPayment, source: BankRecordSource): void {
+    if (!bankAnswered(this.journey, record, source, now())) return;
+    if (!(this.onCourseChange && isFinal(this.journey))) this.publish();
   }
 
   private async poll(): Promise<void> {
@@ -166,10 +179,6 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     }
   }
 
-  private continueAsNew(): Promise<never> {
-    return continueJourneyAsNew(this.input, { journey: this.journey, replies: this.replies.all() });
-  }
-
   private async fail(type: string, message: string): Promise<never> {
     const failure = ApplicationFailure.create({ type, message, nonRetryable: true });
     this.replies.answerStart(refused(message, type));
@@ -179,22 +188,12 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     throw failure;
   }
 
-  protected memoEntries(): MemoEntry[] {
-    return [{ key: memoKeys.state, value: this.journey.state }];
-  }
-
-  protected searchAttributeValues(): KeywordValue[] {
-    return paymentSearchAttributes(this.journey.state);
-  }
-
-  protected details(): string[] {
-    return paymentDetails(this.journey.state, this.input);
-  }
-
   /** Takes a webhook the receiver routed here. */
   receive(event: ReceivedWebhook): void {
     const isNew = this.inbox.isNew(event, this.journey.state);
-    if (isNew && webhookHeard(this.journey, event, now()) === 'ask-bank') this.hints++;
-    this.publish();
+    const rule = this.onCourseChange ? 'course-change' : 'every-step';
+    if (isNew && webhookHeard(this.journey, event, now(), rule) === 'ask-bank') this.hints++;
+    if (this.onCourseChange) this.showDetails();
+    else this.publish();
   }
 }

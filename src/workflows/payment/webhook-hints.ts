@@ -2,17 +2,27 @@ import { webhookCategories } from '../../bank/webhook-categories.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type { PaymentJourney } from './definitions.js';
 import { isFinal, note } from './journey.js';
-import { movesForward } from './status.js';
+import { changesCourse, movesForward } from './status.js';
 
 /** What a webhook asks of the workflow: to read the bank's record now, or nothing. */
 export type WebhookEffect = 'ask-bank' | 'nothing';
 
+/** Which hinted steps send the workflow to the bank at once: every forward step, or only a change of course. */
+export type HintRule = 'every-step' | 'course-change';
+
 /**
  * Takes in a webhook as a hint. A payment event that would move this payment on sends the workflow to the bank's
- * GET; an event naming another payment, a stale one, or one without a payment is noted and changes nothing. A
- * Pix cash-in is evidence of the settlement once the bank's own record shows the same end-to-end id.
+ * GET (with the `course-change` rule, only one that would change what the workflow does next; a step within the
+ * wait for consent is noted and confirmed by the next read); an event naming another payment, a stale one, or one
+ * without a payment is noted and changes nothing. A Pix cash-in is evidence of the settlement once the bank's own
+ * record shows the same end-to-end id.
  */
-export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at: string): WebhookEffect {
+export function webhookHeard(
+  journey: PaymentJourney,
+  event: ReceivedWebhook,
+  at: string,
+  rule: HintRule,
+): WebhookEffect {
   const { envelope, resource } = event;
   const paymentId = journey.payment?.id;
   if (envelope.category === webhookCategories.collectingDocument) {
@@ -47,7 +57,17 @@ export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at
     });
     return 'nothing';
   }
-  if (!movesForward(journey.payment?.status, hinted.status)) return 'nothing';
+  const current = journey.payment?.status;
+  if (!movesForward(current, hinted.status)) return 'nothing';
+  if (rule === 'course-change' && !changesCourse(current, hinted.status)) {
+    note(journey, {
+      source: 'webhook',
+      status: hinted.status,
+      at,
+      detail: "a hint of a step the workflow waits through alike: the bank's next read confirms it",
+    });
+    return 'nothing';
+  }
   note(journey, {
     source: 'webhook',
     status: hinted.status,

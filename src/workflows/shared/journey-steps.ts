@@ -6,21 +6,37 @@ import { publishToMemo, type MemoEntry } from './published-memo.js';
 import { SearchAttributesPublisher, type KeywordValue } from './search-attributes-publisher.js';
 import { checkStartTerms, type StartTerms } from './start-terms.js';
 
+/** What a journey publishes: memo entries the merchant reads, search attributes and current details for support. */
+export interface JourneyPresentation<Journey> {
+  /** The memo entries the merchant reads besides the replies (starter/published.ts). */
+  memoEntries(journey: Journey): MemoEntry[];
+  /** The search attributes support staff find the journey by. */
+  searchAttributes(journey: Journey): KeywordValue[];
+  /** The paragraphs of the journey's current details in the Temporal UI. */
+  details(journey: Journey): string[];
+}
+
 /**
  * What the payment and enrollment journeys share: the webhooks they heard, the answers they keep, and how they
  * publish where they stand — in the memo for the merchant, in search attributes and current details for support
- * staff. Each journey says what it publishes.
+ * staff. Each journey says what it publishes (its `JourneyPresentation`).
  */
-export abstract class JourneySteps<Journey extends { state: WebhookCounters }, Start> {
+export class JourneySteps<Journey extends { state: WebhookCounters }, Start> {
   protected readonly inbox = new EventInbox();
   readonly replies: MerchantReplies<Start>;
   private readonly searchAttributesPublisher = new SearchAttributesPublisher();
   /** Webhooks that asked the workflow to read the bank's record. */
   protected hints = 0;
 
+  /**
+   * @param startedWithMemo the run is known to have started after workflows published their memo
+   * (`publishToMemo`).
+   */
   protected constructor(
     readonly journey: Journey,
     kept: KeptReplies<Start> | undefined,
+    private readonly presentation: JourneyPresentation<Journey>,
+    private readonly startedWithMemo = false,
   ) {
     this.replies = new MerchantReplies<Start>(() => this.publishToCallers(), kept);
   }
@@ -40,22 +56,23 @@ export abstract class JourneySteps<Journey extends { state: WebhookCounters }, S
     );
   }
 
-  /** The memo entries the merchant reads besides the replies (starter/published.ts). */
-  protected abstract memoEntries(): MemoEntry[];
-  /** The search attributes support staff find the journey by. */
-  protected abstract searchAttributeValues(): KeywordValue[];
-  /** The paragraphs of the journey's current details in the Temporal UI. */
-  protected abstract details(): string[];
-
   /** What the merchant reads. */
   protected publishToCallers(): void {
-    publishToMemo([...this.memoEntries(), this.replies.memoEntry()]);
+    publishToMemo(
+      [...this.presentation.memoEntries(this.journey), this.replies.memoEntry()],
+      this.startedWithMemo,
+    );
   }
 
   /** What the merchant reads, and what support staff search and see in the Temporal UI. */
   publish(): void {
     this.publishToCallers();
-    this.searchAttributesPublisher.publish(this.searchAttributeValues());
-    setCurrentDetails(this.details().join('\n\n'));
+    this.searchAttributesPublisher.publish(this.presentation.searchAttributes(this.journey));
+    this.showDetails();
+  }
+
+  /** What support staff see in the Temporal UI: current details cost the history nothing. */
+  protected showDetails(): void {
+    setCurrentDetails(this.presentation.details(this.journey).join('\n\n'));
   }
 }

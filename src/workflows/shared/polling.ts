@@ -1,4 +1,5 @@
 import { condition, workflowInfo } from '@temporalio/workflow';
+import type { PollTimer } from './poll-timer.js';
 
 export interface PollingSettings {
   /** Silence after which the workflow asks the bank itself, doubled after each unanswered poll. */
@@ -31,8 +32,10 @@ export async function followBank(options: {
   /** A counter of hints: any change makes the workflow ask the bank now. */
   hints?: () => number;
   historyBound?: number;
+  /** Keeps one poll timer across waits (poll-timer.ts); without it each wait has a timer of its own. */
+  timer?: PollTimer;
 }): Promise<FollowEnd> {
-  const { done, poll, polling, hints } = options;
+  const { done, poll, polling, hints, timer } = options;
   let interval = polling.firstPollAfterMs;
   // Hints that arrive while a poll is under way count too: the bank's answer may predate them.
   let asked = hints?.();
@@ -43,16 +46,15 @@ export async function followBank(options: {
       await poll();
       return done() ? 'done' : 'deadline';
     }
-    const hinted = await condition(
-      () => done() || (asked !== undefined && hints?.() !== asked),
-      Math.min(interval, remaining),
-    );
+    const ready = () => done() || (asked !== undefined && hints?.() !== asked);
+    const wait = Math.min(interval, remaining);
+    const fellDue = timer ? await timer.wait(Date.now() + wait, ready) : !(await condition(ready, wait));
     if (done()) return 'done';
     asked = hints?.();
     await poll();
-    interval = hinted
-      ? Math.min(hintRecheckMs, polling.firstPollAfterMs)
-      : Math.min(interval * 2, polling.maxPollIntervalMs);
+    interval = fellDue
+      ? Math.min(interval * 2, polling.maxPollIntervalMs)
+      : Math.min(hintRecheckMs, polling.firstPollAfterMs);
   }
   return 'done';
 }

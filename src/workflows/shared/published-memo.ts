@@ -29,15 +29,16 @@ const memoPatch = 'published-memo';
 /**
  * Upserts the entries whose value differs from what the memo holds: every upsert is an event in the history, so an
  * unchanged value costs nothing. Values are copied, so that later changes to the workflow's objects are seen as
- * changes.
+ * changes. `startedWithMemo` says a later patch's marker already shows this run started after the memo existed:
+ * asking the memo's own patch too would record one more marker and search-attribute upsert in its history.
  */
-export function publishToMemo(entries: MemoEntry[]): void {
+export function publishToMemo(entries: MemoEntry[], startedWithMemo = false): void {
   const published = workflowInfo().memo ?? {};
   const changed = entries.flatMap(({ key, value }) => {
     if (value === undefined) return [];
     const json = JSON.stringify(value);
     return JSON.stringify(published[key]) === json ? [] : [[key, JSON.parse(json) as unknown] as const];
   });
-  if (changed.length === 0 || !patched(memoPatch)) return;
+  if (changed.length === 0 || !(startedWithMemo || patched(memoPatch))) return;
   upsertMemo(Object.fromEntries(changed));
 }
