@@ -32,6 +32,11 @@ export const commandExamples: Record<string, CommandExamples> = {
     ],
   },
   'temporal-cli': { lines: ['npx bankflow temporal-cli   # ~/.cache/bankflow/temporal-cli-v1.5.1/temporal'] },
+  setup: {
+    lines: [
+      'npx bankflow setup   # [{name: "BankflowKind", type: "KEYWORD", outcome: "already registered"}, ...]',
+    ],
+  },
   'boleto cancel': {
     lines: [
       'npx bankflow boleto cancel 4b8ee4d6-91d2-4672-92c3-e39aa79a444d   # prints the boleto, status "cancelled"',

@@ -11,6 +11,7 @@ import { processCommands } from './commands/processes.js';
 import { recurrenceCommands } from './commands/recurrences.js';
 import { refundCommands } from './commands/refunds.js';
 import { scheduleCommands } from './commands/schedules.js';
+import { setupCommand } from './commands/setup.js';
 import { transferCommands } from './commands/transfers.js';
 
 /** The `bankflow` command line, built without running it: the CLI runs it, docs/cli.md is generated from it. */
@@ -35,5 +36,6 @@ export function buildProgram(): Command {
   attemptCommands(program);
   metricsCommand(program);
   scheduleCommands(program);
+  setupCommand(program);
   return program;
 }

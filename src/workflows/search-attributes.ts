@@ -2,8 +2,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 /**
  * Every business id support staff can search by in the Temporal UI. The dev server registers these at start
- * (see temporal/dev-server.ts); on a self-hosted or Cloud namespace, `bankflow search-attributes` prints the
- * commands that register them.
+ * (see temporal/dev-server.ts); on a self-hosted namespace `bankflow setup` registers them, and on Temporal Cloud
+ * it names the tcld command that does.
  */
 export const searchAttributes = {
   kind: defineSearchAttributeKey('BankflowKind', SearchAttributeType.KEYWORD),
