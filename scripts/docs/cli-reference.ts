@@ -80,7 +80,7 @@ export function cliReference(program: Command, examples: Record<string, CommandE
     '',
     'The examples run against `npm start` (the sandbox bank, seed 42, whose seeded ids are stable; `bankflow',
     'sandbox ids` lists them), in the order of this page; a test runs every one of them. A line that ends with',
-    '`# exits N` is meant to exit N; `# runs until Ctrl-C` marks a server.',
+    '`# exits N` is meant to exit N (`# exits N: text ...` saying that text); `# runs until Ctrl-C` marks a server.',
     '',
     ...allCommands(program).flatMap((command) => section(command, examples)),
   ].join('\n');

@@ -1,7 +1,8 @@
 /**
  * Examples of every command, run against `npm start` (the sandbox bank, seed 42, whose seeded ids are stable):
  * docs/cli.md shows them under each command, and a test runs every line against a test stack, in this order.
- * A line ends with `# exits N` when it is meant to exit N, and with `# runs until Ctrl-C` when it is a server.
+ * A line ends with `# exits N` when it is meant to exit N (`# exits N: text ...`: saying that text), and with
+ * `# runs until Ctrl-C` when it is a server.
  * Keyed by command path; a group's `about` is the prose docs/cli.md puts before its commands.
  */
 export interface CommandExamples {
@@ -46,7 +47,7 @@ export const commandExamples: Record<string, CommandExamples> = {
   demo: {
     lines: [
       'npx bankflow demo                     # exit 0 only if the payment settled',
-      'npx bankflow demo --amount 1091       # exits 1: the sandbox fails amounts ending in 91 (92: rejects)',
+      'npx bankflow demo --amount 1091       # exits 1 (the sandbox fails amounts ending in 91; 92: rejects)',
       'npx bankflow demo --ui-url https://temporal.example.com   # links to your own Temporal UI',
     ],
   },
@@ -101,7 +102,9 @@ export const commandExamples: Record<string, CommandExamples> = {
     lines: [
       `npx bankflow payment start --enrollment ${demoEnrollment} --device ${demoDevice} --amount 1050 ` +
         `--description "Pedido 1234" --entity ${entity} --virtual-account ${virtualAccount} --external-id order-1234`,
-      'npx bankflow payment start --external-id order-1234 --amount 10,50   # exits 1: --amount: must be a whole number of cents',
+      `npx bankflow payment start --enrollment ${demoEnrollment} --device ${demoDevice} --amount 10,50 ` +
+        `--description "Pedido 1235" --entity ${entity} --virtual-account ${virtualAccount} --external-id order-1235 ` +
+        '# exits 1: --amount: must be a whole number of cents',
     ],
   },
   'payment options': {
@@ -129,7 +132,7 @@ export const commandExamples: Record<string, CommandExamples> = {
   'recurrence create': {
     lines: [
       'npx bankflow recurrence create --file docs/examples/recurrence.json   # prints {workflowId, externalId, recurrence}',
-      'echo \'{"external_id": "contract-0043"}\' | npx bankflow recurrence create --file -   # exits 1: names the missing fields',
+      'echo \'{"external_id": "contract-0043"}\' | npx bankflow recurrence create --file -   # exits 1: counterparty: Invalid input: expected object, received undefined',
     ],
   },
   'recurrence get': {

@@ -40,8 +40,9 @@ function addServerCommand<Running extends { stop(): Promise<void> }>(
       action(async () => {
         const { config, logger } = cliContext();
         const running = await server.start(config, logger);
-        printUrls(server.title, server.urls(running));
+        // Ctrl-C stops it cleanly from the moment the banner says so.
         stopOnSignals(logger, () => running.stop());
+        printUrls(server.title, server.urls(running));
       }),
     );
 }
@@ -63,11 +64,11 @@ export function processCommands(program: Command): void {
       action(async () => {
         const { config, logger } = cliContext();
         const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs);
+        stopOnSignals(logger, worker.stop);
         logger.info(
           { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace },
           'worker running',
         );
-        stopOnSignals(logger, worker.stop);
         await worker.done;
       }),
     );
