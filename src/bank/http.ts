@@ -14,7 +14,7 @@ import {
   type BankError,
   type BankErrorContext,
 } from './errors.js';
-import { errorListBodySchema, singleErrorBodySchema } from './schemas/errors.js';
+import { errorListBodySchema, otherErrorBodySchema, singleErrorBodySchema } from './schemas/errors.js';
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -152,7 +152,7 @@ interface BankErrorBody {
   items: z.infer<typeof errorListBodySchema>['errors'] | undefined;
 }
 
-/** Reads either documented error shape, a plain string, or nothing useful at all. */
+/** Reads either documented error shape, a gateway's `{message}`, a plain string, or nothing useful at all. */
 function readErrorBody(body: string): BankErrorBody {
   const json = parseJson(body);
   if (json.ok) {
@@ -169,6 +169,8 @@ function readErrorBody(body: string): BankErrorBody {
       const first = list.data.errors[0];
       return { code: first?.title, message: first?.detail ?? 'no details given', items: list.data.errors };
     }
+    const other = otherErrorBodySchema.safeParse(json.value);
+    if (other.success) return { code: other.data.code, message: other.data.message, items: undefined };
     if (typeof json.value === 'string') return { code: undefined, message: json.value, items: undefined };
   }
   return { code: undefined, message: body.trim() === '' ? '(empty body)' : preview(body), items: undefined };

@@ -2,7 +2,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { basicAuth, type SandboxCredentials } from './auth.js';
 import { sendError } from './errors.js';
+import { limitBankRequests, type RateLimitCounts, type SandboxRateLimit } from './rate-limit.js';
 import { FaultInjector, type FaultSettings } from './faults.js';
+import { answerRequestErrorsInTheSpecShape, specShapedRouterOptions } from './request-errors.js';
 import type { BiometricsSettings } from './biometrics/state.js';
 import { sandboxWebAuthnSettings, trustListeningOrigins } from './biometrics/webauthn-settings.js';
 import { biometricsRoutes } from './routes/biometrics.js';
@@ -38,6 +40,8 @@ export interface SandboxOptions {
   biometrics?: Partial<BiometricsSettings>;
   /** Faults from the start (also changeable via the control API); a reset returns to them. */
   faults?: Partial<FaultSettings>;
+  /** The bank's own rate limit (429 with Retry-After beyond it); none when unset. */
+  rateLimit?: SandboxRateLimit;
 }
 
 export interface Sandbox {
@@ -46,6 +50,8 @@ export interface Sandbox {
   faults: FaultInjector;
   webhooks: WebhookDispatcher;
   webauthn: WebAuthnSettings;
+  /** Calls admitted and refused by the rate limit, when there is one. */
+  rateLimit?: RateLimitCounts;
 }
 
 const isBankPath = (url: string) => !url.startsWith('/sandbox/') && url !== '/healthz';
@@ -70,6 +76,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger.child({ component: 'sandbox' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    ...specShapedRouterOptions,
   });
 
   const authenticate = basicAuth(options.credentials);
@@ -93,12 +100,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
     }
   });
+  const rateLimit = options.rateLimit && limitBankRequests(app, options.rateLimit, isBankPath);
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug(
       { method: request.method, url: request.url, status: reply.statusCode },
       'sandbox request',
     );
   });
+  answerRequestErrorsInTheSpecShape(app);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
   );
@@ -117,7 +126,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   dataControlRoutes(app, state);
   idRoutes(app, state);
   app.addHook('onClose', () => webhooks.close());
-  return { app, state, faults, webhooks, webauthn };
+  return { app, state, faults, webhooks, webauthn, rateLimit };
 }
 
 export interface RunningSandbox extends Sandbox {

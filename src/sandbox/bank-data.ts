@@ -4,7 +4,7 @@ import type { Card } from '../bank/schemas/card.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../bank/schemas/recurrence.js';
 import type { ReceivableRefund } from '../bank/schemas/refund.js';
-import type { TransferDocument } from '../bank/schemas/transfer.js';
+import type { SandboxTransferDocument } from '../bank/schemas/transfer.js';
 import type { CreatedUnderExternalId } from './repeated-create.js';
 import { seedCards } from './seed/cards.js';
 import { seedCollectingDocuments, type SeededCollectingDocument } from './seed/collecting-documents.js';
@@ -27,7 +27,7 @@ export const seededCounts = {
  * attempts, cards with invoices and purchases. Built from the seed and `now`, rebuilt on every state reset.
  */
 export class BankData {
-  readonly transfers: TransferDocument[];
+  readonly transfers: SandboxTransferDocument[];
   readonly collectingDocuments: SeededCollectingDocument[];
   readonly refunds: ReceivableRefund[];
   readonly recurrences = new Map<string, Recurrence>();

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
 import type { ErrorItem, ErrorListBody, SingleErrorBody } from '../bank/schemas/errors.js';
 
@@ -19,6 +19,24 @@ export function errorList(errors: ErrorItem[]): ErrorListBody {
   return { errors };
 }
 
+/** The paths of the spec's single-error family: transfer list, refunds, boleto cancel and metrics. */
+const singleErrorPaths = [
+  /^\/banking\/cashout\/transfer(\/|$)/,
+  /^\/banking\/cashin\/(refunds|boletos)(\/|$)/,
+  /^\/banking\/metric(\/|$)/,
+];
+
+/**
+ * The error body shape of a request: its route's when one matched, else the family its path falls in, so that
+ * an unknown path, an unreadable body or a crash still answers in the shape its family's callers read.
+ */
+export function errorShapeOf(request: FastifyRequest): ErrorShape {
+  const declared = request.routeOptions.config?.errorShape;
+  if (declared) return declared;
+  const path = request.url.split('?')[0] ?? request.url;
+  return singleErrorPaths.some((pattern) => pattern.test(path)) ? 'single' : 'list';
+}
+
 /** Answers with the error body shape of the route being served. */
 export function sendError(
   reply: FastifyReply,
@@ -27,9 +45,8 @@ export function sendError(
   message: string,
   pointer = '',
 ): FastifyReply {
-  const shape = reply.request.routeOptions.config.errorShape ?? 'list';
   const body =
-    shape === 'single'
+    errorShapeOf(reply.request) === 'single'
       ? singleError(code, message)
       : errorList([{ title: code, detail: message, source: { pointer } }]);
   return reply.code(status).send(body);

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorItem } from '../bank/schemas/errors.js';
-import { sendValidationErrors, singleError } from './errors.js';
+import { errorList, errorShapeOf, singleError } from './errors.js';
 
 /** Where a parameter sits in the request; error pointers read `/query/<name>` or `/path/<name>`. */
 export type ParameterPart = 'query' | 'path';
@@ -30,13 +30,12 @@ export function parameterErrorItems(
 }
 
 /**
- * Refuses parameters in the route's error shape: errors-list endpoints answer 422 with a pointer per parameter,
- * single-error endpoints answer 400 with the first item's code and every parameter named in the message.
+ * Refuses path and query parameters with a 400 in the route's error shape (a body member gets 422): errors-list
+ * endpoints with a pointer per parameter, single-error endpoints with the first item's code and every parameter
+ * named in the message.
  */
 export function sendParameterErrors(reply: FastifyReply, items: ErrorItem[]): FastifyReply {
-  if ((reply.request.routeOptions.config.errorShape ?? 'list') === 'list') {
-    return sendValidationErrors(reply, items);
-  }
+  if (errorShapeOf(reply.request) === 'list') return reply.code(400).send(errorList(items));
   const code = items[0]?.title ?? 'INVALID_PARAMETER';
   return reply.code(400).send(singleError(code, items.map((item) => item.detail).join('; ')));
 }

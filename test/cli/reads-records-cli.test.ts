@@ -111,7 +111,7 @@ describe('bankflow card, attempts get and metrics', () => {
         read('card', 'purchase', 'E123', '--timestamp', '2025-13-01'),
         read('card', 'purchase', 'E000000000000000000000000000000'),
       ]);
-      expect(shape.stderr).toBe('error: <end-to-end-id>: must be 1 to 64 letters or digits\n');
+      expect(shape.stderr).toBe('error: <end-to-end-id>: must be 1 to 100 letters or digits\n');
       expect(timestamp.stderr).toBe(
         'error: --timestamp: must be an ISO 8601 date-time, e.g. 2025-06-01T00:00:00Z\n',
       );

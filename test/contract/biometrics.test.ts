@@ -283,7 +283,7 @@ describe('GET /biometrics/participants', () => {
   it('refuses wrong credentials, a malformed device id and an unknown device', async () => {
     await expectUnauthorized(wrongBank.listParticipants());
     expect(await validationPointers(bank.listParticipants({ device_id: 'not-a-uuid' }))).toEqual([
-      '/device_id',
+      '/query/device_id',
     ]);
     expect(await failureOf(bank.listParticipants({ device_id: randomUUID() }))).toBeInstanceOf(
       BankNotFoundError,
@@ -448,7 +448,7 @@ describe('GET /banking/cashin/pix/biometrics/enrollments', () => {
   it('refuses wrong credentials, a missing device id and an unknown device', async () => {
     await expectUnauthorized(wrongBank.listEnrollments({ device_id: randomUUID() }));
     expect(await validationPointers(bank.listEnrollments({} as { device_id: string }))).toEqual([
-      '/device_id',
+      '/query/device_id',
     ]);
     expect(await failureOf(bank.listEnrollments({ device_id: randomUUID() }))).toBeInstanceOf(
       BankNotFoundError,
@@ -472,12 +472,12 @@ describe('the bank side of an enrollment', () => {
     expect(Date.parse(authorized.expiration_datetime ?? '') - Date.now()).toBeGreaterThan(4 * 60_000);
   });
 
-  it('gives the customer an account of their own at the bank when none was suggested', async () => {
+  it("answers the create with the customer's own account at the bank when none was suggested", async () => {
     const { enrollment } = await newEnrollment();
-    expect(enrollment.account_info).toBeNull();
+    expect(enrollment.account_info).toMatchObject({ ispb: enrollable().ispb, tax_number: '12345678909' });
+    expect(enrollment.account_info?.number).toMatch(/^\d{7}$/);
     const authorized = await authorizeAtBank(enrollment.id);
-    expect(authorized.account_info).toMatchObject({ ispb: enrollable().ispb, tax_number: '12345678909' });
-    expect(authorized.account_info?.number).toMatch(/^\d{7}$/);
+    expect(authorized.account_info).toEqual(enrollment.account_info);
   });
 
   it('rejects, revokes and expires enrollments, each with its webhook, and refuses moves that make no sense', async () => {
@@ -642,7 +642,9 @@ describe('credential registration', () => {
       wrongBank.registerCredential(enrollment.id, {} as Parameters<BankClient['registerCredential']>[1]),
     );
     expect(await failureOf(bank.getRegistrationOptions(randomUUID()))).toBeInstanceOf(BankNotFoundError);
-    expect(await validationPointers(bank.getRegistrationOptions('not-a-uuid'))).toEqual(['']);
+    expect(await validationPointers(bank.getRegistrationOptions('not-a-uuid'))).toEqual([
+      '/path/enrollment_id',
+    ]);
     const pointers = await validationPointers(
       bank.registerCredential(enrollment.id, {
         fido_assertion: {
@@ -980,6 +982,16 @@ describe('biometric payments', () => {
         bank.createBiometricPayment(ready.enrollment.id, { ...base, amount: 10.5, description: '' }),
       ),
     ).toEqual(['/amount', '/description']);
+    expect(
+      await validationPointers(
+        bank.createBiometricPayment(ready.enrollment.id, { ...base, description: 'x'.repeat(141) }),
+      ),
+    ).toEqual(['/description']);
+    const longest = await bank.createBiometricPayment(ready.enrollment.id, {
+      ...base,
+      description: 'ç'.repeat(140),
+    });
+    expect(longest.description).toHaveLength(140);
 
     const payment = await newPayment(ready.enrollment.id);
     await control.post(`/sandbox/biometrics/enrollments/${ready.enrollment.id}/revoke`, {});
@@ -1013,7 +1025,9 @@ describe('biometric payments', () => {
     expect(await failureOf(bank.createBiometricPayment(randomUUID(), {} as never))).toBeInstanceOf(
       BankNotFoundError,
     );
-    expect(await validationPointers(bank.getBiometricPayment(ready.enrollment.id, 'nope'))).toEqual(['']);
+    expect(await validationPointers(bank.getBiometricPayment(ready.enrollment.id, 'nope'))).toEqual([
+      '/path/payment_id',
+    ]);
     expect(
       await failureOf(bank.getPaymentAuthorizationOptions(ready.enrollment.id, randomUUID())),
     ).toBeInstanceOf(BankNotFoundError);
@@ -1023,6 +1037,13 @@ describe('biometric payments', () => {
       } as unknown as Parameters<BankClient['authorizeBiometricPayment']>[2]),
     );
     expect(pointers).toEqual(['/fido_assertion/response']);
+    const riskSignalsText = await validationPointers(
+      bank.authorizeBiometricPayment(ready.enrollment.id, payment.id, {
+        fido_assertion: await assertionFor(ready, payment.id),
+        riskSignals: 'low',
+      } as unknown as Parameters<BankClient['authorizeBiometricPayment']>[2]),
+    );
+    expect(riskSignalsText).toEqual(['/riskSignals']);
     const guideSpelling = await assertionFor(ready, payment.id);
     const { client_data_JSON, ...response } = guideSpelling.response;
     const authorized = await bank.authorizeBiometricPayment(ready.enrollment.id, payment.id, {
@@ -1032,7 +1053,7 @@ describe('biometric payments', () => {
     const audit = await control.get<{ data: { payment_id: string; refused: number }[] }>(
       '/sandbox/biometrics/authorize-calls',
     );
-    expect(audit.body.data.find((item) => item.payment_id === payment.id)).toMatchObject({ refused: 1 });
+    expect(audit.body.data.find((item) => item.payment_id === payment.id)).toMatchObject({ refused: 2 });
     expect((await control.get(`/sandbox/biometrics/payments/${randomUUID()}/authorize-calls`)).status).toBe(
       404,
     );

@@ -53,7 +53,7 @@ describe('card endpoints through BankClient and the sandbox bank', () => {
       expect(seeded.some((card) => card.balance > 0)).toBe(true);
     });
 
-    it('answers 404 for an unknown card and 422 with a pointer for an id that is not a uuid', async () => {
+    it('answers 404 for an unknown card and 400 with a pointer for an id that is not a uuid', async () => {
       expect(await failureOf(bank.bank.getCard(unknownId))).toBeInstanceOf(BankNotFoundError);
       expect(pointers(await failureOf(bank.bank.getCard('card-1')))).toEqual(['/path/id']);
     });
@@ -106,13 +106,18 @@ describe('card endpoints through BankClient and the sandbox bank', () => {
       expect(error.message).toContain(otherDay.slice(0, 10));
     });
 
-    it('answers 404 for an unknown end-to-end id and 422 with pointers for malformed ones', async () => {
+    it('answers 404 for an unknown end-to-end id and 400 with pointers for malformed ones', async () => {
       expect(
         await failureOf(bank.bank.getCardPurchaseByEndToEndId('E00000000202501010000AAAAAAAAAAA')),
       ).toBeInstanceOf(BankNotFoundError);
-      expect(pointers(await failureOf(bank.bank.getCardPurchaseByEndToEndId('not an id!')))).toEqual([
-        '/path/id',
-      ]);
+      expect(await failureOf(bank.bank.getCardPurchaseByEndToEndId('E'.repeat(100)))).toBeInstanceOf(
+        BankNotFoundError,
+      );
+      for (const malformed of ['not an id!', 'E'.repeat(101)]) {
+        expect(pointers(await failureOf(bank.bank.getCardPurchaseByEndToEndId(malformed)))).toEqual([
+          '/path/id',
+        ]);
+      }
       const error = await failureOf(
         bank.bank.getCardPurchaseByEndToEndId(purchases[0]!.end_to_end_id, { timestamp: 'today' }),
       );

@@ -143,7 +143,7 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
     );
     expect(pointers(error).sort()).toEqual(['/query/from_datetime', '/query/limit', '/query/recurrence_id']);
     const raw = await bank.raw(`${attemptsPath}?status=settled`);
-    expect(raw.statusCode).toBe(422);
+    expect(raw.statusCode).toBe(400);
     expect(raw.json()).toEqual({
       errors: [
         {
@@ -160,14 +160,14 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
     const raw = await bank.raw(
       `${attemptsPath}?after=${first.metadata.after}&before=${first.metadata.after}`,
     );
-    expect(raw.statusCode).toBe(422);
+    expect(raw.statusCode).toBe(400);
     expect(raw.json().errors.map((item: { source: { pointer: string } }) => item.source.pointer)).toEqual([
       '/query/before',
       '/query/after',
     ]);
   });
 
-  it('answers 404 for an unknown attempt and 422 for an id that is not a uuid', async () => {
+  it('answers 404 for an unknown attempt and 400 for an id that is not a uuid', async () => {
     const missing = await failureOf(bank.bank.getCollectionAttempt('00000000-0000-4000-8000-000000000000'));
     expect(missing).toBeInstanceOf(BankNotFoundError);
     expect(pointers(await failureOf(bank.bank.getCollectionAttempt('attempt-1')))).toEqual(['/path/id']);
@@ -284,7 +284,7 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
       (await control.post(`/sandbox/collection-attempts/${unknown}/status`, { status: 'settled' })).status,
     ).toBe(404);
     expect((await control.post('/sandbox/recurrences/not-a-uuid/attempts', { attempts: [] })).status).toBe(
-      422,
+      400,
     );
     const recurrence = approvedRecurrence();
     const empty = await control.post<{ errors: { source: { pointer: string } }[] }>(

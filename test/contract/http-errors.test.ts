@@ -78,6 +78,23 @@ const answers: Record<string, StubAnswer> = {
   '404': json(404, { error: { error_code: 'NOT_FOUND', error_message: 'boleto not found' } }),
   'list-404': json(404, { errors: [{ title: 'NOT_FOUND', detail: 'no such boleto' }] }),
   '403': json(403, { error: { error_code: 'FORBIDDEN', error_message: 'not your boleto' } }),
+  'created-201': json(201, { data: boleto }),
+  'gateway-400': json(400, {
+    statusCode: 400,
+    code: 'FST_ERR_CTP_EMPTY_JSON_BODY',
+    error: 'Bad Request',
+    message: "Body cannot be empty when content-type is set to 'application/json'",
+  }),
+  'html-405': (response) =>
+    response.writeHead(405, { 'content-type': 'text/html', allow: 'GET' }).end('<h1>Method Not Allowed</h1>'),
+  'plain-413': text(413, 'Request Entity Too Large'),
+  'gateway-415': json(415, {
+    statusCode: 415,
+    error: 'Unsupported Media Type',
+    message: 'Unsupported Media Type',
+  }),
+  'redirect-302': (response) => response.writeHead(302, { location: 'https://login.example/' }).end(),
+  'gateway-503': json(503, { message: 'no healthy upstream' }),
   'seconds-429': text(429, '', { 'retry-after': '12' }),
   'date-429': (response) =>
     text(429, '', { 'retry-after': new Date(Date.now() + 30_000).toUTCString() })(response),
@@ -231,6 +248,29 @@ describe('bank HTTP error translation', () => {
     expect(forbidden).toBeInstanceOf(BankRequestRejectedError);
     expect(forbidden).toMatchObject({ bankCode: 'FORBIDDEN', retryable: false, context: { status: 403 } });
     expect(forbidden.message).toContain('rejected (HTTP 403): not your boleto');
+  });
+
+  it('takes any 2xx as success: a creation answered 201 parses like a 200', async () => {
+    expect(await bank.cancelBoleto('created-201')).toMatchObject({ id: boleto.id });
+  });
+
+  it('turns what a gateway or framework answers (its JSON, HTML, text or a redirect) into typed errors', async () => {
+    const gateway = await failure('gateway-400');
+    expect(gateway).toBeInstanceOf(BankValidationError);
+    expect(gateway).toMatchObject({ bankCode: 'FST_ERR_CTP_EMPTY_JSON_BODY', retryable: false });
+    expect(gateway.message).toContain('Body cannot be empty');
+    const cases: [string, new (...args: never[]) => BankError, string][] = [
+      ['html-405', BankRequestRejectedError, 'HTTP 405'],
+      ['plain-413', BankRequestRejectedError, 'Request Entity Too Large'],
+      ['gateway-415', BankRequestRejectedError, 'Unsupported Media Type'],
+      ['redirect-302', BankRequestRejectedError, 'HTTP 302'],
+      ['gateway-503', BankUnavailableError, 'no healthy upstream'],
+    ];
+    for (const [scenario, type, text] of cases) {
+      const error = await failure(scenario);
+      expect(error).toBeInstanceOf(type);
+      expect(error.message).toContain(text);
+    }
   });
 
   it('reads Retry-After on a 429 as seconds or as an HTTP date', async () => {

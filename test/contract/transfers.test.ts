@@ -3,7 +3,7 @@ import { PageCursorConflictError } from '../../src/bank/pagination.js';
 import {
   transferDocumentSchema,
   transferStatuses,
-  type TransferDocument,
+  type SandboxTransferDocument,
   type TransferListQuery,
 } from '../../src/bank/schemas/transfer.js';
 import {
@@ -20,7 +20,7 @@ const everything = { from_datetime: '2025-01-01T00:00:00Z', to_datetime: '2025-0
 
 describe('GET /banking/cashout/transfer through BankClient and the sandbox bank', () => {
   let bank: DataSandbox;
-  let seeded: TransferDocument[];
+  let seeded: SandboxTransferDocument[];
 
   /** The independent answer: the seeded transfers the query selects, in the list's order. */
   function expected(query: TransferListQuery): string[] {

@@ -52,10 +52,14 @@ export const cardPurchaseDocumentSchema = z.looseObject({
 });
 export type CardPurchaseDocument = z.infer<typeof cardPurchaseDocumentSchema>;
 
-/** Card purchases' end-to-end ids are alphanumeric; the exact format is not shown (docs/decisions.md). */
-export const cardEndToEndIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9]{1,64}$/, 'must be 1 to 64 letters or digits');
+/** What a card purchase's end-to-end id may be; the spec says only "string" (docs/decisions.md). */
+export const cardEndToEndIdRule = 'must be 1 to 100 letters or digits';
+
+/**
+ * Card purchases' end-to-end ids: letters and digits, at most 100 (the bound the webhook receiver gives any
+ * end-to-end id). The sandbox issues them in Pix's 32-character form: E, the ISPB, the UTC minute, 11 characters.
+ */
+export const cardEndToEndIdSchema = z.string().regex(/^[A-Za-z0-9]{1,100}$/, cardEndToEndIdRule);
 
 /**
  * GET /banking/cards/purchases/e2e/{id} query. `timestamp` (name assumed) narrows the search to purchases made

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { date, dateTime, moneySchema, uuid } from './common.js';
+import { dateOrDateTime, dateTime, moneySchema, uuid } from './common.js';
 
 /**
  * The data of a Pix cash-in event (`collecting_document` webhooks), which confirms a settled Pix. Its payload is
@@ -10,7 +10,7 @@ export const collectingDocumentSchema = z.looseObject({
   end_to_end_id: z.string(),
   status: z.string(),
   amount: moneySchema,
-  transaction_date: z.union([date, dateTime]).nullable(),
+  transaction_date: dateOrDateTime.nullable(),
   virtual_account_id: uuid.nullable().optional(),
   entity_id: uuid.nullable().optional(),
   description: z.string().nullable().optional(),

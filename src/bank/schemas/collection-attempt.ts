@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { dateTime, uuid } from './common.js';
+import { dateOrDateTime, dateTime, nullishMembers, uuid } from './common.js';
 import { cursorQueryShape, windowInOrder } from './query.js';
 import { stageSchema } from './stage.js';
+
+/**
+ * The spec describes the single attempt as having stages but shows none of their fields: each member of a refund's
+ * stage is read when present, none required (docs/decisions.md).
+ */
+export const collectionAttemptStageSchema = z.looseObject(nullishMembers(stageSchema.shape));
+export type CollectionAttemptStage = z.infer<typeof collectionAttemptStageSchema>;
 
 /** Only `created` is shown by the spec; the rest is bankflow's assumption (docs/decisions.md). */
 export const collectionAttemptStatuses = ['created', 'settled', 'failed', 'cancelled'] as const;
@@ -9,7 +16,8 @@ export const collectionAttemptStatusSchema = z.enum(collectionAttemptStatuses);
 export type CollectionAttemptStatus = z.infer<typeof collectionAttemptStatusSchema>;
 
 /**
- * One try at collecting one period of a recurrence. `end_to_end_id` and `transaction_date` are null until the
+ * One try at collecting one period of a recurrence. `due_date` is a date (YYYY-MM-DD, as the spec's conventions
+ * say of due dates) or a datetime (as its attempt section says of attempt dates): both are read, kept as sent. `end_to_end_id` and `transaction_date` are null until the
  * Pix is initiated / settled. `external_id` is the recurrence's, so an attempt finds its recurrence workflow;
  * `recurrence_id` and `entity_id` (not in the spec's field list, but they are filters) are kept when sent.
  * `stages` come only with the single-record form.
@@ -23,14 +31,14 @@ export const collectionAttemptSchema = z.looseObject({
   type: z.string(),
   status: z.string(),
   collection_timestamp: dateTime,
-  due_date: dateTime,
+  due_date: dateOrDateTime,
   timestamp: dateTime,
   transaction_date: dateTime.nullable(),
   inserted_at: dateTime,
   updated_at: dateTime,
   recurrence_id: uuid.optional(),
   entity_id: uuid.optional(),
-  stages: z.array(stageSchema).optional(),
+  stages: z.array(collectionAttemptStageSchema).optional(),
 });
 export type CollectionAttempt = z.infer<typeof collectionAttemptSchema>;
 

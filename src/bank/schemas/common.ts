@@ -12,11 +12,26 @@ export const dateTime = z.iso.datetime({ offset: true });
 /** YYYY-MM-DD. */
 export const date = z.iso.date();
 
+/** A date the spec gives both ways: YYYY-MM-DD in one place, a date-time in another. */
+export const dateOrDateTime = z.union([date, dateTime]);
+
 export const moneySchema = z.looseObject({
   amount: z.number().int(),
   currency: z.string(),
 });
 export type Money = z.infer<typeof moneySchema>;
+
+/**
+ * The same members, each one optional and nullable: how the client reads members of a record the spec leaves
+ * "not shown" and bankflow does not rely on.
+ */
+export function nullishMembers<T extends Record<string, z.ZodType>>(
+  shape: T,
+): { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> } {
+  return Object.fromEntries(Object.entries(shape).map(([name, schema]) => [name, schema.nullish()])) as {
+    [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>>;
+  };
+}
 
 /** `{data: <record>}` — every single-record response. */
 export function single<T extends z.ZodType>(record: T) {

@@ -21,3 +21,12 @@ export const errorListBodySchema = z.looseObject({
   errors: z.array(errorItemSchema),
 });
 export type ErrorListBody = z.infer<typeof errorListBodySchema>;
+
+/**
+ * Not the bank's: what a gateway or web framework in front of it answers (e.g. `{statusCode, code, error,
+ * message}`), read so that its message still reaches the typed error.
+ */
+export const otherErrorBodySchema = z.looseObject({
+  message: z.string(),
+  code: z.string().optional(),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, moneySchema, uuid } from './common.js';
+import { dateTime, moneySchema, nullishMembers, uuid } from './common.js';
 import { cursorQueryShape, windowInOrder } from './query.js';
 
 export const transferStatuses = [
@@ -13,15 +13,11 @@ export const transferStatuses = [
 export const transferStatusSchema = z.enum(transferStatuses);
 export type TransferStatus = z.infer<typeof transferStatusSchema>;
 
-/**
- * A cash-out transfer document. The spec shows only the list query and the statuses, so the record is bankflow's
- * assumption (docs/decisions.md): the query's filter fields plus what a reconciliation needs. `timestamp` is the
- * instant the transfer was requested and is what the from/to window filters on.
- */
-export const transferDocumentSchema = z.looseObject({
-  id: uuid,
-  amount: moneySchema,
-  status: transferStatusSchema,
+/** The members bankflow relies on in a transfer: its id, the amount a report totals, the instant windows filter on. */
+const usedTransferMembers = { id: uuid, amount: moneySchema, timestamp: dateTime };
+
+/** The rest of bankflow's assumed record: the query's filter fields plus what a reconciliation needs. */
+const otherTransferMembers = {
   from_virtual_account_id: uuid,
   to_virtual_account_id: uuid,
   bank_account_id: uuid,
@@ -31,11 +27,30 @@ export const transferDocumentSchema = z.looseObject({
   end_to_end_id: z.string().nullable(),
   description: z.string(),
   transaction_date: dateTime.nullable(),
-  timestamp: dateTime,
   inserted_at: dateTime,
   updated_at: dateTime,
+};
+
+/**
+ * A cash-out transfer document as bankflow reads it. The spec shows only the list query and the statuses, so the
+ * client requires only the members bankflow uses and reads the others when present (null or absent alike); a
+ * status outside the spec's six is kept as the bank wrote it, and reports and the CLI show it under its own name
+ * (docs/decisions.md).
+ */
+export const transferDocumentSchema = z.looseObject({
+  ...usedTransferMembers,
+  status: z.string(),
+  ...nullishMembers(otherTransferMembers),
 });
 export type TransferDocument = z.infer<typeof transferDocumentSchema>;
+
+/** The transfer the sandbox bank keeps and answers: the whole assumed record, in one of the spec's statuses. */
+export const sandboxTransferDocumentSchema = z.looseObject({
+  ...usedTransferMembers,
+  status: transferStatusSchema,
+  ...otherTransferMembers,
+});
+export type SandboxTransferDocument = z.infer<typeof sandboxTransferDocumentSchema>;
 
 /** GET /banking/cashout/transfer query; the parameter names are the spec's. */
 export const transferListQuerySchema = z

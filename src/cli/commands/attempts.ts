@@ -3,8 +3,8 @@ import {
   collectionAttemptListQuerySchema,
   maxCollectionAttemptPageSize,
   type CollectionAttempt,
+  type CollectionAttemptStage,
 } from '../../bank/schemas/collection-attempt.js';
-import type { Stage } from '../../bank/schemas/stage.js';
 import { bankListCommand } from '../bank-list.js';
 import { cliBank } from '../bank.js';
 import { action } from '../errors.js';
@@ -29,12 +29,12 @@ const attemptColumns: Column<CollectionAttempt>[] = [
   { title: 'END TO END ID', value: (a) => orDash(a.end_to_end_id) },
 ];
 
-const stageColumns: Column<Stage>[] = [
-  { title: 'STATUS', value: (s) => s.status },
-  { title: 'AT', value: (s) => s.inserted_at },
+const stageColumns: Column<CollectionAttemptStage>[] = [
+  { title: 'STATUS', value: (s) => orDash(s.status) },
+  { title: 'AT', value: (s) => orDash(s.inserted_at) },
   {
     title: 'ERROR',
-    value: (s) => (s.error_code === null ? '-' : `${s.error_code}: ${orDash(s.error_message)}`),
+    value: (s) => (s.error_code ? `${s.error_code}: ${orDash(s.error_message)}` : '-'),
   },
 ];
 

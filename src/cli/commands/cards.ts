@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Card } from '../../bank/schemas/card.js';
 import { currentCardInvoiceQuerySchema, type CardInvoice } from '../../bank/schemas/card-invoice.js';
 import {
+  cardEndToEndIdRule,
   cardEndToEndIdSchema,
   cardPurchaseQuerySchema,
   type CardPurchaseDocument,
@@ -103,7 +104,7 @@ export function cardCommands(program: Command): void {
     action(async (endToEndId: string, options: OutputOptions & Record<string, unknown>) => {
       const id = checkedArgument(
         '<end-to-end-id>',
-        { schema: cardEndToEndIdSchema, reason: 'must be 1 to 64 letters or digits' },
+        { schema: cardEndToEndIdSchema, reason: cardEndToEndIdRule },
         endToEndId,
       );
       const query = queryFromOptions(cardPurchaseQuerySchema, purchaseFilters, options);

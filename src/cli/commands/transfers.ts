@@ -14,8 +14,8 @@ const transferColumns: Column<TransferDocument>[] = [
   { title: 'TIMESTAMP', value: (t) => t.timestamp },
   { title: 'STATUS', value: (t) => t.status },
   { title: 'AMOUNT', value: (t) => money(t.amount), align: 'right' },
-  { title: 'EXTERNAL ID', value: (t) => t.external_id },
-  { title: 'DESCRIPTION', value: (t) => t.description },
+  { title: 'EXTERNAL ID', value: (t) => t.external_id ?? '' },
+  { title: 'DESCRIPTION', value: (t) => t.description ?? '' },
 ];
 
 /** The bank requires the window, so --from and --to are required here too. */

@@ -32,27 +32,29 @@ export class Refusal {
 /** Stored credential ids are unpadded base64url; a client may pad the id it sends. */
 export const credentialId = (fidoId: string) => fidoId.replace(/=+$/, '');
 
-function invalidId(kind: string, id: string): Refusal {
-  return new Refusal(400, 'INVALID_PARAMETER', `${kind} id ${JSON.stringify(id)} is not a uuid`);
+/** A malformed path id gets the answer every family gives one: 400, pointing at the path parameter. */
+function invalidId(name: 'enrollment_id' | 'payment_id', id: string): Refusal {
+  const detail = `${name}: ${JSON.stringify(id)} must be a uuid (8-4-4-4-12 hex digits)`;
+  return new Refusal(400, 'INVALID_PARAMETER', detail, `/path/${name}`);
 }
 
 export function findEnrollment(context: BiometricsContext, id: string): EnrollmentEntry | Refusal {
-  if (!uuid.safeParse(id).success) return invalidId('enrollment', id);
+  if (!uuid.safeParse(id).success) return invalidId('enrollment_id', id);
   return (
     context.state.biometrics.enrollments.get(id) ??
     new Refusal(404, 'NOT_FOUND', `enrollment ${id} not found`)
   );
 }
 
-/** A payment is only found under the enrollment it was created on. */
+/** A payment is only found under the enrollment it was created on; malformed ids are refused before any lookup. */
 export function findPayment(
   context: BiometricsContext,
   enrollmentId: string,
   id: string,
 ): { enrollment: EnrollmentEntry; payment: PaymentEntry } | Refusal {
+  if (uuid.safeParse(enrollmentId).success && !uuid.safeParse(id).success) return invalidId('payment_id', id);
   const enrollment = findEnrollment(context, enrollmentId);
   if (enrollment instanceof Refusal) return enrollment;
-  if (!uuid.safeParse(id).success) return invalidId('payment', id);
   const payment = context.state.biometrics.payments.get(id);
   if (!payment || payment.enrollmentId !== enrollmentId) return paymentNotFound(enrollment, id);
   return { enrollment, payment };

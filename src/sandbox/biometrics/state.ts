@@ -38,8 +38,11 @@ export interface DeviceEntry {
   counterpartyId: string;
 }
 
-/** Stored without its participant, which list responses add. */
-export type EnrollmentRecord = Enrollment & { account_info: AccountInfo | null };
+/**
+ * Stored without its participant, which list responses add; always with the account, which the spec has present
+ * in create and register answers.
+ */
+export type EnrollmentRecord = Enrollment & { account_info: AccountInfo };
 
 export interface EnrollmentEntry {
   record: EnrollmentRecord;

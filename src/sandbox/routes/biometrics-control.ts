@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { accountInfoSchema, type EnrollmentStatus } from '../../bank/schemas/enrollment.js';
 import type { BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
-import { customerAccount } from '../biometrics/accounts.js';
 import { findEnrollment, Refusal, type BiometricsContext } from '../biometrics/context.js';
 import { canMoveEnrollment, type EnrollmentMove, type PaymentOutcome } from '../biometrics/lifecycle.js';
 import type { BiometricsSettings, PaymentEntry } from '../biometrics/state.js';
@@ -108,11 +107,7 @@ export function biometricsControlRoutes(app: FastifyInstance, context: Biometric
           'be authorized at the bank',
         ).send(reply);
       }
-      const { device, participant } = biometrics().partiesOf(entry);
-      const account = {
-        ...(entry.suggestedAccount ?? customerAccount(device.record, participant)),
-        ...parsed.data.account_info,
-      };
+      const account = { ...entry.record.account_info, ...parsed.data.account_info };
       context.lifecycle.moveEnrollment(entry, 'awaiting_enrollment', { account_info: account });
       return { data: entry.record };
     },

@@ -7,8 +7,9 @@ import type { ParticipantListing } from '../../bank/schemas/participant-listing.
 import { Refusal, type BiometricsContext } from '../biometrics/context.js';
 import { listedEnrollmentsOfDevice, readEnrollmentsOfDevice } from '../biometrics/views.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
+import { parseParameters } from '../query.js';
 
-const participantsQuerySchema = z.looseObject({ device_id: uuid.optional() });
+const participantsQuerySchema = z.strictObject({ device_id: uuid.optional() });
 
 /** Find-or-create device and the participant list, the two calls that start the biometric flow. */
 export function biometricsDeviceRoutes(app: FastifyInstance, context: BiometricsContext): void {
@@ -40,13 +41,13 @@ export function biometricsDeviceRoutes(app: FastifyInstance, context: Biometrics
   });
 
   app.get('/biometrics/participants', async (request, reply) => {
-    const parsed = participantsQuerySchema.safeParse(request.query);
-    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
-    const deviceId = parsed.data.device_id;
+    const query = parseParameters(reply, 'query', participantsQuerySchema, request.query);
+    if (!query) return reply;
+    const deviceId = query.device_id;
     const { participants } = biometrics();
     if (deviceId === undefined) return { data: participants };
     if (!biometrics().devices.has(deviceId)) {
-      return new Refusal(404, 'NOT_FOUND', `device ${deviceId} not found`, '/device_id').send(reply);
+      return new Refusal(404, 'NOT_FOUND', `device ${deviceId} not found`, '/query/device_id').send(reply);
     }
     const authorized = readEnrollmentsOfDevice(biometrics(), context.state.reads, deviceId)
       .map(({ record }) => record)

@@ -4,16 +4,17 @@ import { z } from 'zod';
 import { uuid } from '../../bank/schemas/common.js';
 import { finalEnrollmentStatuses } from '../../bank/schemas/enrollment.js';
 import { createEnrollmentRequestSchema } from '../../bank/schemas/enrollment-request.js';
-import { suggestedAccountInfo } from '../biometrics/accounts.js';
+import { customerAccount, suggestedAccountInfo } from '../biometrics/accounts.js';
 import { Refusal, type BiometricsContext } from '../biometrics/context.js';
 import { answerRegistration, answerRegistrationOptions } from '../biometrics/registration.js';
 import type { EnrollmentEntry } from '../biometrics/state.js';
 import { listedEnrollmentsOfDevice } from '../biometrics/views.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
+import { parseParameters } from '../query.js';
 import { answerRepeatedCreate } from '../repeated-create.js';
 
 const enrollmentsPath = '/banking/cashin/pix/biometrics/enrollments';
-const enrollmentsQuerySchema = z.looseObject({ device_id: uuid });
+const enrollmentsQuerySchema = z.strictObject({ device_id: uuid });
 
 type EnrollmentParams = { Params: { enrollmentId: string } };
 
@@ -77,7 +78,9 @@ export function biometricsEnrollmentRoutes(app: FastifyInstance, context: Biomet
         expiration_datetime: null,
         inserted_at: now,
         updated_at: now,
-        account_info: suggestedAccount,
+        // The spec has account_info present in the create response: the suggested account, or the one the bank
+        // holds for this customer at the participant, which the customer may still change at the bank.
+        account_info: suggestedAccount ?? customerAccount(device.record, participant),
       },
       returnToUrl: body.return_to_url,
       suggestedAccount,
@@ -91,11 +94,11 @@ export function biometricsEnrollmentRoutes(app: FastifyInstance, context: Biomet
   });
 
   app.get(enrollmentsPath, async (request, reply) => {
-    const parsed = enrollmentsQuerySchema.safeParse(request.query);
-    if (!parsed.success) return sendValidationErrors(reply, zodErrorItems(parsed.error));
-    const deviceId = parsed.data.device_id;
+    const query = parseParameters(reply, 'query', enrollmentsQuerySchema, request.query);
+    if (!query) return reply;
+    const deviceId = query.device_id;
     if (!biometrics().devices.has(deviceId)) {
-      return new Refusal(404, 'NOT_FOUND', `device ${deviceId} not found`, '/device_id').send(reply);
+      return new Refusal(404, 'NOT_FOUND', `device ${deviceId} not found`, '/query/device_id').send(reply);
     }
     return { data: listedEnrollmentsOfDevice(biometrics(), context.state.reads, deviceId) };
   });

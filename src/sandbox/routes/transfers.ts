@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import {
   transferListQuerySchema,
-  type TransferDocument,
+  type SandboxTransferDocument,
   type TransferListQuery,
 } from '../../bank/schemas/transfer.js';
 import { withinWindow } from '../query.js';
 import type { SandboxState } from '../state.js';
 import { addDatedListRoute } from './dated-list.js';
 
-function matches(transfer: TransferDocument, query: TransferListQuery): boolean {
+function matches(transfer: SandboxTransferDocument, query: TransferListQuery): boolean {
   return (
     withinWindow(transfer.timestamp, query.from_datetime, query.to_datetime) &&
     (query.from_virtual_account_id === undefined ||

@@ -1,4 +1,4 @@
-import type { TransferDocument, TransferStatus } from '../../bank/schemas/transfer.js';
+import type { SandboxTransferDocument, TransferStatus } from '../../bank/schemas/transfer.js';
 import { accountOwners } from './accounts.js';
 import { endToEndId, minuteMs, plusMs, sandboxBankIspb, serial } from './generators.js';
 import type { SeededRandom } from './random.js';
@@ -25,7 +25,7 @@ export function bulkTransfers(
   random: SeededRandom,
   world: SandboxWorld,
   request: BulkTransfersRequest,
-): TransferDocument[] {
+): SandboxTransferDocument[] {
   const owners = accountOwners(world);
   const step = (request.to.getTime() - request.from.getTime()) / request.count;
   return Array.from({ length: request.count }, (_, index) => {

@@ -1,4 +1,4 @@
-import type { TransferDocument, TransferStatus } from '../../bank/schemas/transfer.js';
+import type { SandboxTransferDocument, TransferStatus } from '../../bank/schemas/transfer.js';
 import { accountOwners } from './accounts.js';
 import {
   dayMs,
@@ -42,10 +42,10 @@ export function seedTransfers(
   world: SandboxWorld,
   now: Date,
   count: number,
-): TransferDocument[] {
+): SandboxTransferDocument[] {
   const owners = accountOwners(world);
   const outsideAccounts = Array.from({ length: 12 }, () => random.uuid());
-  const transfers: TransferDocument[] = [];
+  const transfers: SandboxTransferDocument[] = [];
   for (let index = 0; index < count; index++) {
     const owner = random.pick(owners);
     const internal = random.chance(0.3);
