@@ -23,12 +23,13 @@ const { values } = parseArgs({
     'keep-logs': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'worker-heap-mb': { type: 'string' },
+    'results-dir': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
-  console.log(`npm run bench [-- --rounds N] [--only ${benchmarks.join(',')}] [--quick] [--keep-logs] [--profile] [--worker-heap-mb N]
+  console.log(`npm run bench [-- --rounds N] [--only ${benchmarks.join(',')}] [--quick] [--keep-logs] [--profile] [--worker-heap-mb N] [--results-dir DIR]
 
 Starts its own Temporal dev server, sandbox bank, receiver and workers, runs each benchmark next to its baseline,
 prints the tables and writes bench/results/<timestamp>.json. --rounds sets the rounds of each benchmark (the
@@ -36,7 +37,7 @@ payment journey, whose rounds are short, runs twice as many). --quick is a smoke
 --keep-logs keeps the components' logs (kept anyway when a benchmark fails); --profile runs the \`bankflow worker\`
 children with --cpu-prof and keeps their profiles with the logs (profile this process itself with
 \`node --cpu-prof --import tsx bench/run.ts\`). --worker-heap-mb caps the V8 heap of the \`bankflow worker\` children
-(--max-old-space-size), as an operator would.`);
+(--max-old-space-size), as an operator would. --results-dir writes the JSON there instead of bench/results/.`);
   process.exit(0);
 }
 
@@ -148,7 +149,7 @@ try {
 
 results.durationMs = performance.now() - began;
 console.log(`\n${renderReport(results)}\n`);
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+const resultsDir = values['results-dir'] ?? fileURLToPath(new URL('./results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
 const file = path.join(resultsDir, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
 writeFileSync(file, `${JSON.stringify({ ...results, targets: checkTargets(results) }, null, 2)}\n`);
