@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { generatedDocs } from './generated-docs.js';
+import { generatedPages, generatedText } from './generated-docs.js';
 
-for (const page of await generatedDocs()) {
-  writeFileSync(page.path, page.text);
+for (const page of generatedPages) {
+  writeFileSync(page.path, await generatedText(page));
   console.log(`wrote ${page.path}`);
 }

@@ -7,14 +7,14 @@ import { configurationReference } from './configuration-reference.js';
 /** The command that rewrites the generated pages, named by the test that finds one out of date. */
 export const regenerateCommand = 'npm run docs';
 
-/** The pages generated from code, formatted as `prettier --check` wants them: path (from the root) and text. */
-export async function generatedDocs(): Promise<{ path: string; text: string }[]> {
+/** The pages generated from code: path from the root, and how to write it. */
+export const generatedPages = [
+  { path: 'docs/cli.md', generate: () => cliReference(buildProgram(), commandExamples) },
+  { path: 'docs/configuration.md', generate: configurationReference },
+];
+
+/** A page's text as `prettier --check` wants it. */
+export async function generatedText(page: (typeof generatedPages)[number]): Promise<string> {
   const options = { ...(await prettier.resolveConfig('README.md')), parser: 'markdown' };
-  const pages = [
-    { path: 'docs/cli.md', text: cliReference(buildProgram(), commandExamples) },
-    { path: 'docs/configuration.md', text: configurationReference() },
-  ];
-  return Promise.all(
-    pages.map(async (page) => ({ ...page, text: await prettier.format(page.text, options) })),
-  );
+  return prettier.format(page.generate(), options);
 }

@@ -5,6 +5,7 @@ import { cardCommands } from './commands/cards.js';
 import { demoCommand } from './commands/demo.js';
 import { deviceCommands } from './commands/devices.js';
 import { enrollmentCommands } from './commands/enrollment.js';
+import { commandExamples } from './examples.js';
 import { metricsCommand } from './commands/metrics.js';
 import { paymentCommands } from './commands/payment.js';
 import { processCommands } from './commands/processes.js';
@@ -13,6 +14,17 @@ import { refundCommands } from './commands/refunds.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { setupCommand } from './commands/setup.js';
 import { transferCommands } from './commands/transfers.js';
+
+/** `--help` of each command ends with its examples, the ones docs/cli.md shows and a test runs. */
+function addExamples(command: Command, path: string[] = []): void {
+  for (const sub of command.commands) {
+    const subPath = [...path, sub.name()];
+    const lines = commandExamples[subPath.join(' ')]?.lines ?? [];
+    if (lines.length > 0)
+      sub.addHelpText('after', ['', 'Examples:', ...lines.map((line) => `  ${line}`)].join('\n'));
+    addExamples(sub, subPath);
+  }
+}
 
 /** The `bankflow` command line, built without running it: the CLI runs it, docs/cli.md is generated from it. */
 export function buildProgram(): Command {
@@ -37,5 +49,6 @@ export function buildProgram(): Command {
   metricsCommand(program);
   scheduleCommands(program);
   setupCommand(program);
+  addExamples(program);
   return program;
 }
