@@ -173,6 +173,28 @@ describe('the sandbox answers every mistake in its endpoint family error shape',
     expect(listed(unknownDevice)[0]?.source?.pointer).toBe('/query/device_id');
   });
 
+  it("answers a 429 with Retry-After in the family's shape", async () => {
+    const faults = await httpCall(`${url}/sandbox/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        retry_after_seconds: 3,
+        fail_next: [
+          { path_prefix: '/banking/cashin/boletos/', count: 1, status: 429 },
+          { path_prefix: '/banking/cards/', count: 1, status: 429 },
+        ],
+      }),
+    });
+    expect(faults.statusCode).toBe(200);
+    const onSingle = await call('PUT', `/banking/cashin/boletos/${unknownId}/cancel`);
+    expect(onSingle.statusCode).toBe(429);
+    expect(onSingle.headers.get('retry-after')).toBe('3');
+    expect(single(onSingle).error_code).toBe('RATE_LIMITED');
+    const onList = await call('GET', `/banking/cards/${unknownId}`);
+    expect(onList.statusCode).toBe(429);
+    expect(listed(onList)[0]?.title).toBe('RATE_LIMITED');
+  });
+
   it('answers a creation with 200, as every other success', async () => {
     const device = await call('POST', '/biometrics/devices', {
       body: JSON.stringify({ fingerprint: 'fp-shapes', counterparty_tax_number: '12345678909' }),
