@@ -1,27 +1,14 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { outputOf, type CliResult } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const tempDir = tempDirs('bankflow-bench-');
 const benchmarks = ['ingest', 'journey', 'sync', 'footprint'];
 
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runBench(args: string[]): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runBench(args: string[]): Promise<CliResult> {
+  return outputOf(spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args]));
 }
 
 /** `npm run bench -- --quick`: every benchmark at a tiny size, so the benchmark code cannot rot between runs. */

@@ -20,9 +20,14 @@ export interface CliResult {
 
 /** Runs the CLI to its end; `input` is what it reads on stdin. */
 export function runCli(args: string[], env: Record<string, string> = {}, input = ''): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  child.stdin.end(input);
+  return outputOf(child);
+}
+
+/** What a child process printed, once it exits. */
+export function outputOf(child: ChildProcessWithoutNullStreams): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCli(args, env);
-    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
