@@ -50,6 +50,10 @@ const timeZone = z
     },
     { message: 'must be an IANA time zone such as America/Sao_Paulo or UTC' },
   );
+const requestsPerSecond = z.coerce
+  .number()
+  .positive({ message: 'must be a number of requests per second above 0 (unset it for no limit)' })
+  .optional();
 /** Comma-separated uuids; empty or unset is an empty list. */
 const uuidList = z
   .string()
@@ -108,12 +112,19 @@ export const envSchema = z
     BANK_CLIENT_ID: z.string().min(1).default('sandbox-client'),
     BANK_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
     BANK_TIMEOUT_MS: positiveMs(10_000),
+    /**
+     * Bank calls per second across every worker on the task queue together, enforced by Temporal's matching
+     * service as the queue's activity rate (docs/decisions.md); no limit when unset.
+     */
+    BANK_RATE_LIMIT_PER_SECOND: requestsPerSecond,
 
     SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
     SANDBOX_PORT: port(4010),
     SANDBOX_SEED: z.coerce.number().int().nonnegative().default(42),
     SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
     SANDBOX_WEBHOOK_SECRET: z.string().min(1).default(developmentWebhookSecret),
+    /** The sandbox bank answers 429 with Retry-After beyond this many calls per second; no limit when unset. */
+    SANDBOX_RATE_LIMIT_PER_SECOND: requestsPerSecond,
 
     CODEC_HOST: z.string().min(1).default('127.0.0.1'),
     CODEC_PORT: port(4030),
@@ -247,6 +258,8 @@ export interface BankConfig {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
+  /** Bank calls per second across the fleet; no limit when unset. */
+  requestsPerSecond?: number;
 }
 
 /** What the scheduled jobs need on the worker: where files go and which accounts metrics snapshots read. */
@@ -274,6 +287,7 @@ export interface Config {
     seed: number;
     webhookUrl: string | undefined;
     webhookSecret: string;
+    rateLimitPerSecond: number | undefined;
   };
   webhooks: {
     host: string;
@@ -355,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientId: e.BANK_CLIENT_ID,
       clientSecret: e.BANK_CLIENT_SECRET,
       timeoutMs: e.BANK_TIMEOUT_MS,
+      requestsPerSecond: e.BANK_RATE_LIMIT_PER_SECOND,
     },
     sandbox: {
       host: e.SANDBOX_HOST,
@@ -362,6 +377,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       seed: e.SANDBOX_SEED,
       webhookUrl: e.SANDBOX_WEBHOOK_URL,
       webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
+      rateLimitPerSecond: e.SANDBOX_RATE_LIMIT_PER_SECOND,
     },
     codec: {
       host: e.CODEC_HOST,

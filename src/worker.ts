@@ -53,6 +53,9 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
       temporal: new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
     }),
     dataConverter,
+    // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
+    // together; every bank call is an activity on this queue (docs/decisions.md).
+    maxTaskQueueActivitiesPerSecond: options.bank.requestsPerSecond,
     ...workflowCode(options.workflowBundle),
     ...options.tuning,
   });

@@ -49,12 +49,23 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   BANK_CLIENT_ID: { meaning: 'HTTP Basic user (`client_id`) at the bank' },
   BANK_CLIENT_SECRET: { meaning: 'HTTP Basic password (`client_secret`) at the bank' },
   BANK_TIMEOUT_MS: { meaning: 'timeout of one bank request, in milliseconds' },
+  BANK_RATE_LIMIT_PER_SECOND: {
+    meaning:
+      'bank calls per second across every worker on the task queue together, paced by Temporal ' +
+      '([operations.md](operations.md)); above 0',
+    unset: 'no limit',
+  },
   SANDBOX_HOST: { meaning: 'where the sandbox bank listens' },
   SANDBOX_PORT: { meaning: 'where the sandbox bank listens (`0`: a free port)' },
   SANDBOX_SEED: { meaning: "seed of the sandbox's data and injected faults" },
   SANDBOX_WEBHOOK_URL: {
     meaning: 'where the sandbox delivers its webhooks',
     unset: '`bankflow dev`: its own receiver; `bankflow sandbox`: nowhere',
+  },
+  SANDBOX_RATE_LIMIT_PER_SECOND: {
+    meaning:
+      "the sandbox bank's own limit: beyond it, 429 with `Retry-After` (bursts of two seconds' worth pass)",
+    unset: 'no limit',
   },
   SANDBOX_WEBHOOK_SECRET: {
     meaning:

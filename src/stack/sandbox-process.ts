@@ -19,5 +19,8 @@ export function startConfiguredSandbox(
     logger,
     webhookUrl: config.sandbox.webhookUrl ?? defaultWebhookUrl,
     webhookSecret: config.sandbox.webhookSecret,
+    rateLimit: config.sandbox.rateLimitPerSecond
+      ? { requestsPerSecond: config.sandbox.rateLimitPerSecond }
+      : undefined,
   });
 }

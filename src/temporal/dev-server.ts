@@ -14,6 +14,8 @@ export interface DevServerOptions {
   namespace: string;
   /** Where the Web UI asks to decrypt payloads (the codec server). */
   codecEndpoint?: string;
+  /** Server settings beyond the defaults, e.g. `matching.numTaskqueueReadPartitions`. */
+  dynamicConfig?: Record<string, number | string | boolean>;
   logger: Logger;
 }
 
@@ -71,6 +73,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       'error',
       ...searchAttributeFlags(),
       ...(options.codecEndpoint ? ['--ui-codec-endpoint', options.codecEndpoint] : []),
+      ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => [
+        '--dynamic-config-value',
+        `${key}=${JSON.stringify(value)}`,
+      ]),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -15,3 +15,18 @@ export function cliEnvFor(stack: TestStack): Record<string, string> {
 
 /** Each CLI run is a Node process compiling TypeScript on start; on a busy machine a few of them take minutes. */
 export const cliTestTimeoutMs = 180_000;
+
+/** The environment of a `bankflow worker` process serving a test stack's task queue against its sandbox bank. */
+export function workerProcessEnv(
+  stack: TestStack,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    BANKFLOW_ENV: 'development',
+    LOG_LEVEL: 'info',
+    ...cliEnvFor(stack),
+    ...extra,
+  };
+}

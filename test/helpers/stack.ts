@@ -59,7 +59,7 @@ export interface TestStackOptions {
   bank?: Partial<BankConfig>;
   /** Run the webhook receiver and have the sandbox deliver its webhooks to it (fast retries). */
   receiver?: boolean;
-  sandbox?: Pick<SandboxOptions, 'biometrics' | 'webhookDelivery'>;
+  sandbox?: Pick<SandboxOptions, 'biometrics' | 'webhookDelivery' | 'rateLimit'>;
   /** Where every component logs; the test logger (LOG_LEVEL, default error) otherwise. */
   logger?: Logger;
   jobs?: Partial<JobsConfig>;

@@ -13,13 +13,8 @@ import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
 import { enroll, keyOf, newCustomer, world } from '../helpers/journey.js';
 import { recordHistory } from '../helpers/replay.js';
-import {
-  encryptionKeys,
-  required,
-  sandboxCredentials,
-  startTestStack,
-  type TestStack,
-} from '../helpers/stack.js';
+import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
+import { workerProcessEnv } from '../helpers/cli-env.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 import { testEnvKeys } from '../setup/shared.js';
 
@@ -60,19 +55,7 @@ describe('an update accepted together with other events, after the worker that a
   const startWorker = async () => {
     const worker = startCliProcess(
       ['worker'],
-      {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        BANKFLOW_ENV: 'development',
-        BANKFLOW_DATA_DIR: path.join(logDir, 'data'),
-        LOG_LEVEL: 'info',
-        TEMPORAL_ADDRESS: required(testEnvKeys.address),
-        TEMPORAL_NAMESPACE: required(testEnvKeys.namespace),
-        TEMPORAL_TASK_QUEUE: stack.taskQueue,
-        BANK_BASE_URL: stack.sandbox.url,
-        BANK_CLIENT_ID: sandboxCredentials.clientId,
-        BANK_CLIENT_SECRET: sandboxCredentials.clientSecret,
-      },
+      workerProcessEnv(stack, { BANKFLOW_DATA_DIR: path.join(logDir, 'data') }),
       log,
       'worker running',
     );
