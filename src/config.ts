@@ -50,6 +50,7 @@ const timeZone = z
     },
     { message: 'must be an IANA time zone such as America/Sao_Paulo or UTC' },
   );
+const optionalPort = z.coerce.number().int().min(1).max(65535).optional();
 const requestsPerSecond = z.coerce
   .number()
   .positive({ message: 'must be a number of requests per second above 0 (unset it for no limit)' })
@@ -106,6 +107,10 @@ export const envSchema = z
       .refine((value) => value !== 1, { message: 'must be 0 (no cache) or at least 2' })
       .default(50),
     TEMPORAL_DEV_PORT: port(7233),
+    /** Where workers serve Prometheus metrics: the Temporal SDK's own, and bankflow's bank calls. Off when unset. */
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    TEMPORAL_METRICS_PORT: optionalPort,
+    WORKER_METRICS_PORT: optionalPort,
     TEMPORAL_UI_PORT: port(8233),
 
     BANK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -250,6 +255,8 @@ export interface TemporalConfig {
   maxCachedWorkflows: number;
   devServerPort: number;
   uiPort: number;
+  /** Prometheus endpoints of a worker process; each off when its port is unset. */
+  metrics?: { host: string; sdkPort: number | undefined; workerPort: number | undefined };
 }
 
 export interface BankConfig {
@@ -363,6 +370,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
       devServerPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      metrics: { host: e.METRICS_HOST, sdkPort: e.TEMPORAL_METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },
     },
     bank: {
       baseUrl: e.BANK_BASE_URL,

@@ -1,11 +1,13 @@
 import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
+import { bankActivityNames } from './activities/failures.js';
 import { createActivities } from './activities/index.js';
 import { BankClient } from './bank/client.js';
 import type { BankConfig, JobsConfig } from './config.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
+import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
 import { hasPrebuiltWorkflowBundle, prebuiltWorkflowBundlePath, workflowsPath } from './workflow-bundle.js';
 
 export interface BankflowWorkerOptions {
@@ -18,6 +20,8 @@ export interface BankflowWorkerOptions {
   /** Payload encryption keys, the same the clients use (current first). */
   encryptionKeys: EncryptionKey[];
   logger: Logger;
+  /** Where the worker counts and times its bank calls; none when unset. */
+  metrics?: WorkerMetrics;
   /** A prebuilt workflow bundle; otherwise the one `npm run build` wrote, or bundling from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   tuning?: Pick<
@@ -42,16 +46,20 @@ function workflowCode(
 export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Worker> {
   const bank = new BankClient(options.bank, options.logger);
   const dataConverter = bankflowDataConverter(options.encryptionKeys);
+  const activities = createActivities({
+    bank,
+    jobs: options.jobs,
+    // The same payload codec as the worker's: activities read and signal workflows whose payloads are encrypted.
+    temporal: new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
+  });
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({
-      bank,
-      jobs: options.jobs,
-      // The same payload codec as the worker's: activities read and signal workflows whose payloads are encrypted.
-      temporal: new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
-    }),
+    activities,
+    interceptors: options.metrics
+      ? { activity: [bankCallInterceptor(options.metrics, bankActivityNames(activities))] }
+      : undefined,
     dataConverter,
     // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
     // together; every bank call is an activity on this queue (docs/decisions.md).

@@ -43,6 +43,15 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       'its next task; `0` disables the cache. Run workers with a heap cap (`NODE_OPTIONS=--max-old-space-size=160`) ' +
       'so V8 collects evicted workflows early ([performance.md](performance.md))',
   },
+  METRICS_HOST: { meaning: 'where a worker serves its Prometheus metrics ([operations.md](operations.md))' },
+  TEMPORAL_METRICS_PORT: {
+    meaning: "port of the Temporal SDK's own metrics (`/metrics`); a port in use is logged and skipped",
+    unset: 'not served',
+  },
+  WORKER_METRICS_PORT: {
+    meaning: "port of bankflow's bank-call metrics (`/metrics`); a port in use is logged and skipped",
+    unset: 'not served',
+  },
   TEMPORAL_DEV_PORT: { meaning: 'gRPC port of the embedded dev server' },
   TEMPORAL_UI_PORT: { meaning: 'Web UI port of the embedded dev server' },
   BANK_BASE_URL: { meaning: "the bank's `{base_url}`", unset: 'the sandbox bank' },

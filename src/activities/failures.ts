@@ -20,15 +20,29 @@ export function toApplicationFailure(error: unknown): unknown {
   });
 }
 
+/** The activities that are one bank call each, so the worker's metrics count bank calls and nothing else. */
+const bankActivities = new WeakSet<object>();
+
 /** Wraps an activity so the bank's failures reach Temporal as typed ApplicationFailures. */
 export function bankActivity<Args extends unknown[], Result>(
   call: (...args: Args) => Promise<Result>,
 ): (...args: Args) => Promise<Result> {
-  return async (...args) => {
+  const activity = async (...args: Args) => {
     try {
       return await call(...args);
     } catch (error) {
       throw toApplicationFailure(error);
     }
   };
+  bankActivities.add(activity);
+  return activity;
+}
+
+/** The names of the activities `bankActivity` made. */
+export function bankActivityNames(activities: Record<string, unknown>): Set<string> {
+  return new Set(
+    Object.entries(activities)
+      .filter(([, activity]) => typeof activity === 'function' && bankActivities.has(activity))
+      .map(([name]) => name),
+  );
 }

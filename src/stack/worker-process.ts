@@ -2,7 +2,8 @@ import type { Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
-import { installTemporalRuntime } from '../temporal/runtime.js';
+import { installTemporalRuntime, sdkMetricsBindAddress } from '../temporal/runtime.js';
+import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js';
 import { createBankflowWorker } from '../worker.js';
 
 export interface RunningWorker {
@@ -19,7 +20,18 @@ export async function startWorker(
   logger: Logger,
   jobs: JobsConfig,
 ): Promise<RunningWorker> {
-  installTemporalRuntime(logger);
+  const metricsConfig = temporal.metrics;
+  installTemporalRuntime(
+    logger,
+    metricsConfig?.sdkPort
+      ? await sdkMetricsBindAddress(metricsConfig.host, metricsConfig.sdkPort, logger)
+      : undefined,
+  );
+  const metrics = metricsConfig?.workerPort ? createWorkerMetrics() : undefined;
+  const metricsServer =
+    metrics && metricsConfig?.workerPort
+      ? await serveMetrics(metrics.registry, metricsConfig.host, metricsConfig.workerPort, logger)
+      : undefined;
   const connection = await connectWorkerConnection(temporal);
   const worker = await createBankflowWorker({
     connection,
@@ -29,9 +41,13 @@ export async function startWorker(
     jobs,
     encryptionKeys: temporal.encryptionKeys,
     logger,
+    metrics: metricsServer ? metrics : undefined,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
   });
-  const done = worker.run().finally(() => connection.close());
+  const done = worker.run().finally(async () => {
+    await connection.close();
+    await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
+  });
   return {
     worker,
     done,
