@@ -35,7 +35,7 @@ function indexedTypeName(value: number): string {
 function refusal(error: unknown, namespace: string, address: string): Error {
   if (!isGrpcServiceError(error)) return error as Error;
   const names = allSearchAttributeKeys.map((key) => key.name).join(', ');
-  const cloud = /\.tmprl\.cloud(:\d+)?$/.test(address);
+  const cloud = /\.(tmprl\.cloud|api\.temporal\.io)(:\d+)?$/.test(address);
   if (error.code === status.UNIMPLEMENTED || (cloud && error.code === status.PERMISSION_DENIED)) {
     return new SetupRefusedError(
       `${address} does not let clients register search attributes (${error.details}); on Temporal Cloud add ` +
