@@ -38,7 +38,7 @@ function refusal(error: unknown, namespace: string, address: string): Error {
   const cloud = /\.(tmprl\.cloud|api\.temporal\.io)(:\d+)?$/.test(address);
   if (error.code === status.UNIMPLEMENTED || (cloud && error.code === status.PERMISSION_DENIED)) {
     return new SetupRefusedError(
-      `${address} does not let clients register search attributes (${error.details}); on Temporal Cloud add ` +
+      `${address} does not let clients register search attributes; on Temporal Cloud add ` +
         `them with \`tcld namespace search-attributes add --namespace ${namespace} --search-attribute <name>=Keyword\` ` +
         `or in the Cloud UI (Namespaces → ${namespace} → Search attributes): ${names}`,
       { cause: error },
@@ -46,14 +46,14 @@ function refusal(error: unknown, namespace: string, address: string): Error {
   }
   if (error.code === status.PERMISSION_DENIED) {
     return new SetupRefusedError(
-      `permission denied registering search attributes on namespace ${namespace} (${error.details}); an ` +
+      `permission denied registering search attributes on namespace ${namespace}; an ` +
         `operator with admin rights on the cluster runs \`bankflow setup\`, or adds them: ${names} (all Keyword)`,
       { cause: error },
     );
   }
   if (error.code === status.NOT_FOUND) {
     return new SetupRefusedError(
-      `namespace ${namespace} does not exist on ${address} (${error.details}); create it first, e.g. ` +
+      `namespace ${namespace} does not exist on ${address}; create it first, e.g. ` +
         `\`temporal operator namespace create --namespace ${namespace}\``,
       { cause: error },
     );
