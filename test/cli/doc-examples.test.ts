@@ -15,9 +15,13 @@ interface Run {
   output: string;
 }
 
+/** Process groups still running: an example that hangs past its timeout is killed when the file ends. */
+const running = new Set<number>();
+
 /** Runs one example line in bash, as typed; a server is stopped with Ctrl-C once it says it is running. */
 function run(example: DocExample, env: Record<string, string>): Promise<Run> {
   const child = spawn('bash', ['-c', `${npxShim}\n${example.line}`], { env, detached: true });
+  if (child.pid) running.add(child.pid);
   let output = '';
   let stopped = false;
   const onOutput = (chunk: Buffer) => {
@@ -30,7 +34,10 @@ function run(example: DocExample, env: Record<string, string>): Promise<Run> {
   child.stderr.on('data', onOutput);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      if (child.pid) running.delete(child.pid);
+      resolve({ code, output });
+    });
   });
 }
 
@@ -54,7 +61,10 @@ describe('the examples of README.md and docs/cli.md, run as written', () => {
       REPORTS_DIR: stack.jobs.reportsDir,
     };
   });
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    for (const pid of running) process.kill(-pid, 'SIGKILL');
+    await stack?.stop();
+  });
 
   it('finds the examples, the README first', () => {
     expect(examples.filter((example) => example.file === 'README.md').length).toBeGreaterThan(5);
