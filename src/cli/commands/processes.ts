@@ -3,9 +3,7 @@ import type { Logger } from 'pino';
 import { resolveBank } from '../../bank/base-url.js';
 import type { Config } from '../../config.js';
 import { startCodecServer } from '../../stack/codec-process.js';
-import { startDevStack } from '../../stack/dev-stack.js';
 import { startReceiver } from '../../stack/receiver-process.js';
-import { startConfiguredSandbox } from '../../stack/sandbox-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
@@ -52,7 +50,8 @@ export function processCommands(program: Command): void {
     name: 'dev',
     description:
       'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
-    start: startDevStack,
+    // The sandbox bank and the checkout load only for the commands that run them: a worker process never holds them.
+    start: async (config, logger) => (await import('../../stack/dev-stack.js')).startDevStack(config, logger),
     title: 'bankflow is running',
     urls: (stack) => stack.urls,
   });
@@ -94,7 +93,8 @@ export function processCommands(program: Command): void {
   const sandbox = addServerCommand(program, {
     name: 'sandbox',
     description: 'run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT',
-    start: startConfiguredSandbox,
+    start: async (config, logger) =>
+      (await import('../../stack/sandbox-process.js')).startConfiguredSandbox(config, logger),
     title: 'sandbox bank is running',
     urls: (sandbox) => ({ 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` }),
   });
