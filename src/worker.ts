@@ -8,7 +8,12 @@ import type { BankConfig, JobsConfig } from './config.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
-import { hasPrebuiltWorkflowBundle, prebuiltWorkflowBundlePath, workflowsPath } from './workflow-bundle.js';
+import {
+  hasPrebuiltWorkflowBundle,
+  prebuiltWorkflowBundlePath,
+  workflowInterceptorModules,
+  workflowsPath,
+} from './workflow-bundle.js';
 
 export interface BankflowWorkerOptions {
   connection: NativeConnection;
@@ -57,9 +62,11 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities,
-    interceptors: options.metrics
-      ? { activity: [bankCallInterceptor(options.metrics, bankActivityNames(activities))] }
-      : undefined,
+    interceptors: {
+      // Bundled with the workflows; only a worker bundling at start reads this list.
+      workflowModules: workflowInterceptorModules,
+      activity: options.metrics ? [bankCallInterceptor(options.metrics, bankActivityNames(activities))] : [],
+    },
     dataConverter,
     // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
     // together; every bank call is an activity on this queue (docs/decisions.md).

@@ -10,6 +10,9 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 /** The workflows entry next to this file. */
 export const workflowsPath = path.join(here, 'workflows', `index${extension}`);
 
+/** Workflow interceptors bundled with the workflows: the journeys' outcome metrics. */
+export const workflowInterceptorModules = [path.join(here, 'workflows', `journey-metrics${extension}`)];
+
 /**
  * The workflow bundle `npm run build` writes (scripts/bundle-workflows.mjs). Only dist/ has one: a worker run
  * from source bundles at start, so it never runs a bundle older than the code beside it.
@@ -18,7 +21,7 @@ export const prebuiltWorkflowBundlePath = path.join(here, 'workflows-bundle.js')
 
 /** Bundles bankflow's workflows, as the worker would at start. */
 export function bundleWorkflows(logger?: BundleOptions['logger']): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, ...(logger ? { logger } : {}) });
+  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, ...(logger ? { logger } : {}) });
 }
 
 /** Whether this is a build with a prebuilt bundle. */

@@ -5,6 +5,7 @@ import { startCliProcess, terminate, type CliProcess } from '../../bench/chaos/c
 import { cancelBoletoWorkflow } from '../../src/workflows/boleto-cancel.js';
 import { cliTestTimeoutMs, workerProcessEnv } from '../helpers/cli-env.js';
 import { freePort } from '../helpers/cli.js';
+import { enroll, newCustomer, payAndSettle } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -78,12 +79,20 @@ describe('worker metrics: the Temporal SDK and bankflow, each on its own port', 
   });
 
   it(
-    'after a cancelled boleto and a refused one, both endpoints show the calls, the workflows and the task queue',
+    'after a payment journey, a cancelled boleto and a refused one, both endpoints show the bank calls, the journeys, the workflows and the task queue',
     async () => {
       await startWorker('a');
       const boletoId = [...stack.sandbox.state.boletos.keys()][0] ?? '';
       await cancel(boletoId);
       await expect(cancel(unknownBoleto)).rejects.toThrow();
+      const customer = await newCustomer(stack);
+      const { result: enrolled } = await enroll(stack, customer);
+      await payAndSettle(stack, customer, {
+        externalId: `metrics-${randomUUID()}`,
+        enrollmentId: enrolled.enrollment?.id ?? '',
+        amountCents: 1_500,
+        description: 'metrics',
+      });
 
       const bankflow = await scrape(workerPort);
       expect(
@@ -122,6 +131,11 @@ describe('worker metrics: the Temporal SDK and bankflow, each on its own port', 
       expect(sample(sdk, 'temporal_workflow_task_schedule_to_start_latency_count', queue)).toBeGreaterThan(0);
       expect(sample(sdk, 'temporal_worker_task_slots_available', queue)).toBeGreaterThan(0);
       expect(sample(sdk, 'temporal_sticky_cache_size')).toBeDefined();
+      expect(sample(sdk, 'bankflow_journeys_total', { kind: 'payment', outcome: 'settled' })).toBe(1);
+      for (const endpoint of ['createEnrollment', 'createBiometricPayment', 'authorizeBiometricPayment'])
+        expect(
+          sample(bankflow, 'bankflow_bank_calls_total', { endpoint, outcome: 'ok' }),
+        ).toBeGreaterThanOrEqual(1);
     },
     cliTestTimeoutMs,
   );
