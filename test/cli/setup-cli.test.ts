@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { allSearchAttributeKeys } from '../../src/workflows/search-attributes.js';
 import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { runCli } from '../helpers/cli.js';
@@ -21,7 +22,7 @@ describe('bankflow setup', () => {
     connection = await Connection.connect({ address });
     await connection.workflowService.registerNamespace({
       namespace,
-      workflowExecutionRetentionPeriod: { seconds: 86_400 },
+      workflowExecutionRetentionPeriod: msToTs(86_400_000),
     });
     // A namespace just registered reaches the frontend's cache a moment later.
     for (let tries = 0; ; tries++) {
