@@ -8,20 +8,13 @@ import type { JobWindowInput } from '../shared/schedule-window.js';
 export interface AttemptsSyncInput extends JobWindowInput {
   /** Records per page asked of the bank (`limit`, at most 100); the bank's default of 50 when absent. */
   pageSize?: number;
-  /** Pages per workflow run before continue-as-new (default 100); bounds the history whatever the volume. */
+  /** Pages per workflow run before continue-as-new (default 20); bounds the history whatever the volume. */
   pagesPerRun?: number;
   /** Set by continue-as-new. */
   resume?: AttemptsSyncCarry;
 }
 
-/** Pages per run for runs started before page batches; each page was a local activity of its own. */
 export const defaultPagesPerRun = 20;
-
-/**
- * Pages per run once pages come in batches: a batch costs the run one marker event whatever its size, so a run
- * holds five batches in about as many events as a run of single pages held twenty.
- */
-export const defaultBatchedPagesPerRun = 100;
 
 /** Pages one batch (one local activity) takes at most. */
 export const pagesPerBatch = 20;

@@ -13,7 +13,6 @@ import { jobIds } from '../jobs/definitions.js';
 import { searchAttributes } from '../search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
 import {
-  defaultBatchedPagesPerRun,
   defaultPagesPerRun,
   pagesPerBatch,
   type AttemptsPageQuery,
@@ -45,21 +44,15 @@ const localPagesPatch = 'attempts-sync-local-pages';
  */
 const pageBatchesPatch = 'attempts-sync-page-batches';
 
-interface PageSource {
-  pagesPerRun: number;
-  /** Fetches and delivers the pages from `query`'s cursor, at most `room` of them. */
-  fetch: (query: AttemptsPageQuery, room: number) => Promise<AttemptsPageResult>;
-}
+/** Fetches and delivers the pages from `query`'s cursor, at most `room` of them. */
+type PageFetch = (query: AttemptsPageQuery, room: number) => Promise<AttemptsPageResult>;
 
-function pageSource(input: AttemptsSyncInput): PageSource {
+function pageFetch(): PageFetch {
   if (patched(pageBatchesPatch)) {
-    return {
-      pagesPerRun: input.pagesPerRun ?? defaultBatchedPagesPerRun,
-      fetch: (query, room) => local.syncAttemptsPages({ query, maxPages: Math.min(room, pagesPerBatch) }),
-    };
+    return (query, room) => local.syncAttemptsPages({ query, maxPages: Math.min(room, pagesPerBatch) });
   }
   const { syncAttemptsPage } = patched(localPagesPatch) ? local : queued;
-  return { pagesPerRun: input.pagesPerRun ?? defaultPagesPerRun, fetch: (query) => syncAttemptsPage(query) };
+  return (query) => syncAttemptsPage(query);
 }
 
 /**
@@ -71,6 +64,7 @@ function pageSource(input: AttemptsSyncInput): PageSource {
  */
 export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
   const window = await resolveJobWindow(input);
+  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
   const summary = input.resume?.summary ?? emptySummary(window.from, window.to);
   summary.runs++;
   const updated = new Set(input.resume?.updatedRecurrences ?? []);
@@ -96,23 +90,23 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   }
   publish();
 
-  const pages = pageSource(input);
+  const fetchPages = pageFetch();
   for (let pagesThisRun = 0; ;) {
-    if (cursor && (pagesThisRun >= pages.pagesPerRun || workflowInfo().continueAsNewSuggested)) {
+    if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
       await continueAsNew<typeof syncRecurrenceAttempts>({
         ...input,
         ...window,
         resume: { cursor, summary, updatedRecurrences: [...updated] },
       });
     }
-    const page = await pages.fetch(
+    const page = await fetchPages(
       {
         from_datetime: window.from,
         to_datetime: window.to,
         ...(input.pageSize ? { limit: input.pageSize } : {}),
         ...(cursor ? { after: cursor } : {}),
       },
-      pages.pagesPerRun - pagesThisRun,
+      pagesPerRun - pagesThisRun,
     );
     pagesThisRun += page.pages ?? 1;
     addPage(summary, page, updated);
