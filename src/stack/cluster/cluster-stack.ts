@@ -80,12 +80,9 @@ export async function startClusterStack(config: Config, logger: Logger): Promise
     const temporal = { ...config.temporal, address };
 
     const connection = await Connection.connect({ address });
-    try {
-      urls['Namespace'] = `${namespace} (${await ensureNamespace(connection, namespace, retentionDays)})`;
-      await registerSearchAttributes(connection, namespace, address);
-    } finally {
-      await connection.close();
-    }
+    parts.add(() => connection.close());
+    urls['Namespace'] = `${namespace} (${await ensureNamespace(connection, namespace, retentionDays)})`;
+    await registerSearchAttributes(connection, namespace, address);
 
     const codec = await startCodecServer(config, logger);
     parts.add(() => codec.stop());
@@ -109,6 +106,7 @@ export async function startClusterStack(config: Config, logger: Logger): Promise
       env: { TEMPORAL_ADDRESS: address, BANK_BASE_URL: bank.baseUrl },
       metricsPorts: { sdk: metrics?.sdkPort, worker: metrics?.workerPort },
       logger,
+      temporal: { connection, namespace, taskQueue: temporal.taskQueue },
     });
     parts.add(async () => {
       await Promise.all(workers.map((worker) => worker.stop()));

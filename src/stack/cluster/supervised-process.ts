@@ -30,7 +30,6 @@ export class SupervisedProcess {
   restarts = 0;
   /** The end of its output, for the error when it fails to come up. */
   recentOutput = '';
-  private waiters: { text: string; resolve: () => void }[] = [];
 
   constructor(
     readonly spec: ProcessSpec,
@@ -57,9 +56,6 @@ export class SupervisedProcess {
     this.child = child;
     const forward = (chunk: Buffer) => {
       this.recentOutput = (this.recentOutput + chunk.toString()).slice(-2_000);
-      const found = this.waiters.filter((waiter) => this.recentOutput.includes(waiter.text));
-      this.waiters = this.waiters.filter((waiter) => !found.includes(waiter));
-      for (const waiter of found) waiter.resolve();
       if (spec.echo) spec.echo.write(chunk);
       else for (const line of chunk.toString().split('\n').filter(Boolean)) log.debug(line);
     };
@@ -83,30 +79,6 @@ export class SupervisedProcess {
         }
       });
     });
-  }
-
-  /** Resolves once its output shows `text`; rejects if it exits first or `timeoutMs` passes. */
-  waitForOutput(text: string, timeoutMs: number): Promise<void> {
-    if (this.recentOutput.includes(text)) return Promise.resolve();
-    const failure = () =>
-      new Error(`${this.spec.name} did not start: ${this.recentOutput.trim().slice(-1_000)}`);
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(failure()), timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.waiters.push({ text, resolve: done });
-      void this.exited.then(() => {
-        clearTimeout(timer);
-        reject(failure());
-      });
-    });
-  }
-
-  /** Resolves when the current child has exited (a restarted one is a new child). */
-  whenExited(): Promise<void> {
-    return this.exited;
   }
 
   /** Stops it for good: its stop signal, then SIGKILL after the grace period. */

@@ -1,3 +1,5 @@
+import type { Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import type { Logger } from 'pino';
 import { SupervisedProcess } from './supervised-process.js';
 
@@ -8,6 +10,8 @@ export interface WorkerProcessOptions {
   /** Each worker's Prometheus ports are these plus its index, so several fit on one host. */
   metricsPorts: { sdk: number | undefined; worker: number | undefined };
   logger: Logger;
+  /** Where they are seen polling: a worker is up once the server lists it among the task queue's pollers. */
+  temporal: { connection: Connection; namespace: string; taskQueue: string };
 }
 
 /** The same CLI that runs the cluster (from dist, or from source under tsx), as `bankflow worker`. */
@@ -48,6 +52,32 @@ export async function startWorkerProcesses(options: WorkerProcessOptions): Promi
       ),
   );
   for (const worker of workers) worker.start();
-  await Promise.all(workers.map((worker) => worker.waitForOutput('worker running', 60_000)));
+  await untilPolling(workers, options.temporal);
   return workers;
+}
+
+/** The SDK names a worker `<pid>@<host>`; the server lists the identities that polled in the last minute. */
+async function untilPolling(
+  workers: SupervisedProcess[],
+  temporal: WorkerProcessOptions['temporal'],
+): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const described = await temporal.connection.workflowService.describeTaskQueue({
+      namespace: temporal.namespace,
+      taskQueue: { name: temporal.taskQueue },
+      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    });
+    const identities = (described.pollers ?? []).map((poller) => poller.identity ?? '');
+    const waiting = workers.filter((worker) => !identities.some((id) => id.startsWith(`${worker.pid}@`)));
+    if (waiting.length === 0) return;
+    const gone = waiting.find((worker) => !worker.running);
+    if (gone || Date.now() > deadline) {
+      const worker = gone ?? waiting[0];
+      throw new Error(
+        `${worker?.spec.name} did not start polling: ${worker?.recentOutput.trim().slice(-1_000)}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
