@@ -10,6 +10,7 @@ import { namedServerPorts, portFree, serverPorts } from '../../src/stack/cluster
 import { connectClient } from '../../src/temporal/connection.js';
 import { freePort } from '../chaos/ports.js';
 import { interruptCluster, startCluster } from './cluster-process.js';
+import { operatorCommands, scaleWorkers, secondClusterRefused } from './operator.js';
 import { descendants } from './processes.js';
 import {
   demoJourney,
@@ -19,10 +20,10 @@ import {
   type Outcome,
 } from './scenarios.js';
 
-/** A frontend port whose whole layout (it minus 300 to it plus 10) is free. */
+/** A frontend port whose whole layout (it minus 300 to it plus 10) is free; membership ports stay below 32768. */
 async function freeServerPort(): Promise<number> {
   for (;;) {
-    const frontend = 20_000 + Math.floor(Math.random() * 30_000);
+    const frontend = 20_000 + Math.floor(Math.random() * 13_000);
     const ports = namedServerPorts(serverPorts(frontend));
     if ((await Promise.all(ports.map((entry) => portFree(entry.port)))).every(Boolean)) return frontend;
   }
@@ -90,6 +91,16 @@ if (cluster) {
   await timed('worker SIGKILLed mid-payment, the other finishes it', () => workerKilledMidPayment(ctx));
   await timed('server SIGKILLed and restarted mid-payment, no workflow lost', () => serverRestarted(ctx));
   await timed('schedules triggered, their runs complete', () => schedulesFire(ctx, scheduleIds));
+  await timed('operator: namespace create, setup, schedules apply', () => operatorCommands(env, address));
+  await timed('a third `bankflow worker` joins the task queue', () =>
+    scaleWorkers(
+      { ...env, TEMPORAL_ADDRESS: address, BANK_BASE_URL: sandboxUrl },
+      client.connection,
+      config.temporal.namespace,
+      config.temporal.taskQueue,
+    ),
+  );
+  await timed('a second cluster on the same ports is refused', () => secondClusterRefused(env));
   await client.connection.close();
 
   await timed('Ctrl-C stops everything', async () => {

@@ -54,7 +54,7 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   },
   TEMPORAL_DEV_PORT: {
     meaning:
-      "gRPC port of the embedded dev server, or of `bankflow cluster`'s Temporal server (its other services take this minus 300 to this plus 10)",
+      "gRPC port of the embedded dev server, or of `bankflow cluster`'s Temporal server (its other services take this minus 300 to this plus 10; at most 33061)",
   },
   TEMPORAL_UI_PORT: { meaning: 'Web UI port of the embedded dev server or of `bankflow cluster`' },
   CLUSTER_POSTGRES_PORT: { meaning: "port of `bankflow cluster`'s private PostgreSQL (127.0.0.1 only)" },

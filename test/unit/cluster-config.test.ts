@@ -21,7 +21,11 @@ describe('bankflow cluster: configuration', () => {
       matchingMembership: 6935,
       workerMembership: 6939,
     });
-    expect(() => serverPorts(200)).toThrow(/TEMPORAL_DEV_PORT: 200 puts the server's other ports/);
+    expect(() => serverPorts(200)).toThrow(/TEMPORAL_DEV_PORT: 200 puts the server's membership ports/);
+    expect(() => serverPorts(33_062)).toThrow(
+      /outside 1-32767, which the server stores them in; use a port from 301 to 33061/,
+    );
+    expect(serverPorts(33_061).workerMembership).toBe(32_767);
     expect(() => serverPorts(0)).toThrow(ConfigError);
     expect(namedServerPorts(serverPorts(7233))).toContainEqual({
       port: 7234,

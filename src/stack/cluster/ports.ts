@@ -26,11 +26,14 @@ export interface NamedPort {
  * and 6933-6939.
  */
 export function serverPorts(frontend: number): ServerPorts {
-  if (frontend - 300 < 1 || frontend + 10 > 65_535) {
+  // The server records membership ports in a smallint column: one above 32767 fails its start.
+  if (frontend - 300 < 1 || frontend - 294 > 32_767) {
     throw new ConfigError([
       {
         variable: 'TEMPORAL_DEV_PORT',
-        reason: `${frontend} puts the server's other ports (from it minus 300 to it plus 10) outside 1-65535; use e.g. 7233`,
+        reason:
+          `${frontend} puts the server's membership ports (it minus 300 to minus 294) outside 1-32767, ` +
+          'which the server stores them in; use a port from 301 to 33061, e.g. 7233',
       },
     ]);
   }
