@@ -100,7 +100,7 @@ export async function scaleWorkers(
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const live = (await pollers()).length;
-    return { ok: true, detail: `pid ${child.pid} polling beside the others (${live} pollers listed)` };
+    return { ok: true, detail: `pid ${child.pid} among the queue's pollers (${live} listed)` };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
