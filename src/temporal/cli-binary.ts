@@ -94,6 +94,11 @@ export async function findTemporalCli(options: FindTemporalCliOptions = {}): Pro
   if (options.allowBuild === false) {
     throw new TemporalCliNotFoundError(`it is not on PATH and not cached in ${cacheDir}`);
   }
+  if (!goAvailable(options.pathEnv)) {
+    throw new TemporalCliNotFoundError(
+      'it is not on PATH, not cached, and no Go toolchain is available to build it',
+    );
+  }
   const built = await goInstall({
     cacheDir,
     modules: [modulePath],
@@ -101,13 +106,7 @@ export async function findTemporalCli(options: FindTemporalCliOptions = {}): Pro
     progress: options.progress ?? process.stderr,
     pathEnv: options.pathEnv,
   });
-  if (!built.ok) {
-    throw new TemporalCliNotFoundError(
-      goAvailable(options.pathEnv)
-        ? built.reason
-        : 'it is not on PATH, not cached, and no Go toolchain is available to build it',
-    );
-  }
+  if (!built.ok) throw new TemporalCliNotFoundError(built.reason);
   if (isExecutable(cached) && worksAsTemporal(cached)) return cached;
   throw new TemporalCliNotFoundError(`go install finished but ${cached} does not run`);
 }

@@ -50,14 +50,14 @@ function complete(binaries: ServerBinaries): boolean {
 export async function provideServerBinaries(
   options: {
     pathEnv?: string | undefined;
-    progress?: NodeJS.WritableStream;
+    /** Where the cache is (XDG_CACHE_HOME); the home directory's `.cache` by default. */
     cacheEnv?: { XDG_CACHE_HOME?: string };
   } = {},
 ): Promise<ServerBinaries> {
   const dirs = serverCacheDirs(options.cacheEnv);
   const binaries = binariesIn(dirs);
   if (complete(binaries)) return binaries;
-  const progress = options.progress ?? process.stderr;
+  const progress = process.stderr;
   const builds = [
     {
       cacheDir: dirs.server,

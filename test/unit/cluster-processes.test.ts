@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logger.js';
 import { findPostgres, type PostgresInstaller } from '../../src/stack/cluster/postgres-install.js';
 import { SupervisedProcess } from '../../src/stack/cluster/supervised-process.js';
 import { buildStack } from '../../src/stack/stack-parts.js';
+import { provideServerBinaries } from '../../src/temporal/server-binaries.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const logger = createLogger('silent');
@@ -164,5 +165,15 @@ describe('bankflow cluster: finding PostgreSQL', () => {
       },
     };
     expect(findPostgres({ candidates: dirs, installer: installing, progress })).toBe(dirs[0]);
+  });
+});
+
+describe('bankflow cluster: building the Temporal server', () => {
+  it('says how to get Go when the binaries are not cached and Go is not there to build them', async () => {
+    await expect(
+      provideServerBinaries({ pathEnv: tempDir(), cacheEnv: { XDG_CACHE_HOME: tempDir() } }),
+    ).rejects.toThrow(
+      /Cannot provide the Temporal server: no Go toolchain is on PATH to build it\. Install Go .* or use `npm start`/,
+    );
   });
 });

@@ -25,8 +25,8 @@ const superuser = 'temporal';
  * PostgreSQL refuses to run as root: as root, bankflow runs it as the `postgres` user the Debian package
  * creates, and gives it the data directory.
  */
-export function postgresUser(isRoot = process.getuid?.() === 0): { uid: number; gid: number } | undefined {
-  if (!isRoot) return undefined;
+export function postgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
   const [uid, gid] = [id('-u'), id('-g')];
   if (uid.status !== 0 || gid.status !== 0) {
