@@ -5,6 +5,7 @@ import { assertPortsFree, namedServerPorts, serverPorts } from '../../src/stack/
 import { schemaSteps } from '../../src/stack/cluster/schema.js';
 import { dynamicConfig, serverConfig, uiConfig } from '../../src/stack/cluster/server-config.js';
 import { workerCommand } from '../../src/stack/cluster/worker-processes.js';
+import { assertNoConflicts } from '../../src/temporal/search-attribute-registration.js';
 
 const access = { host: '127.0.0.1', port: 55432, user: 'temporal', password: 'secret' };
 
@@ -136,5 +137,19 @@ describe('bankflow cluster: configuration', () => {
       command: '/usr/bin/node',
       args: ['--import', 'tsx', '/app/src/cli/main.ts', 'worker'],
     });
+  });
+
+  it('refuses a namespace holding one of its search attributes with another type, as `bankflow setup` does', () => {
+    const registered = { name: 'BankflowKind', type: 'Keyword', outcome: 'already registered' } as const;
+    expect(() => assertNoConflicts([registered], 'payments')).not.toThrow();
+    const conflict = {
+      name: 'BankflowStatus',
+      type: 'Keyword',
+      outcome: 'conflict',
+      reason: 'registered as Text, bankflow writes Keyword',
+    } as const;
+    expect(() => assertNoConflicts([registered, conflict], 'payments')).toThrow(
+      "namespace payments has search attributes bankflow cannot use: BankflowStatus (registered as Text, bankflow writes Keyword); a namespace's attribute type cannot change, so use another namespace",
+    );
   });
 });

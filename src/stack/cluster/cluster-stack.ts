@@ -4,7 +4,7 @@ import { Connection } from '@temporalio/client';
 import { ConfigError, type Config } from '../../config.js';
 import { applySchedulesAtStart } from '../../schedules/at-start.js';
 import { ensureNamespace } from '../../temporal/namespace-registration.js';
-import { registerSearchAttributes } from '../../temporal/search-attribute-registration.js';
+import { assertNoConflicts, registerSearchAttributes } from '../../temporal/search-attribute-registration.js';
 import { provideServerBinaries } from '../../temporal/server-binaries.js';
 import { startCodecServer } from '../codec-process.js';
 import { buildStack, startBankSide, type RunningStack } from '../stack-parts.js';
@@ -82,7 +82,7 @@ export async function startClusterStack(config: Config, logger: Logger): Promise
     const connection = await Connection.connect({ address });
     parts.add(() => connection.close());
     urls['Namespace'] = `${namespace} (${await ensureNamespace(connection, namespace, retentionDays)})`;
-    await registerSearchAttributes(connection, namespace, address);
+    assertNoConflicts(await registerSearchAttributes(connection, namespace, address), namespace);
 
     const codec = await startCodecServer(config, logger);
     parts.add(() => codec.stop());
