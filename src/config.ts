@@ -112,6 +112,12 @@ export const envSchema = z
     TEMPORAL_METRICS_PORT: optionalPort,
     WORKER_METRICS_PORT: optionalPort,
     TEMPORAL_UI_PORT: port(8233),
+    /** `bankflow cluster`: its private PostgreSQL's port (the Temporal server takes TEMPORAL_DEV_PORT and around). */
+    CLUSTER_POSTGRES_PORT: port(55432),
+    /** `bankflow cluster`: the directory holding `initdb` and `postgres`; default Debian's newest, installed if missing. */
+    CLUSTER_POSTGRES_BIN: optionalText,
+    /** `bankflow cluster`: how many worker processes it runs. */
+    CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
 
     BANK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     BANK_CLIENT_ID: z.string().min(1).default('sandbox-client'),
@@ -307,6 +313,8 @@ export interface Config {
   schedules: SchedulesConfig;
   /** The reference checkout page `bankflow dev` serves on localhost. */
   checkout: { port: number };
+  /** `bankflow cluster`: a Temporal server on a private PostgreSQL, with its Web UI and worker processes. */
+  cluster: { postgresPort: number; postgresBin: string | undefined; workers: number };
   codec: {
     host: string;
     port: number;
@@ -423,5 +431,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     checkout: { port: e.CHECKOUT_PORT },
+    cluster: {
+      postgresPort: e.CLUSTER_POSTGRES_PORT,
+      postgresBin: e.CLUSTER_POSTGRES_BIN,
+      workers: e.CLUSTER_WORKERS,
+    },
   };
 }
