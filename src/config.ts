@@ -4,8 +4,9 @@ import { uuid } from './bank/schemas/common.js';
 import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
 
 /**
- * Every environment variable bankflow reads, in one schema. Defaults describe the embedded development stack
- * (local dev server, sandbox bank, unauthenticated webhooks are refused unless explicitly allowed).
+ * Every environment variable bankflow reads, in one schema. Production is the default posture: only `bankflow dev`
+ * (so `npm start`) and the tests run in development, and they say so with BANKFLOW_ENV. The other defaults describe
+ * the embedded development stack (local dev server, sandbox bank); production checks refuse the ones that are unsafe.
  */
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveMs = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -77,7 +78,7 @@ const uuidList = z
 
 export const envSchema = z
   .object({
-    BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('production'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BANKFLOW_DATA_DIR: z.string().min(1).default('.data'),
 
@@ -330,16 +331,23 @@ function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | und
   return `${issue.message}${got}`;
 }
 
+/** Said after the problems of an environment that never chose to be production, so the way out is named. */
+const unsetEnvProblem = {
+  variable: 'BANKFLOW_ENV',
+  reason:
+    'is unset, so the production checks above apply; set BANKFLOW_ENV=production and fix them, or ' +
+    'BANKFLOW_ENV=development to talk to the local development stack (npm start)',
+};
+
 /** Parses the environment once; the only place in bankflow that reads process.env. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => ({
-        variable: String(issue.path[0] ?? '(environment)'),
-        reason: describeIssue(issue, env),
-      })),
-    );
+    const problems = parsed.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? '(environment)'),
+      reason: describeIssue(issue, env),
+    }));
+    throw new ConfigError(env.BANKFLOW_ENV === undefined ? [...problems, unsetEnvProblem] : problems);
   }
   const e = parsed.data;
   const tlsWanted =
@@ -424,4 +432,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     checkout: { port: e.CHECKOUT_PORT },
   };
+}
+
+/**
+ * The configuration of a command that runs only in development: `dev` (so `npm start`), which is the development
+ * stack and so defaults BANKFLOW_ENV to development, and `sandbox` and `demo`, which must be told.
+ */
+export function loadDevelopmentConfig(
+  command: 'dev' | 'sandbox' | 'demo',
+  env: Record<string, string | undefined> = process.env,
+): Config {
+  const chosen = env.BANKFLOW_ENV ?? (command === 'dev' ? 'development' : undefined);
+  if (chosen !== 'development' && chosen !== 'test') {
+    throw new ConfigError([
+      {
+        variable: 'BANKFLOW_ENV',
+        reason:
+          `${chosen === undefined ? 'is unset (production)' : `is ${chosen}`}, and bankflow ${command} runs only ` +
+          'in development (sandbox bank, public development keys); set BANKFLOW_ENV=development to use it',
+      },
+    ]);
+  }
+  return loadConfig({ ...env, BANKFLOW_ENV: chosen });
 }

@@ -12,8 +12,8 @@ export interface VariableDescription {
 export const variableDescriptions: Record<string, VariableDescription> = {
   BANKFLOW_ENV: {
     meaning:
-      '`production` requires `BANK_BASE_URL`, `TEMPORAL_ENCRYPTION_KEYS` (not the development key), codec credentials, ' +
-      'and refuses `WEBHOOK_AUTH_DISABLED=true`; see [security.md](security.md)',
+      'unset is `production`, which refuses unsafe settings (see [security.md](security.md)); only `bankflow dev` ' +
+      '(so `npm start`) defaults to `development`, and the tests set it; `sandbox` and `demo` run only in development',
   },
   LOG_LEVEL: { meaning: 'pino level' },
   BANKFLOW_DATA_DIR: { meaning: 'where the embedded dev server keeps its SQLite database' },

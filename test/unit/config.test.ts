@@ -3,6 +3,7 @@ import {
   developmentEncryptionKeys,
   developmentWebhookSecret,
   loadConfig,
+  loadDevelopmentConfig,
 } from '../../src/config.js';
 
 function problemsOf(env: Record<string, string>): string {
@@ -16,8 +17,39 @@ function problemsOf(env: Record<string, string>): string {
 }
 
 describe('configuration', () => {
-  it('defaults to the embedded development stack', () => {
-    const config = loadConfig({});
+  it('runs as production unless BANKFLOW_ENV says otherwise, and names the variable when that fails', () => {
+    const message = problemsOf({});
+    expect(message).toMatch(/BANK_BASE_URL: is required when BANKFLOW_ENV=production/);
+    expect(message).toMatch(
+      /BANKFLOW_ENV: is unset, so the production checks above apply; .*BANKFLOW_ENV=development/,
+    );
+    expect(problemsOf({ BANKFLOW_ENV: 'production' })).not.toMatch(/BANKFLOW_ENV: is unset/);
+  });
+
+  it('runs dev in development unless told otherwise, and sandbox and demo only when told', () => {
+    expect(loadDevelopmentConfig('dev', {}).env).toBe('development');
+    expect(loadDevelopmentConfig('dev', { BANKFLOW_ENV: 'test' }).env).toBe('test');
+    expect(loadDevelopmentConfig('sandbox', { BANKFLOW_ENV: 'development' }).env).toBe('development');
+    const refusal = (command: 'dev' | 'sandbox' | 'demo', env: Record<string, string>) => {
+      try {
+        loadDevelopmentConfig(command, env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('expected the command to be refused');
+    };
+    expect(refusal('dev', { BANKFLOW_ENV: 'production' })).toMatch(
+      /BANKFLOW_ENV: is production, and bankflow dev runs only in development .*set BANKFLOW_ENV=development/,
+    );
+    expect(refusal('sandbox', {})).toMatch(
+      /BANKFLOW_ENV: is unset \(production\), and bankflow sandbox runs only/,
+    );
+    expect(refusal('demo', {})).toMatch(/BANKFLOW_ENV: is unset \(production\), and bankflow demo runs only/);
+  });
+
+  it('defaults to the embedded development stack in development', () => {
+    const config = loadConfig({ BANKFLOW_ENV: 'development' });
     expect(config.env).toBe('development');
     expect(config.temporal.address).toBeUndefined();
     expect(config.temporal.namespace).toBe('default');
@@ -29,7 +61,9 @@ describe('configuration', () => {
   });
 
   it('names the variable and the reason for a bad value', () => {
-    expect(problemsOf({ TEMPORAL_UI_PORT: 'eighty' })).toMatch(/TEMPORAL_UI_PORT: .*number.*"eighty"/);
+    expect(problemsOf({ BANKFLOW_ENV: 'development', TEMPORAL_UI_PORT: 'eighty' })).toMatch(
+      /TEMPORAL_UI_PORT: .*number.*"eighty"/,
+    );
     expect(problemsOf({ BANK_TIMEOUT_MS: '-5' })).toMatch(/BANK_TIMEOUT_MS: .*"-5"/);
     expect(problemsOf({ BANK_BASE_URL: 'ftp://bank' })).toMatch(/BANK_BASE_URL: /);
     expect(problemsOf({ LOG_LEVEL: 'loud' })).toMatch(/LOG_LEVEL: .*"loud"/);
@@ -69,9 +103,12 @@ describe('configuration', () => {
   });
 
   it('turns on TLS for Temporal Cloud API keys and client certificates', () => {
-    expect(loadConfig({ TEMPORAL_API_KEY: 'key' }).temporal.tls).not.toBe(false);
-    const mtls = loadConfig({ TEMPORAL_TLS_CERT_PATH: '/c.pem', TEMPORAL_TLS_KEY_PATH: '/k.pem' }).temporal
-      .tls;
+    expect(loadConfig({ BANKFLOW_ENV: 'development', TEMPORAL_API_KEY: 'key' }).temporal.tls).not.toBe(false);
+    const mtls = loadConfig({
+      BANKFLOW_ENV: 'development',
+      TEMPORAL_TLS_CERT_PATH: '/c.pem',
+      TEMPORAL_TLS_KEY_PATH: '/k.pem',
+    }).temporal.tls;
     expect(mtls).toMatchObject({ clientCertPath: '/c.pem', clientKeyPath: '/k.pem' });
   });
 });

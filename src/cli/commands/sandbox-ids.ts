@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../bank/base-url.js';
+import { loadDevelopmentConfig } from '../../config.js';
 import { idKinds, type IdKind, type IdListing, type ListedId } from '../../sandbox/id-listing.js';
 import { cliContext, printJson } from '../context.js';
 import { sandboxControl } from '../demo/sandbox-control.js';
@@ -40,7 +41,7 @@ export function sandboxIdsCommand(sandbox: Command): void {
         kind === undefined
           ? undefined
           : idKinds[kindNames.indexOf(checkedArgument('[kind]', oneOf(kindNames), kind))];
-      const { config } = cliContext();
+      const { config } = cliContext(() => loadDevelopmentConfig('sandbox'));
       const listing = await sandboxControl(resolveBank(config).baseUrl).ids();
       if (options.table) console.log(formatTable(rowsOf(listing, selected ? [selected] : idKinds), columns));
       // One write: a reader that stops early (`| head -n 1`) then closes no pipe under a later line.
