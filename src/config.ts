@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { uuid } from './bank/schemas/common.js';
+import {
+  developmentEncryptionKeys,
+  developmentWebhookSecret,
+  sandboxBankCredentials,
+} from './development.js';
+import { productionChecks } from './production-checks.js';
 import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
+
+export { developmentEncryptionKeys, developmentWebhookSecret } from './development.js';
 
 /**
  * Every environment variable bankflow reads, in one schema. Production is the default posture: only `bankflow dev`
@@ -20,12 +28,6 @@ const flag = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-/** The secret the sandbox signs webhooks with when SANDBOX_WEBHOOK_SECRET is unset; development only. */
-export const developmentWebhookSecret = 'bankflow-sandbox-webhook-secret';
-
-/** The payload key used when TEMPORAL_ENCRYPTION_KEYS is unset; development only, never secret. */
-export const developmentEncryptionKeys = `dev-1:${Buffer.from('bankflow-development-only-key-32').toString('base64')}`;
 
 /** A cron expression as Temporal Schedules read it: 5 to 7 fields, or a shortcut such as `@hourly`. */
 const cron = (fallback: string) =>
@@ -91,6 +93,8 @@ export const envSchema = z
     TEMPORAL_TLS_KEY_PATH: optionalText,
     TEMPORAL_TLS_CA_PATH: optionalText,
     TEMPORAL_TLS_SERVER_NAME: optionalText,
+    /** Production refuses plaintext Temporal unless this says a sidecar or mesh encrypts the connection. */
+    TEMPORAL_PLAINTEXT_ALLOWED: flag(false),
     TEMPORAL_CLI: optionalText,
     /** `id:base64key,...`, current key first; encrypts every Temporal payload (AES-256-GCM). */
     TEMPORAL_ENCRYPTION_KEYS: optionalText,
@@ -115,8 +119,8 @@ export const envSchema = z
     TEMPORAL_UI_PORT: port(8233),
 
     BANK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    BANK_CLIENT_ID: z.string().min(1).default('sandbox-client'),
-    BANK_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
+    BANK_CLIENT_ID: z.string().min(1).default(sandboxBankCredentials.clientId),
+    BANK_CLIENT_SECRET: z.string().min(1).default(sandboxBankCredentials.clientSecret),
     BANK_TIMEOUT_MS: positiveMs(10_000),
     /**
      * Bank calls per second across every worker on the task queue together, enforced by Temporal's matching
@@ -174,52 +178,18 @@ export const envSchema = z
           'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together (mTLS client certificate)',
       });
     }
-    if (env.BANKFLOW_ENV === 'production' && env.BANK_BASE_URL === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['BANK_BASE_URL'],
-        message: 'is required when BANKFLOW_ENV=production (the sandbox bank is for development only)',
-      });
-    }
     if (env.TEMPORAL_ENCRYPTION_KEYS !== undefined) {
       try {
-        const keys = parseEncryptionKeys(env.TEMPORAL_ENCRYPTION_KEYS);
-        const publicKey = parseEncryptionKeys(developmentEncryptionKeys)[0]?.key;
-        if (
-          env.BANKFLOW_ENV === 'production' &&
-          keys.some((entry) => publicKey && entry.key.equals(publicKey))
-        ) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['TEMPORAL_ENCRYPTION_KEYS'],
-            message: 'holds the public development key; generate your own (openssl rand -base64 32)',
-          });
-        }
+        parseEncryptionKeys(env.TEMPORAL_ENCRYPTION_KEYS);
       } catch (error) {
         if (!(error instanceof EncryptionKeyError)) throw error;
         ctx.addIssue({ code: 'custom', path: ['TEMPORAL_ENCRYPTION_KEYS'], message: error.message });
       }
-    } else if (env.BANKFLOW_ENV === 'production') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TEMPORAL_ENCRYPTION_KEYS'],
-        message: 'is required when BANKFLOW_ENV=production (customer data is encrypted in Temporal payloads)',
-      });
     }
-    if (env.BANKFLOW_ENV === 'production' && !env.CODEC_AUTH_USERS && !env.CODEC_AUTH_TOKENS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['CODEC_AUTH_USERS'],
-        message:
-          'or CODEC_AUTH_TOKENS is required when BANKFLOW_ENV=production (the codec server decrypts customer data)',
-      });
-    }
-    if (env.BANKFLOW_ENV === 'production' && env.WEBHOOK_AUTH_DISABLED) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['WEBHOOK_AUTH_DISABLED'],
-        message: 'cannot be true when BANKFLOW_ENV=production',
-      });
+    if (env.BANKFLOW_ENV !== 'production') return;
+    for (const check of productionChecks) {
+      if (check.refuses(env))
+        ctx.addIssue({ code: 'custom', path: [check.variable], message: check.message });
     }
   });
 

@@ -30,6 +30,11 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   TEMPORAL_TLS_KEY_PATH: { meaning: 'mTLS client key (set with `TEMPORAL_TLS_CERT_PATH`)' },
   TEMPORAL_TLS_CA_PATH: { meaning: 'CA bundle of a self-hosted cluster' },
   TEMPORAL_TLS_SERVER_NAME: { meaning: 'overrides the TLS server name' },
+  TEMPORAL_PLAINTEXT_ALLOWED: {
+    meaning:
+      'production refuses a Temporal connection with neither TLS nor an API key unless this is true (a sidecar or ' +
+      'service mesh encrypts it)',
+  },
   TEMPORAL_CLI: { meaning: 'path of the `temporal` binary to use' },
   TEMPORAL_ENCRYPTION_KEYS: {
     meaning:

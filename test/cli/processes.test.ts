@@ -138,6 +138,10 @@ describe('long-running commands', () => {
       ...temporalEnv(),
       BANKFLOW_ENV: 'production',
       BANK_BASE_URL: 'https://bank.example.com',
+      BANK_CLIENT_ID: 'merchant-7',
+      BANK_CLIENT_SECRET: 'issued-secret',
+      // The test server speaks plaintext on loopback.
+      TEMPORAL_PLAINTEXT_ALLOWED: 'true',
       TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
       CODEC_AUTH_TOKENS: 'token',
       WEBHOOK_PORT: String(port),

@@ -98,6 +98,52 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses in production what only the development stack may use, naming the variable and the fix', () => {
+    const production = {
+      BANKFLOW_ENV: 'production',
+      BANK_BASE_URL: 'https://bank.example.com',
+      BANK_CLIENT_ID: 'merchant-7',
+      BANK_CLIENT_SECRET: 'issued-secret',
+      TEMPORAL_TLS: 'true',
+      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32, 7).toString('base64')}`,
+      CODEC_AUTH_TOKENS: 'codec-token',
+      WEBHOOK_SECRET: 'shared-with-the-bank',
+    };
+    expect(loadConfig(production).env).toBe('production');
+
+    const refused = (overrides: Record<string, string | undefined>) =>
+      problemsOf({ ...production, ...overrides });
+    expect(refused({ TEMPORAL_TLS: 'false' })).toMatch(
+      /TEMPORAL_TLS: is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true .*TEMPORAL_PLAINTEXT_ALLOWED=true/,
+    );
+    expect(
+      loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'cloud-key' }).temporal.tls,
+    ).not.toBe(false);
+    expect(
+      loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_PLAINTEXT_ALLOWED: 'true' }).temporal.tls,
+    ).toBe(false);
+    expect(refused({ BANK_BASE_URL: 'http://bank.example.com' })).toMatch(
+      /BANK_BASE_URL: must be an https:\/\/ URL when BANKFLOW_ENV=production .*use the bank's https address \(got "http:\/\/bank.example.com"\)/,
+    );
+    expect(refused({ BANK_CLIENT_ID: undefined })).toMatch(
+      /BANK_CLIENT_ID: is the sandbox bank's client id \(the default\) .*set the client id the bank issued you/,
+    );
+    expect(refused({ BANK_CLIENT_SECRET: 'sandbox-secret' })).toMatch(
+      /BANK_CLIENT_SECRET: is the sandbox bank's secret .*set the client secret the bank issued you/,
+    );
+    expect(refused({ WEBHOOK_SECRET: developmentWebhookSecret })).toMatch(
+      /WEBHOOK_SECRET: is the public development secret; set the secret you share with the bank/,
+    );
+    expect(refused({ WEBHOOK_SECRET_PREVIOUS: developmentWebhookSecret })).toMatch(
+      /WEBHOOK_SECRET_PREVIOUS: is the public development secret; unset it/,
+    );
+    expect(
+      refused({
+        TEMPORAL_ENCRYPTION_KEYS: `${production.TEMPORAL_ENCRYPTION_KEYS},${developmentEncryptionKeys}`,
+      }),
+    ).toMatch(/TEMPORAL_ENCRYPTION_KEYS: holds the public development key; generate your own/);
+  });
+
   it('requires the mTLS certificate and key together', () => {
     expect(problemsOf({ TEMPORAL_TLS_CERT_PATH: '/tmp/client.pem' })).toMatch(/TEMPORAL_TLS_KEY_PATH: /);
   });
