@@ -135,6 +135,8 @@ export const envSchema = z
     SANDBOX_WEBHOOK_SECRET: z.string().min(1).default(developmentWebhookSecret),
     /** The sandbox bank answers 429 with Retry-After beyond this many calls per second; no limit when unset. */
     SANDBOX_RATE_LIMIT_PER_SECOND: requestsPerSecond,
+    /** The sandbox control API's token; unset, each `bankflow dev` or `bankflow sandbox` generates one. */
+    SANDBOX_CONTROL_TOKEN: optionalText,
 
     CODEC_HOST: z.string().min(1).default('127.0.0.1'),
     CODEC_PORT: port(4030),
@@ -266,6 +268,7 @@ export interface Config {
     webhookUrl: string | undefined;
     webhookSecret: string;
     rateLimitPerSecond: number | undefined;
+    controlToken: string | undefined;
   };
   webhooks: {
     host: string;
@@ -284,7 +287,6 @@ export interface Config {
     users: string[];
     tokens: string[];
     corsOrigins: string[];
-    trustUiOrigin: boolean;
   };
 }
 
@@ -364,6 +366,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookUrl: e.SANDBOX_WEBHOOK_URL,
       webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
       rateLimitPerSecond: e.SANDBOX_RATE_LIMIT_PER_SECOND,
+      controlToken: e.SANDBOX_CONTROL_TOKEN,
     },
     codec: {
       host: e.CODEC_HOST,
@@ -373,8 +376,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       corsOrigins: e.CODEC_CORS_ORIGINS
         ? list(e.CODEC_CORS_ORIGINS)
         : [`http://localhost:${e.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${e.TEMPORAL_UI_PORT}`],
-      // Only the local development stack trusts the UI's origin in place of credentials.
-      trustUiOrigin: e.BANKFLOW_ENV === 'development',
     },
     webhooks: {
       host: e.WEBHOOK_HOST,

@@ -81,6 +81,12 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       "the sandbox bank's own limit: beyond it, 429 with `Retry-After` (bursts of two seconds' worth pass)",
     unset: 'no limit',
   },
+  SANDBOX_CONTROL_TOKEN: {
+    meaning:
+      "the sandbox control API's bearer token (`/sandbox/...`); the CLI sends it too, else reads the running stack's " +
+      '`<BANKFLOW_DATA_DIR>/sandbox-control-token`',
+    unset: '`bankflow dev` and `bankflow sandbox` generate one per run, print it and leave it in that file',
+  },
   SANDBOX_WEBHOOK_SECRET: {
     meaning:
       'the secret the sandbox signs its webhooks with; the receiver trusts it in development when `WEBHOOK_SECRET` ' +

@@ -37,6 +37,7 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
     const codec = await startCodecServer(config, logger);
     stops.push(() => codec.stop());
     urls['Codec server'] = codec.url;
+    if (codec.generatedToken) urls['Codec token'] = codec.generatedToken;
 
     let temporal = config.temporal;
     if (!temporal.address) {
@@ -47,7 +48,7 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
         uiPort: temporal.uiPort,
         dataDir: config.dataDir,
         namespace: temporal.namespace,
-        codecEndpoint: codec.url,
+        codecEndpoint: codec.uiEndpoint,
         logger,
       });
       stops.push(() => server.stop());
@@ -66,6 +67,7 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
       stops.push(() => sandbox.stop());
       sandboxUrl = sandbox.url;
       urls['Sandbox bank'] = sandbox.url;
+      urls['Sandbox token'] = sandbox.controlToken;
       const checkout = await startCheckout(
         config,
         temporal,

@@ -44,7 +44,7 @@ export async function startTemporal(): Promise<void> {
       ui: true,
       uiPort,
       searchAttributes: allSearchAttributeKeys,
-      extraArgs: ['--log-level', 'error', '--ui-codec-endpoint', codec.url],
+      extraArgs: ['--log-level', 'error', '--ui-codec-endpoint', codec.uiEndpoint],
     },
   });
   (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal = env;

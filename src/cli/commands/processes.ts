@@ -90,7 +90,10 @@ export function processCommands(program: Command): void {
       'run the codec server the Temporal UI and CLI use to show decrypted payloads (CODEC_HOST:CODEC_PORT)',
     start: startCodecServer,
     title: 'codec server is running',
-    urls: (codec) => ({ 'Codec endpoint': codec.url }),
+    urls: (codec) => ({
+      'Codec endpoint': codec.url,
+      ...(codec.generatedToken ? { 'Codec token': codec.generatedToken } : {}),
+    }),
   });
 
   const sandbox = addServerCommand(program, {
@@ -100,7 +103,11 @@ export function processCommands(program: Command): void {
       (await import('../../stack/sandbox-process.js')).startConfiguredSandbox(config, logger),
     load: () => loadDevelopmentConfig('sandbox'),
     title: 'sandbox bank is running',
-    urls: (sandbox) => ({ 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` }),
+    urls: (sandbox) => ({
+      'Bank API': sandbox.url,
+      'Control API': `${sandbox.url}/sandbox/`,
+      'Control token': sandbox.controlToken,
+    }),
   });
   sandboxIdsCommand(sandbox);
 
