@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   developmentEncryptionKeys,
@@ -5,6 +6,7 @@ import {
   loadConfig,
   loadDevelopmentConfig,
 } from '../../src/config.js';
+import { productionChecks } from '../../src/production-checks.js';
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -142,6 +144,13 @@ describe('configuration', () => {
         TEMPORAL_ENCRYPTION_KEYS: `${production.TEMPORAL_ENCRYPTION_KEYS},${developmentEncryptionKeys}`,
       }),
     ).toMatch(/TEMPORAL_ENCRYPTION_KEYS: holds the public development key; generate your own/);
+  });
+
+  it('lists every production check with its exact error in docs/security.md', () => {
+    const page = readFileSync('docs/security.md', 'utf8');
+    const table = page.slice(page.indexOf('## Production checks'), page.indexOf('## How it is tested'));
+    expect(productionChecks.length).toBeGreaterThan(10);
+    for (const check of productionChecks) expect(table).toContain(`\`${check.variable}: ${check.message}\``);
   });
 
   it('requires the mTLS certificate and key together', () => {
