@@ -224,6 +224,14 @@ describe('long-running commands', () => {
         fetch(`http://127.0.0.1:${port}/sandbox/world`, { headers: { authorization } });
       expect((await world('Bearer wrong')).status).toBe(401);
       expect((await world(`Bearer ${token}`)).status).toBe(200);
+      // Another command of the same user finds the token in the data directory.
+      const ids = await runCli(['sandbox', 'ids', 'boletos'], {
+        ...bankEnv,
+        BANK_BASE_URL: `http://127.0.0.1:${port}`,
+        BANKFLOW_DATA_DIR: data,
+      });
+      expect(ids.code).toBe(0);
+      expect(ids.stdout.split('\n')[0]).toBe(seededBoletoId());
       const bank = new BankClient(
         { ...sandboxCredentials, timeoutMs: 5000, baseUrl: `http://127.0.0.1:${port}` },
         testLogger(),
