@@ -30,6 +30,8 @@ export async function runJourney(options: {
   taskQueue: string;
   bank: BankReadContext;
   sandboxUrl: string;
+  /** The sandbox's control token, which the cluster was started with. */
+  sandboxToken: string;
   /** Run just before the step of that title, given the payment's workflow once it has started. */
   before?: Record<string, (paymentWorkflowId: string) => Promise<void>>;
   log: (line: string) => void;
@@ -42,6 +44,7 @@ export async function runJourney(options: {
     starter: { client: options.client, taskQueue: options.taskQueue },
     bank: options.bank,
     sandboxUrl: options.sandboxUrl,
+    sandboxToken: options.sandboxToken,
     amountCents: 1050,
     steps: new HookedSteps(before, options.log),
     onWorkflow: (workflowId) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,9 @@ const env: Record<string, string> = {
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '',
   LOG_LEVEL: 'warn',
+  // The cluster runs the sandbox bank, so it runs in development; the test drives the sandbox with this token.
+  BANKFLOW_ENV: 'development',
+  SANDBOX_CONTROL_TOKEN: randomBytes(24).toString('hex'),
   BANKFLOW_DATA_DIR: dataDir,
   TEMPORAL_DEV_PORT: String(frontend),
   TEMPORAL_UI_PORT: String(await freePort()),
@@ -81,6 +85,7 @@ if (cluster) {
     taskQueue: config.temporal.taskQueue,
     bank,
     sandboxUrl,
+    sandboxToken: env.SANDBOX_CONTROL_TOKEN ?? '',
     address,
     cluster: running,
     log,

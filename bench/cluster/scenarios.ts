@@ -8,6 +8,7 @@ export interface ScenarioContext {
   taskQueue: string;
   bank: BankReadContext;
   sandboxUrl: string;
+  sandboxToken: string;
   address: string;
   cluster: ClusterProcess;
   log: (line: string) => void;

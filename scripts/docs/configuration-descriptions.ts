@@ -12,8 +12,8 @@ export interface VariableDescription {
 export const variableDescriptions: Record<string, VariableDescription> = {
   BANKFLOW_ENV: {
     meaning:
-      '`production` requires `BANK_BASE_URL`, `TEMPORAL_ENCRYPTION_KEYS` (not the development key), codec credentials, ' +
-      'and refuses `WEBHOOK_AUTH_DISABLED=true`; see [security.md](security.md)',
+      'unset is `production`, which refuses unsafe settings (see [security.md](security.md)); only `bankflow dev` ' +
+      '(so `npm start`) defaults to `development`, and the tests set it; `sandbox` and `demo` run only in development',
   },
   LOG_LEVEL: { meaning: 'pino level' },
   BANKFLOW_DATA_DIR: { meaning: 'where the embedded dev server keeps its SQLite database' },
@@ -30,6 +30,11 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   TEMPORAL_TLS_KEY_PATH: { meaning: 'mTLS client key (set with `TEMPORAL_TLS_CERT_PATH`)' },
   TEMPORAL_TLS_CA_PATH: { meaning: 'CA bundle of a self-hosted cluster' },
   TEMPORAL_TLS_SERVER_NAME: { meaning: 'overrides the TLS server name' },
+  TEMPORAL_PLAINTEXT_ALLOWED: {
+    meaning:
+      'production refuses a Temporal connection with neither TLS nor an API key unless this is true (a sidecar or ' +
+      'service mesh encrypts it)',
+  },
   TEMPORAL_CLI: { meaning: 'path of the `temporal` binary to use' },
   TEMPORAL_ENCRYPTION_KEYS: {
     meaning:
@@ -84,6 +89,12 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     meaning:
       "the sandbox bank's own limit: beyond it, 429 with `Retry-After` (bursts of two seconds' worth pass)",
     unset: 'no limit',
+  },
+  SANDBOX_CONTROL_TOKEN: {
+    meaning:
+      "the sandbox control API's bearer token (`/sandbox/...`); the CLI sends it too, else reads the running stack's " +
+      '`<BANKFLOW_DATA_DIR>/sandbox-control-token`',
+    unset: '`bankflow dev` and `bankflow sandbox` generate one per run, print it and leave it in that file',
   },
   SANDBOX_WEBHOOK_SECRET: {
     meaning:

@@ -39,6 +39,13 @@ export const commandExamples: Record<string, CommandExamples> = {
     ],
   },
   'temporal-cli': { lines: ['npx bankflow temporal-cli   # ~/.cache/bankflow/temporal-cli-v1.5.1/temporal'] },
+  doctor: {
+    lines: [
+      'npx bankflow doctor --as starter                 # a pass or FAIL line per check, each failure with its fix',
+      'npx bankflow doctor --as codec --json            # the same report for machines',
+      'BANKFLOW_ENV=production npx bankflow doctor      # exits 1: FAIL  configuration ...',
+    ],
+  },
   setup: {
     lines: [
       'npx bankflow setup   # [{name: "BankflowKind", type: "KEYWORD", outcome: "already registered"}, ...]',

@@ -20,6 +20,7 @@ export function startDevStack(config: Config, logger: Logger): Promise<DevStack>
     const codec = await startCodecServer(config, logger);
     parts.add(() => codec.stop());
     urls['Codec server'] = codec.url;
+    if (codec.generatedToken) urls['Codec token'] = codec.generatedToken;
 
     let temporal = config.temporal;
     if (!temporal.address) {
@@ -30,7 +31,7 @@ export function startDevStack(config: Config, logger: Logger): Promise<DevStack>
         uiPort: temporal.uiPort,
         dataDir: config.dataDir,
         namespace: temporal.namespace,
-        codecEndpoint: codec.url,
+        codecEndpoint: codec.uiEndpoint,
         logger,
       });
       parts.add(() => server.stop());

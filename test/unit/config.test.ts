@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   developmentEncryptionKeys,
   developmentWebhookSecret,
   loadConfig,
+  loadDevelopmentConfig,
 } from '../../src/config.js';
+import { productionChecks } from '../../src/production-checks.js';
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -16,8 +19,39 @@ function problemsOf(env: Record<string, string>): string {
 }
 
 describe('configuration', () => {
-  it('defaults to the embedded development stack', () => {
-    const config = loadConfig({});
+  it('runs as production unless BANKFLOW_ENV says otherwise, and names the variable when that fails', () => {
+    const message = problemsOf({});
+    expect(message).toMatch(/BANK_BASE_URL: is required when BANKFLOW_ENV=production/);
+    expect(message).toMatch(
+      /BANKFLOW_ENV: is unset, so the production checks above apply; .*BANKFLOW_ENV=development/,
+    );
+    expect(problemsOf({ BANKFLOW_ENV: 'production' })).not.toMatch(/BANKFLOW_ENV: is unset/);
+  });
+
+  it('runs dev in development unless told otherwise, and sandbox and demo only when told', () => {
+    expect(loadDevelopmentConfig('dev', {}).env).toBe('development');
+    expect(loadDevelopmentConfig('dev', { BANKFLOW_ENV: 'test' }).env).toBe('test');
+    expect(loadDevelopmentConfig('sandbox', { BANKFLOW_ENV: 'development' }).env).toBe('development');
+    const refusal = (command: 'dev' | 'sandbox' | 'demo', env: Record<string, string>) => {
+      try {
+        loadDevelopmentConfig(command, env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('expected the command to be refused');
+    };
+    expect(refusal('dev', { BANKFLOW_ENV: 'production' })).toMatch(
+      /BANKFLOW_ENV: is production, and bankflow dev runs only in development .*set BANKFLOW_ENV=development/,
+    );
+    expect(refusal('sandbox', {})).toMatch(
+      /BANKFLOW_ENV: is unset \(production\), and bankflow sandbox runs only/,
+    );
+    expect(refusal('demo', {})).toMatch(/BANKFLOW_ENV: is unset \(production\), and bankflow demo runs only/);
+  });
+
+  it('defaults to the embedded development stack in development', () => {
+    const config = loadConfig({ BANKFLOW_ENV: 'development' });
     expect(config.env).toBe('development');
     expect(config.temporal.address).toBeUndefined();
     expect(config.temporal.namespace).toBe('default');
@@ -29,7 +63,9 @@ describe('configuration', () => {
   });
 
   it('names the variable and the reason for a bad value', () => {
-    expect(problemsOf({ TEMPORAL_UI_PORT: 'eighty' })).toMatch(/TEMPORAL_UI_PORT: .*number.*"eighty"/);
+    expect(problemsOf({ BANKFLOW_ENV: 'development', TEMPORAL_UI_PORT: 'eighty' })).toMatch(
+      /TEMPORAL_UI_PORT: .*number.*"eighty"/,
+    );
     expect(problemsOf({ BANK_TIMEOUT_MS: '-5' })).toMatch(/BANK_TIMEOUT_MS: .*"-5"/);
     expect(problemsOf({ BANK_BASE_URL: 'ftp://bank' })).toMatch(/BANK_BASE_URL: /);
     expect(problemsOf({ LOG_LEVEL: 'loud' })).toMatch(/LOG_LEVEL: .*"loud"/);
@@ -64,14 +100,70 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses in production what only the development stack may use, naming the variable and the fix', () => {
+    const production = {
+      BANKFLOW_ENV: 'production',
+      BANK_BASE_URL: 'https://bank.example.com',
+      BANK_CLIENT_ID: 'merchant-7',
+      BANK_CLIENT_SECRET: 'issued-secret',
+      TEMPORAL_TLS: 'true',
+      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32, 7).toString('base64')}`,
+      CODEC_AUTH_TOKENS: 'codec-token',
+      WEBHOOK_SECRET: 'shared-with-the-bank',
+    };
+    expect(loadConfig(production).env).toBe('production');
+
+    const refused = (overrides: Record<string, string | undefined>) =>
+      problemsOf({ ...production, ...overrides });
+    expect(refused({ TEMPORAL_TLS: 'false' })).toMatch(
+      /TEMPORAL_TLS: is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true .*TEMPORAL_PLAINTEXT_ALLOWED=true/,
+    );
+    expect(
+      loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'cloud-key' }).temporal.tls,
+    ).not.toBe(false);
+    expect(
+      loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_PLAINTEXT_ALLOWED: 'true' }).temporal.tls,
+    ).toBe(false);
+    expect(refused({ BANK_BASE_URL: 'http://bank.example.com' })).toMatch(
+      /BANK_BASE_URL: must be an https:\/\/ URL when BANKFLOW_ENV=production .*use the bank's https address \(got "http:\/\/bank.example.com"\)/,
+    );
+    expect(refused({ BANK_CLIENT_ID: undefined })).toMatch(
+      /BANK_CLIENT_ID: is the sandbox bank's client id \(the default\) .*set the client id the bank issued you/,
+    );
+    expect(refused({ BANK_CLIENT_SECRET: 'sandbox-secret' })).toMatch(
+      /BANK_CLIENT_SECRET: is the sandbox bank's secret .*set the client secret the bank issued you/,
+    );
+    expect(refused({ WEBHOOK_SECRET: developmentWebhookSecret })).toMatch(
+      /WEBHOOK_SECRET: is the public development secret; set the secret you share with the bank/,
+    );
+    expect(refused({ WEBHOOK_SECRET_PREVIOUS: developmentWebhookSecret })).toMatch(
+      /WEBHOOK_SECRET_PREVIOUS: is the public development secret; unset it/,
+    );
+    expect(
+      refused({
+        TEMPORAL_ENCRYPTION_KEYS: `${production.TEMPORAL_ENCRYPTION_KEYS},${developmentEncryptionKeys}`,
+      }),
+    ).toMatch(/TEMPORAL_ENCRYPTION_KEYS: holds the public development key; generate your own/);
+  });
+
+  it('lists every production check with its exact error in docs/security.md', () => {
+    const page = readFileSync('docs/security.md', 'utf8');
+    const table = page.slice(page.indexOf('## Production checks'), page.indexOf('## How it is tested'));
+    expect(productionChecks.length).toBeGreaterThan(10);
+    for (const check of productionChecks) expect(table).toContain(`\`${check.variable}: ${check.message}\``);
+  });
+
   it('requires the mTLS certificate and key together', () => {
     expect(problemsOf({ TEMPORAL_TLS_CERT_PATH: '/tmp/client.pem' })).toMatch(/TEMPORAL_TLS_KEY_PATH: /);
   });
 
   it('turns on TLS for Temporal Cloud API keys and client certificates', () => {
-    expect(loadConfig({ TEMPORAL_API_KEY: 'key' }).temporal.tls).not.toBe(false);
-    const mtls = loadConfig({ TEMPORAL_TLS_CERT_PATH: '/c.pem', TEMPORAL_TLS_KEY_PATH: '/k.pem' }).temporal
-      .tls;
+    expect(loadConfig({ BANKFLOW_ENV: 'development', TEMPORAL_API_KEY: 'key' }).temporal.tls).not.toBe(false);
+    const mtls = loadConfig({
+      BANKFLOW_ENV: 'development',
+      TEMPORAL_TLS_CERT_PATH: '/c.pem',
+      TEMPORAL_TLS_KEY_PATH: '/k.pem',
+    }).temporal.tls;
     expect(mtls).toMatchObject({ clientCertPath: '/c.pem', clientKeyPath: '/k.pem' });
   });
 });

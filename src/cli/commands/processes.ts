@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { resolveBank } from '../../bank/base-url.js';
-import type { Config } from '../../config.js';
+import { loadDevelopmentConfig, type Config } from '../../config.js';
 import { startCodecServer } from '../../stack/codec-process.js';
 import { startReceiver } from '../../stack/receiver-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
@@ -23,6 +23,8 @@ interface ServerCommand<Running extends { stop(): Promise<void> }> {
   name: string;
   description: string;
   start(config: Config, logger: Logger): Promise<Running>;
+  /** How the command reads its configuration, when not as any production process does. */
+  load?: () => Config;
   title: string;
   urls(running: Running): Record<string, string>;
 }
@@ -36,7 +38,7 @@ function addServerCommand<Running extends { stop(): Promise<void> }>(
     .description(server.description)
     .action(
       action(async () => {
-        const { config, logger } = cliContext();
+        const { config, logger } = cliContext(server.load);
         const running = await server.start(config, logger);
         // Ctrl-C stops it cleanly from the moment the banner says so.
         stopOnSignals(logger, () => running.stop());
@@ -52,6 +54,7 @@ export function processCommands(program: Command): void {
       'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
     // The sandbox bank and the checkout load only for the commands that run them: a worker process never holds them.
     start: async (config, logger) => (await import('../../stack/dev-stack.js')).startDevStack(config, logger),
+    load: () => loadDevelopmentConfig('dev'),
     title: 'bankflow is running',
     urls: (stack) => stack.urls,
   });
@@ -62,6 +65,7 @@ export function processCommands(program: Command): void {
       'run a production-shaped stack: Temporal server on a private PostgreSQL (SQL visibility), its Web UI, CLUSTER_WORKERS worker processes, receiver, sandbox bank',
     start: async (config, logger) =>
       (await import('../../stack/cluster/cluster-stack.js')).startClusterStack(config, logger),
+    load: () => loadDevelopmentConfig('cluster'),
     title: 'bankflow cluster is running',
     urls: (stack) => stack.urls,
   });
@@ -97,7 +101,10 @@ export function processCommands(program: Command): void {
       'run the codec server the Temporal UI and CLI use to show decrypted payloads (CODEC_HOST:CODEC_PORT)',
     start: startCodecServer,
     title: 'codec server is running',
-    urls: (codec) => ({ 'Codec endpoint': codec.url }),
+    urls: (codec) => ({
+      'Codec endpoint': codec.url,
+      ...(codec.generatedToken ? { 'Codec token': codec.generatedToken } : {}),
+    }),
   });
 
   const sandbox = addServerCommand(program, {
@@ -105,8 +112,13 @@ export function processCommands(program: Command): void {
     description: 'run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT',
     start: async (config, logger) =>
       (await import('../../stack/sandbox-process.js')).startConfiguredSandbox(config, logger),
+    load: () => loadDevelopmentConfig('sandbox'),
     title: 'sandbox bank is running',
-    urls: (sandbox) => ({ 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` }),
+    urls: (sandbox) => ({
+      'Bank API': sandbox.url,
+      'Control API': `${sandbox.url}/sandbox/`,
+      'Control token': sandbox.controlToken,
+    }),
   });
   sandboxIdsCommand(sandbox);
 

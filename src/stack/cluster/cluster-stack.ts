@@ -87,13 +87,14 @@ export async function startClusterStack(config: Config, logger: Logger): Promise
     const codec = await startCodecServer(config, logger);
     parts.add(() => codec.stop());
     urls['Codec server'] = codec.url;
+    if (codec.generatedToken) urls['Codec token'] = codec.generatedToken;
     const ui = startUiServer({
       binaries,
       clusterDir,
       uiPort: config.temporal.uiPort,
       frontendPort: ports.frontend,
       namespace,
-      codecUrl: codec.url,
+      codecUrl: codec.uiEndpoint,
       logger,
     });
     parts.add(() => ui.stop());
@@ -103,7 +104,7 @@ export async function startClusterStack(config: Config, logger: Logger): Promise
     const metrics = config.temporal.metrics;
     const workers = await startWorkerProcesses({
       count: config.cluster.workers,
-      env: { TEMPORAL_ADDRESS: address, BANK_BASE_URL: bank.baseUrl },
+      env: { BANKFLOW_ENV: config.env, TEMPORAL_ADDRESS: address, BANK_BASE_URL: bank.baseUrl },
       metricsPorts: { sdk: metrics?.sdkPort, worker: metrics?.workerPort },
       logger,
       temporal: { connection, namespace, taskQueue: temporal.taskQueue },
