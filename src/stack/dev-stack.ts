@@ -8,6 +8,7 @@ import { startCheckout } from './checkout-process.js';
 import { startCodecServer } from './codec-process.js';
 import { startReceiver } from './receiver-process.js';
 import { startConfiguredSandbox } from './sandbox-process.js';
+import type { Tracing } from '../tracing/setup.js';
 import { startWorker } from './worker-process.js';
 
 export interface DevStack {
@@ -20,7 +21,7 @@ export interface DevStack {
  * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set) and a
  * worker, stopped in reverse order. A failure half-way stops what already started.
  */
-export async function startDevStack(config: Config, logger: Logger): Promise<DevStack> {
+export async function startDevStack(config: Config, logger: Logger, tracing?: Tracing): Promise<DevStack> {
   const stops: (() => Promise<void>)[] = [];
   const urls: Record<string, string> = {};
   const stop = async () => {
@@ -79,7 +80,7 @@ export async function startDevStack(config: Config, logger: Logger): Promise<Dev
 
     const bank = resolveBank(config, sandboxUrl);
     urls['Bank API'] = bank.baseUrl;
-    const worker = await startWorker(temporal, bank, logger, config.jobs);
+    const worker = await startWorker(temporal, bank, logger, config.jobs, tracing);
     stops.push(() => worker.stop());
     urls['Task queue'] = temporal.taskQueue;
     const schedules = await applySchedulesAtStart(temporal, config.schedules, logger);
