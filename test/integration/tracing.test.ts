@@ -12,6 +12,7 @@ import { workflowIds } from '../../src/workflows/ids.js';
 import { cliTestTimeoutMs, workerProcessEnv } from '../helpers/cli-env.js';
 import { freePort } from '../helpers/cli.js';
 import { enroll, eventually, newCustomer, payAndSettle } from '../helpers/journey.js';
+import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -85,6 +86,8 @@ describe('traces: one payment journey, from the merchant and the bank webhook to
       },
       (runs) => runs === 1,
     );
+    // A traced run's history carries trace headers; the replay test proves it replays like any other.
+    await recordHistory(stack.client, workflowId, 'payment-traced');
     const spans = exporter.getFinishedSpans();
     const tree = spanTree(spans);
 
