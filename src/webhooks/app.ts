@@ -83,8 +83,6 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
 
-  app.post('/webhooks', (request, reply) => traced(request, reply, () => receive(request, reply)));
-
   const receive = async (request: FastifyRequest, reply: FastifyReply) => {
     const stopTimer = metrics.ackSeconds.startTimer();
     const reject = (status: number, reason: string, category = 'unknown') => {
@@ -124,6 +122,8 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
       throw error;
     }
   };
+
+  app.post('/webhooks', (request, reply) => traced(request, reply, () => receive(request, reply)));
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode ?? 500;
