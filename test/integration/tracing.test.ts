@@ -18,20 +18,19 @@ import { tempDirs } from '../helpers/temp-dirs.js';
 
 const workflowIdOf = (span: ReadableSpan) => span.attributes.temporalWorkflowId;
 
-/** The spans of a finished journey, by name and by id, with the chain of parents above any one of them. */
+/** The spans of a finished journey: the chain of parents above one, and those of a name under a workflow's span. */
 function spanTree(spans: ReadableSpan[]) {
   const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
   const ancestors = (span: ReadableSpan): ReadableSpan[] => {
     const parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
     return parent ? [parent, ...ancestors(parent)] : [];
   };
-  const named = (name: string, workflowId?: string) =>
+  const named = (name: string, workflowId: string) =>
     spans.filter(
       (span) =>
-        span.name === name && (workflowId === undefined || ancestorsAndSelf(span).some(isOf(workflowId))),
+        span.name === name &&
+        [span, ...ancestors(span)].some((candidate) => workflowIdOf(candidate) === workflowId),
     );
-  const isOf = (workflowId: string) => (span: ReadableSpan) => workflowIdOf(span) === workflowId;
-  const ancestorsAndSelf = (span: ReadableSpan) => [span, ...ancestors(span)];
   return { ancestors, named };
 }
 
