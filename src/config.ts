@@ -133,6 +133,12 @@ export const envSchema = z
     TEMPORAL_METRICS_PORT: optionalPort,
     WORKER_METRICS_PORT: optionalPort,
     TEMPORAL_UI_PORT: port(8233),
+    /** `bankflow cluster`: its private PostgreSQL's port (the Temporal server takes TEMPORAL_DEV_PORT and around). */
+    CLUSTER_POSTGRES_PORT: port(55432),
+    /** `bankflow cluster`: the directory holding `initdb` and `postgres`; default Debian's newest, installed if missing. */
+    CLUSTER_POSTGRES_BIN: optionalText,
+    /** `bankflow cluster`: how many worker processes it runs. */
+    CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
 
     BANK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     BANK_CLIENT_ID: z.string().min(1).default('sandbox-client'),
@@ -369,6 +375,8 @@ export interface Config {
   checkout: { port: number };
   /** OpenTelemetry traces; off (undefined) unless the OTEL_* variables ask for them. */
   tracing: TracingConfig | undefined;
+  /** `bankflow cluster`: a Temporal server on a private PostgreSQL, with its Web UI and worker processes. */
+  cluster: { postgresPort: number; postgresBin: string | undefined; workers: number };
   codec: {
     host: string;
     port: number;
@@ -486,5 +494,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     checkout: { port: e.CHECKOUT_PORT },
     tracing: tracingConfig(e),
+    cluster: {
+      postgresPort: e.CLUSTER_POSTGRES_PORT,
+      postgresBin: e.CLUSTER_POSTGRES_BIN,
+      workers: e.CLUSTER_WORKERS,
+    },
   };
 }

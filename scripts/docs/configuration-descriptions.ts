@@ -52,8 +52,17 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     meaning: "port of bankflow's bank-call metrics (`/metrics`); a port in use is logged and skipped",
     unset: 'not served',
   },
-  TEMPORAL_DEV_PORT: { meaning: 'gRPC port of the embedded dev server' },
-  TEMPORAL_UI_PORT: { meaning: 'Web UI port of the embedded dev server' },
+  TEMPORAL_DEV_PORT: {
+    meaning:
+      "gRPC port of the embedded dev server, or of `bankflow cluster`'s Temporal server (its other services take this minus 300 to this plus 10; at most 33061)",
+  },
+  TEMPORAL_UI_PORT: { meaning: 'Web UI port of the embedded dev server or of `bankflow cluster`' },
+  CLUSTER_POSTGRES_PORT: { meaning: "port of `bankflow cluster`'s private PostgreSQL (127.0.0.1 only)" },
+  CLUSTER_POSTGRES_BIN: {
+    meaning: "directory holding PostgreSQL's `initdb` and `postgres` for `bankflow cluster`",
+    unset: "Debian's newest `/usr/lib/postgresql/<major>/bin`, installed with apt-get if missing",
+  },
+  CLUSTER_WORKERS: { meaning: 'worker processes `bankflow cluster` runs' },
   BANK_BASE_URL: { meaning: "the bank's `{base_url}`", unset: 'the sandbox bank' },
   BANK_CLIENT_ID: { meaning: 'HTTP Basic user (`client_id`) at the bank' },
   BANK_CLIENT_SECRET: { meaning: 'HTTP Basic password (`client_secret`) at the bank' },

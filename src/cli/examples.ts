@@ -21,6 +21,12 @@ const newDevice = '$(npx bankflow sandbox ids devices | tail -n 1)';
 
 export const commandExamples: Record<string, CommandExamples> = {
   dev: { lines: ['npx bankflow dev   # runs until Ctrl-C: what npm start runs'] },
+  cluster: {
+    lines: [
+      'npm run cluster   # builds, then runs the cluster until Ctrl-C',
+      'CLUSTER_POSTGRES_BIN=/opt/none npx bankflow cluster   # exits 1: error: PostgreSQL is needed ...',
+    ],
+  },
   worker: { lines: ['npx bankflow worker   # runs until Ctrl-C'] },
   webhooks: { lines: ['npx bankflow webhooks   # runs until Ctrl-C'] },
   'codec-server': { lines: ['npx bankflow codec-server   # runs until Ctrl-C'] },

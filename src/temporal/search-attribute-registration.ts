@@ -100,3 +100,14 @@ export async function registerSearchAttributes(
     throw refusal(error, namespace, address);
   }
 }
+
+/** Fails naming the attributes the namespace holds with another type: bankflow cannot run on that namespace. */
+export function assertNoConflicts(results: AttributeResult[], namespace: string): void {
+  const conflicts = results.filter((result) => result.outcome === 'conflict');
+  if (conflicts.length === 0) return;
+  throw new SetupRefusedError(
+    `namespace ${namespace} has search attributes bankflow cannot use: ${conflicts
+      .map((conflict) => `${conflict.name} (${conflict.reason})`)
+      .join(', ')}; a namespace's attribute type cannot change, so use another namespace`,
+  );
+}

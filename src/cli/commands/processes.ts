@@ -62,6 +62,16 @@ export function processCommands(program: Command): void {
     urls: (stack) => stack.urls,
   });
 
+  addServerCommand(program, {
+    name: 'cluster',
+    description:
+      'run a production-shaped stack: Temporal server on a private PostgreSQL (SQL visibility), its Web UI, CLUSTER_WORKERS worker processes, receiver, sandbox bank',
+    start: async (config, logger) =>
+      (await import('../../stack/cluster/cluster-stack.js')).startClusterStack(config, logger),
+    title: 'bankflow cluster is running',
+    urls: (stack) => stack.urls,
+  });
+
   program
     .command('worker')
     .description('run a worker on TEMPORAL_TASK_QUEUE (run as many as you like)')
