@@ -78,6 +78,27 @@ const uuidList = z
     return ids;
   });
 
+const otlpUrl = z
+  .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://127.0.0.1:4318' })
+  .optional();
+/** `key=value,key2=value2`, values percent-encoded, as the OpenTelemetry specification writes them. */
+const otlpHeaders = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const headers: Record<string, string> = {};
+    for (const pair of (value ?? '').split(',').filter((item) => item.trim() !== '')) {
+      const at = pair.indexOf('=');
+      const key = pair.slice(0, at).trim();
+      if (at < 1 || key === '') {
+        ctx.addIssue({ code: 'custom', message: 'must be key=value pairs separated by commas' });
+        return z.NEVER;
+      }
+      headers[key] = decodeURIComponent(pair.slice(at + 1).trim());
+    }
+    return headers;
+  });
+
 export const envSchema = z
   .object({
     BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -176,6 +197,23 @@ export const envSchema = z
     SCHEDULE_REPORTS_CRON: cron('0 6 * * *'),
 
     CHECKOUT_PORT: port(4040),
+
+    /**
+     * `otlp` sends traces to the OTLP/HTTP endpoint below, `none` sends none. Unset: on when an OTLP endpoint is
+     * set, off otherwise (docs/operations.md, Traces).
+     */
+    OTEL_TRACES_EXPORTER: z
+      .enum(['otlp', 'none'], {
+        message: 'must be otlp or none (bankflow exports traces over OTLP/HTTP only)',
+      })
+      .optional(),
+    /** The collector's base URL; traces go to `<url>/v1/traces`. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+    /** The full traces URL, used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl,
+    /** `key=value` pairs, comma-separated, sent with every export (a collector's API key). */
+    OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
+    OTEL_SERVICE_NAME: z.string().trim().min(1).default('bankflow'),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
@@ -261,6 +299,28 @@ export interface SchedulesConfig {
   cron: { attemptsSync: string; metrics: string; reports: string };
 }
 
+/** Where this process sends its OpenTelemetry traces; tracing is off when Config.tracing is undefined. */
+export interface TracingConfig {
+  tracesUrl: string;
+  headers: Record<string, string>;
+  serviceName: string;
+}
+
+/** The OTLP/HTTP default receiver of a collector on this host, as the OpenTelemetry specification names it. */
+const defaultOtlpEndpoint = 'http://localhost:4318';
+
+function tracingConfig(e: Env): TracingConfig | undefined {
+  const endpoint = e.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const tracesEndpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const wanted = e.OTEL_TRACES_EXPORTER ?? (endpoint || tracesEndpoint ? 'otlp' : 'none');
+  if (wanted === 'none') return undefined;
+  return {
+    tracesUrl: tracesEndpoint ?? `${(endpoint ?? defaultOtlpEndpoint).replace(/\/+$/, '')}/v1/traces`,
+    headers: e.OTEL_EXPORTER_OTLP_HEADERS,
+    serviceName: e.OTEL_SERVICE_NAME,
+  };
+}
+
 export interface Config {
   env: Env['BANKFLOW_ENV'];
   logLevel: Env['LOG_LEVEL'];
@@ -287,6 +347,8 @@ export interface Config {
   schedules: SchedulesConfig;
   /** The reference checkout page `bankflow dev` serves on localhost. */
   checkout: { port: number };
+  /** OpenTelemetry traces; off (undefined) unless the OTEL_* variables ask for them. */
+  tracing: TracingConfig | undefined;
   /** `bankflow cluster`: a Temporal server on a private PostgreSQL, with its Web UI and worker processes. */
   cluster: { postgresPort: number; postgresBin: string | undefined; workers: number };
   codec: {
@@ -410,6 +472,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     checkout: { port: e.CHECKOUT_PORT },
+    tracing: tracingConfig(e),
     cluster: {
       postgresPort: e.CLUSTER_POSTGRES_PORT,
       postgresBin: e.CLUSTER_POSTGRES_BIN,

@@ -1,5 +1,6 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
+import { logFields, withCamelCaseTraceIds } from './tracing/log-fields.js';
 
 /**
  * Paths pino masks wherever they appear in a log record: bank and Temporal credentials, webhook secrets, and
@@ -48,6 +49,7 @@ export function createLogger(level: LevelWithSilent = 'info', destination?: pino
       level,
       redact: { paths: redactedPaths, censor: '[redacted]' },
       base: undefined,
+      mixin: logFields,
     },
     destination,
   );
@@ -65,7 +67,7 @@ const temporalToPino: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'er
 export function temporalLoggerFor(logger: Logger): TemporalLogger {
   const child = logger.child({ component: 'temporal' });
   const log = (level: LogLevel, message: string, meta?: LogMetadata) =>
-    child[temporalToPino[level]](meta ?? {}, message);
+    child[temporalToPino[level]](withCamelCaseTraceIds(meta ?? {}), message);
   return {
     log,
     trace: (message, meta) => log('TRACE', message, meta),

@@ -143,4 +143,23 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   SCHEDULE_METRICS_CRON: { meaning: 'cadence of the metrics snapshot' },
   SCHEDULE_REPORTS_CRON: { meaning: 'cadence of the refund and transfer reports' },
   CHECKOUT_PORT: { meaning: 'where `bankflow dev` serves the reference checkout page (on localhost)' },
+  OTEL_TRACES_EXPORTER: {
+    meaning:
+      '`otlp` exports traces over OTLP/HTTP, `none` turns tracing off whatever else is set; see [operations.md](operations.md), Traces',
+    unset: 'on when an OTLP endpoint below is set, off otherwise',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    meaning:
+      "your collector's OTLP/HTTP base URL (traces go to `<url>/v1/traces`), e.g. `http://otel-collector:4318`",
+    unset: '`http://localhost:4318` when `OTEL_TRACES_EXPORTER=otlp`, else no traces',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    meaning: 'the full URL traces are sent to, used as given; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`',
+    unset: 'from `OTEL_EXPORTER_OTLP_ENDPOINT`',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    meaning: 'headers sent with every export, `key=value` pairs separated by commas (a collector API key)',
+    unset: 'none',
+  },
+  OTEL_SERVICE_NAME: { meaning: 'the `service.name` of this process in its spans, e.g. `bankflow-worker`' },
 };

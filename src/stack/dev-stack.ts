@@ -5,6 +5,7 @@ import { findTemporalCli } from '../temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { startCodecServer } from './codec-process.js';
 import { buildStack, startBankSide, type RunningStack } from './stack-parts.js';
+import type { Tracing } from '../tracing/setup.js';
 import { startWorker } from './worker-process.js';
 
 export type DevStack = RunningStack;
@@ -14,7 +15,7 @@ export type DevStack = RunningStack;
  * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set) and a
  * worker, stopped in reverse order. A failure half-way stops what already started.
  */
-export function startDevStack(config: Config, logger: Logger): Promise<DevStack> {
+export function startDevStack(config: Config, logger: Logger, tracing?: Tracing): Promise<DevStack> {
   return buildStack(logger, async (parts) => {
     const { urls } = parts;
     const codec = await startCodecServer(config, logger);
@@ -41,7 +42,7 @@ export function startDevStack(config: Config, logger: Logger): Promise<DevStack>
     urls['Temporal gRPC'] = temporal.address ?? '';
 
     const bank = await startBankSide(parts, config, temporal, logger);
-    const worker = await startWorker(temporal, bank, logger, config.jobs);
+    const worker = await startWorker(temporal, bank, logger, config.jobs, tracing);
     parts.add(() => worker.stop());
     urls['Task queue'] = temporal.taskQueue;
     const schedules = await applySchedulesAtStart(temporal, config.schedules, logger);

@@ -167,3 +167,55 @@ describe('configuration', () => {
     expect(mtls).toMatchObject({ clientCertPath: '/c.pem', clientKeyPath: '/k.pem' });
   });
 });
+
+describe('tracing configuration (OTEL_*)', () => {
+  it('is off by default, and with OTEL_TRACES_EXPORTER=none whatever else is set', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })
+        .tracing,
+    ).toBeUndefined();
+  });
+
+  it('sends to <endpoint>/v1/traces, to the traces endpoint as given, or to a local collector', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      tracesUrl: 'http://collector:4318/v1/traces',
+      headers: {},
+      serviceName: 'bankflow',
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/otlp',
+        OTEL_SERVICE_NAME: 'bankflow-worker',
+      }).tracing,
+    ).toMatchObject({ tracesUrl: 'https://traces.example.com/otlp', serviceName: 'bankflow-worker' });
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing?.tracesUrl).toBe(
+      'http://localhost:4318/v1/traces',
+    );
+  });
+
+  it('reads export headers as key=value pairs, values percent-decoded', () => {
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D%3D, x-team = payments',
+      }).tracing?.headers,
+    ).toEqual({ 'x-api-key': 'abc==', 'x-team': 'payments' });
+  });
+
+  it('refuses a malformed endpoint, an unknown exporter and malformed headers, naming the variable', () => {
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' })).toMatch(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http\(s\) URL such as http:\/\/127\.0\.0\.1:4318 \(got "127\.0\.0\.1:4318"\)/,
+    );
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector' })).toMatch(
+      /OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: must be an http\(s\) URL/,
+    );
+    expect(problemsOf({ OTEL_TRACES_EXPORTER: 'jaeger' })).toMatch(
+      /OTEL_TRACES_EXPORTER: must be otlp or none/,
+    );
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_HEADERS: 'just-a-token' })).toMatch(
+      /OTEL_EXPORTER_OTLP_HEADERS: must be key=value pairs/,
+    );
+  });
+});

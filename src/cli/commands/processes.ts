@@ -6,6 +6,7 @@ import { startCodecServer } from '../../stack/codec-process.js';
 import { startReceiver } from '../../stack/receiver-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
+import { startConfiguredTracing, type Tracing } from '../../tracing/setup.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
 import { cliContext } from '../context.js';
 import { action } from '../errors.js';
@@ -22,7 +23,7 @@ function printUrls(title: string, urls: Record<string, string>): void {
 interface ServerCommand<Running extends { stop(): Promise<void> }> {
   name: string;
   description: string;
-  start(config: Config, logger: Logger): Promise<Running>;
+  start(config: Config, logger: Logger, tracing: Tracing | undefined): Promise<Running>;
   /** How the command reads its configuration, when not as any production process does. */
   load?: () => Config;
   title: string;
@@ -39,9 +40,13 @@ function addServerCommand<Running extends { stop(): Promise<void> }>(
     .action(
       action(async () => {
         const { config, logger } = cliContext(server.load);
-        const running = await server.start(config, logger);
-        // Ctrl-C stops it cleanly from the moment the banner says so.
-        stopOnSignals(logger, () => running.stop());
+        const tracing = startConfiguredTracing(config.tracing, logger);
+        const running = await server.start(config, logger, tracing);
+        // Ctrl-C stops it cleanly from the moment the banner says so; the last spans are sent after.
+        stopOnSignals(logger, async () => {
+          await running.stop();
+          await tracing?.shutdown();
+        });
         printUrls(server.title, server.urls(running));
       }),
     );
@@ -53,7 +58,8 @@ export function processCommands(program: Command): void {
     description:
       'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
     // The sandbox bank and the checkout load only for the commands that run them: a worker process never holds them.
-    start: async (config, logger) => (await import('../../stack/dev-stack.js')).startDevStack(config, logger),
+    start: async (config, logger, tracing) =>
+      (await import('../../stack/dev-stack.js')).startDevStack(config, logger, tracing),
     load: () => loadDevelopmentConfig('dev'),
     title: 'bankflow is running',
     urls: (stack) => stack.urls,
@@ -76,8 +82,12 @@ export function processCommands(program: Command): void {
     .action(
       action(async () => {
         const { config, logger } = cliContext();
-        const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs);
-        stopOnSignals(logger, worker.stop);
+        const tracing = startConfiguredTracing(config.tracing, logger);
+        const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs, tracing);
+        stopOnSignals(logger, async () => {
+          await worker.stop();
+          await tracing?.shutdown();
+        });
         logger.info(
           { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace },
           'worker running',
