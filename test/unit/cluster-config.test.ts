@@ -9,6 +9,9 @@ import { assertNoConflicts } from '../../src/temporal/search-attribute-registrat
 
 const access = { host: '127.0.0.1', port: 55432, user: 'temporal', password: 'secret' };
 
+/** bankflow cluster runs in development (it holds the sandbox bank), as `bankflow cluster` loads it. */
+const developmentConfig = (env: Record<string, string>) =>
+  loadConfig({ BANKFLOW_ENV: 'development', ...env });
 describe('bankflow cluster: configuration', () => {
   it("lays out the server's ports from the frontend's as Temporal's own configs do", () => {
     expect(serverPorts(7233)).toEqual({
@@ -58,7 +61,7 @@ describe('bankflow cluster: configuration', () => {
 
   it('checks every port it binds, and not the sandbox when BANK_BASE_URL points elsewhere', () => {
     const withSandbox = clusterPorts(
-      loadConfig({ TEMPORAL_DEV_PORT: '17233', CLUSTER_POSTGRES_PORT: '5544' }),
+      developmentConfig({ TEMPORAL_DEV_PORT: '17233', CLUSTER_POSTGRES_PORT: '5544' }),
     );
     expect(withSandbox.map((entry) => entry.variable)).toEqual(
       expect.arrayContaining([
@@ -69,12 +72,12 @@ describe('bankflow cluster: configuration', () => {
       ]),
     );
     expect(withSandbox).toHaveLength(1 + 9 + 5);
-    const againstBank = clusterPorts(loadConfig({ BANK_BASE_URL: 'https://bank.example' }));
+    const againstBank = clusterPorts(developmentConfig({ BANK_BASE_URL: 'https://bank.example' }));
     expect(againstBank.map((entry) => entry.variable)).not.toContain('SANDBOX_PORT');
-    expect(() => clusterPorts(loadConfig({ CLUSTER_POSTGRES_PORT: '0' }))).toThrow(
+    expect(() => clusterPorts(developmentConfig({ CLUSTER_POSTGRES_PORT: '0' }))).toThrow(
       /CLUSTER_POSTGRES_PORT: must be a fixed port/,
     );
-    expect(() => loadConfig({ CLUSTER_WORKERS: '0' })).toThrow(/CLUSTER_WORKERS/);
+    expect(() => developmentConfig({ CLUSTER_WORKERS: '0' })).toThrow(/CLUSTER_WORKERS/);
   });
 
   it('sets up both databases idempotently, the password never on the command line', () => {

@@ -169,35 +169,40 @@ describe('configuration', () => {
 });
 
 describe('tracing configuration (OTEL_*)', () => {
+  const developmentConfig = (env: Record<string, string>) =>
+    loadConfig({ BANKFLOW_ENV: 'development', ...env });
+
   it('is off by default, and with OTEL_TRACES_EXPORTER=none whatever else is set', () => {
-    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(developmentConfig({}).tracing).toBeUndefined();
     expect(
-      loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })
-        .tracing,
+      developmentConfig({
+        OTEL_TRACES_EXPORTER: 'none',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      }).tracing,
     ).toBeUndefined();
   });
 
   it('sends to <endpoint>/v1/traces, to the traces endpoint as given, or to a local collector', () => {
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+    expect(developmentConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
       tracesUrl: 'http://collector:4318/v1/traces',
       headers: {},
       serviceName: 'bankflow',
     });
     expect(
-      loadConfig({
+      developmentConfig({
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/otlp',
         OTEL_SERVICE_NAME: 'bankflow-worker',
       }).tracing,
     ).toMatchObject({ tracesUrl: 'https://traces.example.com/otlp', serviceName: 'bankflow-worker' });
-    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing?.tracesUrl).toBe(
+    expect(developmentConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing?.tracesUrl).toBe(
       'http://localhost:4318/v1/traces',
     );
   });
 
   it('reads export headers as key=value pairs, values percent-decoded', () => {
     expect(
-      loadConfig({
+      developmentConfig({
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
         OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D%3D, x-team = payments',
       }).tracing?.headers,
