@@ -26,6 +26,9 @@ export const developmentWebhookSecret = 'bankflow-sandbox-webhook-secret';
 /** The payload key used when TEMPORAL_ENCRYPTION_KEYS is unset; development only, never secret. */
 export const developmentEncryptionKeys = `dev-1:${Buffer.from('bankflow-development-only-key-32').toString('base64')}`;
 
+/** The key customer lookups are hashed with when SUPPORT_LOOKUP_SECRET is unset; development only, never secret. */
+export const developmentSupportLookupSecret = 'bankflow-development-only-support-lookup-secret';
+
 /** A cron expression as Temporal Schedules read it: 5 to 7 fields, or a shortcut such as `@hourly`. */
 const cron = (fallback: string) =>
   z
@@ -163,6 +166,18 @@ export const envSchema = z
     SCHEDULE_REPORTS_CRON: cron('0 6 * * *'),
 
     CHECKOUT_PORT: port(4040),
+
+    /**
+     * Keys the hash of a customer's tax number that workflows carry as BankflowCustomerKey, so support staff find a
+     * customer by CPF/CNPJ while the number itself never reaches Temporal's visibility store.
+     */
+    SUPPORT_LOOKUP_SECRET: z
+      .string()
+      .trim()
+      .min(32, 'must be at least 32 characters (generate one: openssl rand -base64 32)')
+      .optional(),
+    /** Where support staff open the Temporal UI; links printed by `bankflow support` point here. */
+    TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
@@ -211,6 +226,21 @@ export const envSchema = z
         path: ['CODEC_AUTH_USERS'],
         message:
           'or CODEC_AUTH_TOKENS is required when BANKFLOW_ENV=production (the codec server decrypts customer data)',
+      });
+    }
+    if (env.BANKFLOW_ENV === 'production' && env.SUPPORT_LOOKUP_SECRET === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SUPPORT_LOOKUP_SECRET'],
+        message:
+          'is required when BANKFLOW_ENV=production (it keys the customer hashes support staff search by; openssl rand -base64 32)',
+      });
+    }
+    if (env.BANKFLOW_ENV === 'production' && env.SUPPORT_LOOKUP_SECRET === developmentSupportLookupSecret) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SUPPORT_LOOKUP_SECRET'],
+        message: 'is the public development secret; generate your own (openssl rand -base64 32)',
       });
     }
     if (env.BANKFLOW_ENV === 'production' && env.WEBHOOK_AUTH_DISABLED) {
@@ -282,6 +312,11 @@ export interface SchedulesConfig {
   cron: { attemptsSync: string; metrics: string; reports: string };
 }
 
+export interface SupportConfig {
+  lookupSecret: string;
+  uiUrl: string;
+}
+
 export interface Config {
   env: Env['BANKFLOW_ENV'];
   logLevel: Env['LOG_LEVEL'];
@@ -307,6 +342,8 @@ export interface Config {
   schedules: SchedulesConfig;
   /** The reference checkout page `bankflow dev` serves on localhost. */
   checkout: { port: number };
+  /** What support tooling needs: the customer lookup key, and the Temporal UI its links open. */
+  support: SupportConfig;
   codec: {
     host: string;
     port: number;
@@ -423,5 +460,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     checkout: { port: e.CHECKOUT_PORT },
+    support: {
+      // Production refuses to start without its own secret (checked above).
+      lookupSecret: e.SUPPORT_LOOKUP_SECRET ?? developmentSupportLookupSecret,
+      uiUrl: e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`,
+    },
   };
 }

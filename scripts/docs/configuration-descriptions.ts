@@ -13,6 +13,7 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   BANKFLOW_ENV: {
     meaning:
       '`production` requires `BANK_BASE_URL`, `TEMPORAL_ENCRYPTION_KEYS` (not the development key), codec credentials, ' +
+      '`SUPPORT_LOOKUP_SECRET` (not the development one), ' +
       'and refuses `WEBHOOK_AUTH_DISABLED=true`; see [security.md](security.md)',
   },
   LOG_LEVEL: { meaning: 'pino level' },
@@ -123,4 +124,15 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   SCHEDULE_METRICS_CRON: { meaning: 'cadence of the metrics snapshot' },
   SCHEDULE_REPORTS_CRON: { meaning: 'cadence of the refund and transfer reports' },
   CHECKOUT_PORT: { meaning: 'where `bankflow dev` serves the reference checkout page (on localhost)' },
+  SUPPORT_LOOKUP_SECRET: {
+    meaning:
+      "keys the HMAC-SHA256 of a customer's CPF/CNPJ that workflows carry as `BankflowCustomerKey`, so support " +
+      'staff find a customer without the number reaching Temporal; at least 32 characters, required in production; ' +
+      'see [support.md](support.md)',
+    unset: 'a public development secret',
+  },
+  TEMPORAL_UI_URL: {
+    meaning: 'the Temporal UI support staff open; the links `bankflow support` prints point there',
+    unset: "`http://localhost:<TEMPORAL_UI_PORT>`, the embedded dev server's",
+  },
 };

@@ -140,6 +140,7 @@ describe('long-running commands', () => {
       BANK_BASE_URL: 'https://bank.example.com',
       TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
       CODEC_AUTH_TOKENS: 'token',
+      SUPPORT_LOOKUP_SECRET: randomBytes(32).toString('base64'),
       WEBHOOK_PORT: String(port),
     });
     expect(production.code).toBe(1);

@@ -1,6 +1,7 @@
 import {
   ConfigError,
   developmentEncryptionKeys,
+  developmentSupportLookupSecret,
   developmentWebhookSecret,
   loadConfig,
 } from '../../src/config.js';
@@ -62,6 +63,30 @@ describe('configuration', () => {
     expect(problemsOf({ TEMPORAL_ENCRYPTION_KEYS: 'k1:short' })).toMatch(
       /TEMPORAL_ENCRYPTION_KEYS: key k1 must be 32 bytes/,
     );
+  });
+
+  it("requires the deployment's own customer lookup secret in production, and a long one anywhere", () => {
+    const production = { BANKFLOW_ENV: 'production', BANK_BASE_URL: 'https://bank.example.com' };
+    expect(problemsOf(production)).toMatch(
+      /SUPPORT_LOOKUP_SECRET: is required when BANKFLOW_ENV=production .*openssl rand -base64 32/,
+    );
+    expect(problemsOf({ ...production, SUPPORT_LOOKUP_SECRET: developmentSupportLookupSecret })).toMatch(
+      /SUPPORT_LOOKUP_SECRET: is the public development secret; generate your own/,
+    );
+    expect(problemsOf({ SUPPORT_LOOKUP_SECRET: 'short' })).toMatch(
+      /SUPPORT_LOOKUP_SECRET: must be at least 32 characters .*"short"/,
+    );
+    expect(loadConfig({}).support).toEqual({
+      lookupSecret: developmentSupportLookupSecret,
+      uiUrl: 'http://localhost:8233',
+    });
+    const own = 'x'.repeat(32);
+    expect(
+      loadConfig({ SUPPORT_LOOKUP_SECRET: own, TEMPORAL_UI_URL: 'https://ui.example.com' }).support,
+    ).toEqual({
+      lookupSecret: own,
+      uiUrl: 'https://ui.example.com',
+    });
   });
 
   it('requires the mTLS certificate and key together', () => {
