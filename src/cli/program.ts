@@ -13,6 +13,7 @@ import { recurrenceCommands } from './commands/recurrences.js';
 import { refundCommands } from './commands/refunds.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { setupCommand } from './commands/setup.js';
+import { supportCommands } from './commands/support.js';
 import { transferCommands } from './commands/transfers.js';
 
 /** `--help` of each command ends with its examples, the ones docs/cli.md shows and a test runs. */
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   metricsCommand(program);
   scheduleCommands(program);
   setupCommand(program);
+  supportCommands(program);
   addExamples(program);
   return program;
 }
