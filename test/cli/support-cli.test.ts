@@ -135,6 +135,36 @@ describe('bankflow support', () => {
       );
     });
 
+    it('refuses a start with a bad tax number, or with no secret to key it, before anything starts', async () => {
+      const start = await runCli(
+        [
+          'enrollment',
+          'start',
+          '--device',
+          randomUUID(),
+          '--participant',
+          randomUUID(),
+          '--return-to',
+          'https://shop.example.com/pix/enrolled',
+          '--tax-number',
+          '12',
+        ],
+        env,
+      );
+      expect(start.code).toBe(1);
+      expect(start.stderr).toMatch(
+        /^error: --tax-number: must be a CPF \(11 digits\) or a CNPJ \(14 digits\)/,
+      );
+      const customer = await newCustomer(stack);
+      await expect(
+        startEnrollment(stack, {
+          ...keyOf(customer),
+          returnToUrl: 'https://merchant.example/enrolled',
+          customerTaxNumber: cpf.digits,
+        }),
+      ).rejects.toThrow(/^customerTaxNumber: needs the starter context to carry the deployment secret/);
+    });
+
     it('lists the enrollment as stuck once its window has passed, and nothing before', async () => {
       await expectNothingListed('stuck', 'no enrollment or payment is stuck');
 
