@@ -197,10 +197,8 @@ export function supportCommands(program: Command): void {
       .command('links')
       .description('the Temporal UI views of these lists, to open or save: their queries and links'),
   ).action(
-    action((options: OutputOptions) => {
-      const views = supportViews(cliContext());
-      printRows(views, viewColumns, options, '');
-      return Promise.resolve();
+    action(async (options: OutputOptions) => {
+      printRows(supportViews(cliContext()), viewColumns, options, '');
     }),
   );
 }
