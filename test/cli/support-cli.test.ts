@@ -1,9 +1,11 @@
 import { jest } from '@jest/globals';
 import { randomInt, randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
 import { developmentSupportLookupSecret } from '../../src/config.js';
 import { customerKey, listStuckJourneys, startEnrollment, startPayment } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import { searchAttributes } from '../../src/workflows/search-attributes.js';
+import type { unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
 import { runCli } from '../helpers/cli.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { postSignedWebhook } from '../helpers/http.js';
@@ -240,6 +242,28 @@ describe('bankflow support', () => {
       const again = await cli('resolve', workflowId, '--note', 'twice');
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/^error: .*has ended \(completed\) and takes no more requests/);
+    });
+
+    it("is resolved by the signal the UI's dialog sends: resolveUnmatchedWebhook with plain JSON", async () => {
+      const uiEvent = { ...event, ref_id: randomUUID(), timestamp: new Date().toISOString() };
+      const answer = await postSignedWebhook(
+        stack.receiverUrl ?? '',
+        JSON.stringify(uiEvent),
+        receiverSecret,
+      );
+      const workflowId: string = answer.json().workflowId;
+      // What the UI sends with no codec server: a json/plain payload, as a client without bankflow's encryption does.
+      const plain = new Client({
+        connection: stack.client.connection,
+        namespace: stack.client.options.namespace,
+      });
+      await plain.workflow
+        .getHandle(workflowId)
+        .signal('resolveUnmatchedWebhook', { by: 'ana', note: 'from the UI' });
+      const result = await stack.client.workflow
+        .getHandle<typeof unmatchedWebhookWorkflow>(workflowId)
+        .result();
+      expect(result.resolution).toEqual({ by: 'ana', note: 'from the UI' });
     });
 
     it('refuses an unknown event and an empty note, naming the argument', async () => {
