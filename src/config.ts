@@ -3,13 +3,18 @@ import { z } from 'zod';
 import { uuid } from './bank/schemas/common.js';
 import {
   developmentEncryptionKeys,
+  developmentSupportLookupSecret,
   developmentWebhookSecret,
   sandboxBankCredentials,
 } from './development.js';
 import { productionChecks } from './production-checks.js';
 import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
 
-export { developmentEncryptionKeys, developmentWebhookSecret } from './development.js';
+export {
+  developmentEncryptionKeys,
+  developmentSupportLookupSecret,
+  developmentWebhookSecret,
+} from './development.js';
 
 /**
  * Every environment variable bankflow reads, in one schema. Production is the default posture: only `bankflow dev`
@@ -214,6 +219,17 @@ export const envSchema = z
     /** `key=value` pairs, comma-separated, sent with every export (a collector's API key). */
     OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
     OTEL_SERVICE_NAME: z.string().trim().min(1).default('bankflow'),
+    /**
+     * Keys the hash of a customer's tax number that workflows carry as BankflowCustomerKey, so support staff find a
+     * customer by CPF/CNPJ while the number itself never reaches Temporal's visibility store.
+     */
+    SUPPORT_LOOKUP_SECRET: z
+      .string()
+      .trim()
+      .min(32, 'must be at least 32 characters (generate one: openssl rand -base64 32)')
+      .optional(),
+    /** Where support staff open the Temporal UI; links printed by `bankflow support` point here. */
+    TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
@@ -321,6 +337,11 @@ function tracingConfig(e: Env): TracingConfig | undefined {
   };
 }
 
+export interface SupportConfig {
+  lookupSecret: string;
+  uiUrl: string;
+}
+
 export interface Config {
   env: Env['BANKFLOW_ENV'];
   logLevel: Env['LOG_LEVEL'];
@@ -351,6 +372,8 @@ export interface Config {
   tracing: TracingConfig | undefined;
   /** `bankflow cluster`: a Temporal server on a private PostgreSQL, with its Web UI and worker processes. */
   cluster: { postgresPort: number; postgresBin: string | undefined; workers: number };
+  /** What support tooling needs: the customer lookup key, and the Temporal UI its links open. */
+  support: SupportConfig;
   codec: {
     host: string;
     port: number;
@@ -477,6 +500,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       postgresPort: e.CLUSTER_POSTGRES_PORT,
       postgresBin: e.CLUSTER_POSTGRES_BIN,
       workers: e.CLUSTER_WORKERS,
+    },
+    support: {
+      // Production refuses to start without its own secret (src/production-checks.ts).
+      lookupSecret: e.SUPPORT_LOOKUP_SECRET ?? developmentSupportLookupSecret,
+      uiUrl: e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`,
     },
   };
 }

@@ -11,3 +11,6 @@ export const developmentEncryptionKeys = `dev-1:${Buffer.from('bankflow-developm
 
 /** The client credentials the sandbox bank accepts when BANK_CLIENT_ID and BANK_CLIENT_SECRET are unset. */
 export const sandboxBankCredentials = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
+
+/** The key customer lookups are hashed with when SUPPORT_LOOKUP_SECRET is unset; development only, never secret. */
+export const developmentSupportLookupSecret = 'bankflow-development-only-support-lookup-secret';

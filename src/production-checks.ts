@@ -1,6 +1,7 @@
 import type { Env } from './config.js';
 import {
   developmentEncryptionKeys,
+  developmentSupportLookupSecret,
   developmentWebhookSecret,
   sandboxBankCredentials,
 } from './development.js';
@@ -99,5 +100,16 @@ export const productionChecks: ProductionCheck[] = [
     variable: 'WEBHOOK_SECRET_PREVIOUS',
     message: 'is the public development secret; unset it, or set the secret the bank signed with before',
     refuses: (env) => env.WEBHOOK_SECRET_PREVIOUS === developmentWebhookSecret,
+  },
+  {
+    variable: 'SUPPORT_LOOKUP_SECRET',
+    message:
+      'is required when BANKFLOW_ENV=production (it keys the customer hashes support staff search by; openssl rand -base64 32)',
+    refuses: (env) => env.SUPPORT_LOOKUP_SECRET === undefined,
+  },
+  {
+    variable: 'SUPPORT_LOOKUP_SECRET',
+    message: 'is the public development secret; generate your own (openssl rand -base64 32)',
+    refuses: (env) => env.SUPPORT_LOOKUP_SECRET === developmentSupportLookupSecret,
   },
 ];

@@ -162,4 +162,15 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     unset: 'none',
   },
   OTEL_SERVICE_NAME: { meaning: 'the `service.name` of this process in its spans, e.g. `bankflow-worker`' },
+  SUPPORT_LOOKUP_SECRET: {
+    meaning:
+      "keys the HMAC-SHA256 of a customer's CPF/CNPJ that workflows carry as `BankflowCustomerKey`, so support " +
+      'staff find a customer without the number reaching Temporal; at least 32 characters, required in production; ' +
+      'see [support.md](support.md)',
+    unset: 'a public development secret',
+  },
+  TEMPORAL_UI_URL: {
+    meaning: 'the Temporal UI support staff open; the links `bankflow support` prints point there',
+    unset: "`http://localhost:<TEMPORAL_UI_PORT>`, the embedded dev server's",
+  },
 };

@@ -4,7 +4,7 @@ import { variableDescriptions } from './configuration-descriptions.js';
 
 /** Sections of the page, by the variable's prefix; the first that matches wins. */
 const sections: [title: string, matches: (name: string) => boolean][] = [
-  ['Temporal', (name) => name.startsWith('TEMPORAL_')],
+  ['Temporal', (name) => name.startsWith('TEMPORAL_') && name !== 'TEMPORAL_UI_URL'],
   ['Bank', (name) => name.startsWith('BANK_')],
   ['Sandbox bank', (name) => name.startsWith('SANDBOX_')],
   ['Webhook receiver', (name) => name.startsWith('WEBHOOK_')],
@@ -12,6 +12,7 @@ const sections: [title: string, matches: (name: string) => boolean][] = [
   ['Scheduled jobs', (name) => /^(SCHEDULE_|REPORTS_|METRICS_)/.test(name)],
   ['Checkout page', (name) => name.startsWith('CHECKOUT_')],
   ['Traces (OpenTelemetry)', (name) => name.startsWith('OTEL_')],
+  ['Support', (name) => name.startsWith('SUPPORT_') || name === 'TEMPORAL_UI_URL'],
   ['General', () => true],
 ];
 

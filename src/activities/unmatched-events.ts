@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { visibilityLiteral } from '../temporal/visibility.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import { resolveUnmatchedWebhookSignal, unmatchedWebhookQuery } from '../workflows/unmatched-webhook.js';
+import { listKeptEvents } from '../webhooks/kept-events.js';
+import { resolveUnmatchedWebhookSignal } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 
 /** What workflows take back from the receiver's unmatched-event store. */
@@ -18,22 +18,7 @@ export function createUnmatchedEventActivities(temporal: Client) {
         `${searchAttributes.kind.name} = 'webhook-unmatched'`,
         `${searchAttributes.endToEndId.name} = ${visibilityLiteral(endToEndId)}`,
       ].join(' AND ');
-      const kept: { workflowId: string; running: boolean; event: unknown }[] = [];
-      for await (const workflow of temporal.workflow.list({ query })) {
-        kept.push({
-          workflowId: workflow.workflowId,
-          running: workflow.status.name === 'RUNNING',
-          event: workflow.memo?.[memoKeys.event],
-        });
-      }
-      // The receiver keeps the event in the memo; one kept before it did is read with a query.
-      const events = await Promise.all(
-        kept.map(async ({ workflowId, event }) =>
-          event === undefined
-            ? temporal.workflow.getHandle(workflowId).query(unmatchedWebhookQuery)
-            : (event as ReceivedWebhook),
-        ),
-      );
+      const kept = await listKeptEvents(temporal, query);
       await Promise.all(
         kept
           .filter(({ running }) => running)
@@ -44,7 +29,7 @@ export function createUnmatchedEventActivities(temporal: Client) {
             }),
           ),
       );
-      return events;
+      return kept.map(({ event }) => event);
     },
   };
 }

@@ -43,7 +43,11 @@ export async function withStarter<T>(
     );
   }
   try {
-    return await use({ client, taskQueue: ctx.config.temporal.taskQueue });
+    return await use({
+      client,
+      taskQueue: ctx.config.temporal.taskQueue,
+      customerKeySecret: ctx.config.support.lookupSecret,
+    });
   } finally {
     await client.connection.close();
   }

@@ -86,7 +86,7 @@ export const commandExamples: Record<string, CommandExamples> = {
   'enrollment start': {
     lines: [
       `npx bankflow enrollment start --device ${newDevice} --participant ${bancoDoBrasil} ` +
-        '--return-to https://shop.example.com/pix/enrolled   # redirectUrl: send the customer there',
+        '--return-to https://shop.example.com/pix/enrolled --tax-number 12345678909   # redirectUrl: send the customer there',
     ],
   },
   'enrollment options': {
@@ -192,6 +192,35 @@ export const commandExamples: Record<string, CommandExamples> = {
       'npx bankflow metrics --bank-account 2fec675b-0427-498c-963c-6a3fe4b2acc2 ' +
         '--from 2026-01-01T00:00:00Z --to 2027-01-01T00:00:00Z --table',
     ],
+  },
+  support: {
+    about:
+      "Support staff's questions, answered from Temporal's visibility store: a customer's journeys found by the keyed " +
+      'hash of their CPF/CNPJ (never the number itself), the bank events no workflow claimed, and the journeys stuck ' +
+      "in a state longer than the bank's windows allow. What each state means, and what to do: docs/support.md.",
+    lines: [],
+  },
+  'support find': {
+    lines: [
+      'npx bankflow support find --tax-number 123.456.789-09 --table   # the enrollment started above, with its link',
+      'npx bankflow support find --tax-number 123   # exits 1: --tax-number: must be a CPF (11 digits) or a CNPJ (14 digits)',
+    ],
+  },
+  'support unmatched': {
+    lines: [
+      'npx bankflow support unmatched --table   # age, category, ref id, event key and link of each open event',
+    ],
+  },
+  'support resolve': {
+    lines: [
+      'npx bankflow support resolve webhook-unmatched:no-such-event --note "refunded by hand"   # exits 1: <event>: no unmatched webhook event',
+    ],
+  },
+  'support stuck': {
+    lines: ['npx bankflow support stuck --table   # stuck for, workflow, state, what it means, link'],
+  },
+  'support links': {
+    lines: ['npx bankflow support links --table   # the Temporal UI views to save, one per line'],
   },
   schedules: {
     about:

@@ -14,6 +14,7 @@ import { recurrenceCommands } from './commands/recurrences.js';
 import { refundCommands } from './commands/refunds.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { setupCommand } from './commands/setup.js';
+import { supportCommands } from './commands/support.js';
 import { transferCommands } from './commands/transfers.js';
 
 /** `--help` of each command ends with its examples, the ones docs/cli.md shows and a test runs. */
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   scheduleCommands(program);
   setupCommand(program);
   doctorCommand(program);
+  supportCommands(program);
   addExamples(program);
   return program;
 }

@@ -14,9 +14,14 @@ import type { BankReadContext } from './devices.js';
 export async function connectStarter(
   env: Record<string, string | undefined> = process.env,
 ): Promise<StarterContext & { close(): Promise<void> }> {
-  const { temporal } = loadConfig(env);
+  const { temporal, support } = loadConfig(env);
   const client = await connectClient(temporal);
-  return { client, taskQueue: temporal.taskQueue, close: () => client.connection.close() };
+  return {
+    client,
+    taskQueue: temporal.taskQueue,
+    customerKeySecret: support.lookupSecret,
+    close: () => client.connection.close(),
+  };
 }
 
 /** The bank reads of the biometric flow (device, participants) with the worker's BANK_* settings. */

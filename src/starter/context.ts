@@ -6,4 +6,9 @@ export interface StarterContext {
   taskQueue: string;
   /** How long a request to a running workflow waits for its answer; 60 s by default. */
   replyTimeoutMs?: number;
+  /**
+   * SUPPORT_LOOKUP_SECRET: keys the customer hash a start carries when given the customer's tax number, so support
+   * staff find the customer's workflows (connectStarter sets it from the environment).
+   */
+  customerKeySecret?: string;
 }

@@ -22,6 +22,7 @@ import { workflowIds } from '../workflows/ids.js';
 import { memoKeys } from '../workflows/shared/published-memo.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
+import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';
 import { flattenTerms } from '../workflows/shared/start-terms.js';
 import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant-requests.js';
@@ -43,6 +44,8 @@ const startEnrollmentInput = enrollmentKey.extend({
   returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   externalId: z.string().min(1).max(200).optional(),
   suggestedAccount: suggestedAccountSchema.optional(),
+  /** The customer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to search. */
+  customerTaxNumber: taxNumberInput.optional(),
 });
 export type StartEnrollmentInput = z.input<typeof startEnrollmentInput>;
 
@@ -118,6 +121,7 @@ export async function startTunedEnrollment(
       { key: searchAttributes.deviceId, value: parsed.deviceId },
       { key: searchAttributes.participantId, value: parsed.participantId },
       ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
+      ...customerKeyAttribute(ctx, parsed.customerTaxNumber),
     ],
     endedAnswer: (published) => startReplyFrom(published, enrollmentStartedSchema),
   });

@@ -1,6 +1,7 @@
 export { cancelBoleto } from './boletos.js';
 export { connectBankReads, connectStarter } from './connect.js';
 export type { StarterContext } from './context.js';
+export { customerKey } from './customer-key.js';
 export { findOrCreateDevice, listParticipants, type BankReadContext } from './devices.js';
 export {
   getEnrollment,
@@ -31,6 +32,14 @@ export {
   type AttemptsSyncRequest,
   type StartedRecurrence,
 } from './recurrences.js';
+export {
+  findCustomerWorkflows,
+  listStuckJourneys,
+  type StuckJourney,
+  type SupportWorkflowRow,
+} from './support-lookups.js';
+export { stuckRules, supportQueries, type StuckRule } from './support-queries.js';
+export { listUnmatchedWebhooks, resolveUnmatchedWebhook } from './unmatched-webhooks.js';
 export {
   applySchedules,
   backfillSchedule,

@@ -20,6 +20,7 @@ import {
 import { biometricPaymentWorkflow } from '../workflows/payment/workflow.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import type { StarterContext } from './context.js';
+import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';
 import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant-requests.js';
 import { paymentStateSchema } from './published-state.js';
@@ -39,6 +40,8 @@ const startPaymentInput = z.object({
   description: z.string().min(1).max(140, 'must be at most 140 characters (Pix remittance information)'),
   entityId: uuid,
   virtualAccountId: uuid,
+  /** The payer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to search. */
+  customerTaxNumber: taxNumberInput.optional(),
 });
 export type StartPaymentInput = z.input<typeof startPaymentInput>;
 
@@ -86,7 +89,7 @@ export async function startTunedPayment(
   input: StartPaymentInput,
   tuning: PaymentTuning,
 ): Promise<StartedPayment> {
-  const parsed = parseInput(startPaymentInput, input);
+  const { customerTaxNumber, ...parsed } = parseInput(startPaymentInput, input);
   const reference = parsed.externalId ?? `pix-${randomUUID()}`;
   const workflowId = workflowIds.payment(reference);
   const handle = handleFor(ctx, { externalId: reference });
@@ -111,6 +114,7 @@ export async function startTunedPayment(
       { key: searchAttributes.externalId, value: reference },
       { key: searchAttributes.enrollmentId, value: parsed.enrollmentId },
       { key: searchAttributes.deviceId, value: parsed.deviceId },
+      ...customerKeyAttribute(ctx, customerTaxNumber),
     ],
     endedAnswer: (published) => startReplyFrom(published, paymentCreatedSchema),
   });

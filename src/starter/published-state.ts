@@ -17,7 +17,7 @@ import type { RecurrencePhase } from '../workflows/recurrence/definitions.js';
  * that names the field, never a value taken on trust.
  */
 
-const paymentPhases: readonly PaymentPhase[] = [
+export const paymentPhases: readonly PaymentPhase[] = [
   'checking_enrollment',
   'creating',
   ...biometricPaymentStatuses.filter((status) => status !== 'pending'),
@@ -54,7 +54,7 @@ const enrollmentOutcomes: readonly EnrollmentOutcome[] = [
   'expired',
   'blocked',
 ];
-const enrollmentPhases: readonly EnrollmentPhase[] = [
+export const enrollmentPhases: readonly EnrollmentPhase[] = [
   'creating',
   'awaiting_account_holder_validation',
   'awaiting_enrollment',
@@ -82,7 +82,7 @@ export const enrollmentResultSchema: z.ZodType<EnrollmentResult> = z.object({
   enrollment: enrollmentSchema.optional(),
 });
 
-const recurrencePhases: readonly RecurrencePhase[] = [
+export const recurrencePhases: readonly RecurrencePhase[] = [
   'generating',
   'active',
   'refused',

@@ -31,6 +31,7 @@ import { startOrJoin } from './merchant-requests.js';
 import { recurrenceStartSchema } from './published-state.js';
 import { untilAnswered } from './polling.js';
 import { parseInput } from './errors.js';
+import { failureTypes } from '../workflows/failure-types.js';
 
 const recurrenceSettings = z.object({
   maxHistoryEvents: z.number().int().min(20).optional(),
@@ -95,7 +96,7 @@ export async function startTunedRecurrence(
       const { recurrence, phase, reason } = published.data;
       if (recurrence) return answered(recurrence);
       return phase === 'refused'
-        ? refused(reason ?? 'the bank refused the recurrence', 'RecurrenceRefused')
+        ? refused(reason ?? 'the bank refused the recurrence', failureTypes.recurrenceRefused)
         : undefined;
     },
   });

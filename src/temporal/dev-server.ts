@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { allSearchAttributeKeys } from '../workflows/search-attributes.js';
+import { allSearchAttributeKeys, searchAttributeTypeName } from '../workflows/search-attributes.js';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -25,9 +25,12 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-/** `temporal server start-dev` flags registering every bankflow search attribute as a Keyword. */
+/** `temporal server start-dev` flags registering every bankflow search attribute with its type. */
 export function searchAttributeFlags(): string[] {
-  return allSearchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
+  return allSearchAttributeKeys.flatMap((key) => [
+    '--search-attribute',
+    `${key.name}=${searchAttributeTypeName(key.type)}`,
+  ]);
 }
 
 /** Waits until a Temporal frontend answers on `address`; `exited` says when its process is gone. */

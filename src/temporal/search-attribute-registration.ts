@@ -1,6 +1,6 @@
 import { isGrpcServiceError, type ConnectionLike } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { allSearchAttributeKeys } from '../workflows/search-attributes.js';
+import { allSearchAttributeKeys, searchAttributeTypeName } from '../workflows/search-attributes.js';
 
 const IndexedValueType = proto.temporal.api.enums.v1.IndexedValueType;
 
@@ -35,12 +35,14 @@ function indexedTypeName(value: number): string {
  */
 function refusal(error: unknown, namespace: string, address: string): Error {
   if (!isGrpcServiceError(error)) return error as Error;
-  const names = allSearchAttributeKeys.map((key) => key.name).join(', ');
+  const names = allSearchAttributeKeys
+    .map((key) => `${key.name} (${searchAttributeTypeName(key.type)})`)
+    .join(', ');
   const cloud = /\.(tmprl\.cloud|api\.temporal\.io)(:\d+)?$/.test(address);
   if (error.code === status.UNIMPLEMENTED || (cloud && error.code === status.PERMISSION_DENIED)) {
     return new SetupRefusedError(
       `${address} does not let clients register search attributes; on Temporal Cloud add ` +
-        `them with \`tcld namespace search-attributes add --namespace ${namespace} --search-attribute <name>=Keyword\` ` +
+        `them with \`tcld namespace search-attributes add --namespace ${namespace} --search-attribute <name>=<type>\` ` +
         `or in the Cloud UI (Namespaces → ${namespace} → Search attributes): ${names}`,
       { cause: error },
     );
@@ -48,7 +50,7 @@ function refusal(error: unknown, namespace: string, address: string): Error {
   if (error.code === status.PERMISSION_DENIED) {
     return new SetupRefusedError(
       `permission denied registering search attributes on namespace ${namespace}; an ` +
-        `operator with admin rights on the cluster runs \`bankflow setup\`, or adds them: ${names} (all Keyword)`,
+        `operator with admin rights on the cluster runs \`bankflow setup\`, or adds them: ${names}`,
       { cause: error },
     );
   }
@@ -89,8 +91,8 @@ export async function inspectSearchAttributes(
 }
 
 /**
- * Registers every bankflow search attribute on the namespace, idempotently: attributes already there as a
- * Keyword are left alone; one there with another type is reported, never changed, since the server cannot
+ * Registers every bankflow search attribute on the namespace, idempotently: attributes already there with
+ * bankflow's type are left alone; one there with another type is reported, never changed, since the server cannot
  * change an attribute's type.
  */
 export async function registerSearchAttributes(

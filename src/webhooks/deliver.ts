@@ -8,7 +8,7 @@ import {
 import { workflowIds } from '../workflows/ids.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
 import { memoKeys } from '../workflows/shared/published-memo.js';
-import { unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
+import { unmatchedWebhookStatuses, unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 import type { WebhookRoute } from './router.js';
 import { unmatchedEventKeys } from './unmatched-keys.js';
@@ -57,7 +57,7 @@ async function keepUnmatched(
       staticSummary: `Unmatched ${event.envelope.category} ${event.envelope.type} for ${event.envelope.ref_id}`,
       typedSearchAttributes: [
         { key: searchAttributes.kind, value: 'webhook-unmatched' },
-        { key: searchAttributes.status, value: 'unmatched' },
+        { key: searchAttributes.status, value: unmatchedWebhookStatuses.open },
         ...unmatchedEventKeys(event.envelope),
       ],
     });

@@ -9,6 +9,7 @@ import type { Activities } from '../activities/index.js';
 import type { Boleto } from '../bank/schemas/boleto.js';
 import { bankCallOptions } from './activity-options.js';
 import { searchAttributes } from './search-attributes.js';
+import { failureTypes } from './failure-types.js';
 
 const { cancelBoleto } = proxyActivities<Pick<Activities, 'cancelBoleto'>>(bankCallOptions);
 
@@ -48,7 +49,7 @@ export async function cancelBoletoWorkflow({ boletoId }: CancelBoletoInput): Pro
     ) {
       if (Date.now() + waitMs > deadline) {
         throw ApplicationFailure.create({
-          type: 'BoletoCancellationNotConfirmed',
+          type: failureTypes.boletoCancellationNotConfirmed,
           message: `the bank still answers boleto ${boleto.id} ${boleto.status}, not ${cancelledBoletoStatus}, after ${cancellationConfirmationDeadlineMs / 60_000} minutes`,
           details: [{ boletoId, answered: boleto }],
           nonRetryable: true,

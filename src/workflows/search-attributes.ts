@@ -16,6 +16,20 @@ export const searchAttributes = {
   boletoId: defineSearchAttributeKey('BankflowBoletoId', SearchAttributeType.KEYWORD),
   endToEndId: defineSearchAttributeKey('BankflowEndToEndId', SearchAttributeType.KEYWORD),
   recurrenceId: defineSearchAttributeKey('BankflowRecurrenceId', SearchAttributeType.KEYWORD),
+  /**
+   * A keyed hash of the customer's tax number (starter/customer-key.ts), never the number itself. A list of one
+   * key: SQL visibility stores (the dev server's among them) hold at most 10 custom Keyword attributes, and the
+   * ten above take them all; `BankflowCustomerKey = '<key>'` finds it all the same.
+   */
+  customerKey: defineSearchAttributeKey('BankflowCustomerKey', SearchAttributeType.KEYWORD_LIST),
 } as const;
 
 export const allSearchAttributeKeys = Object.values(searchAttributes);
+
+/** A search attribute's type as the Temporal CLI and tcld spell it: `Keyword`, `KeywordList`. */
+export const searchAttributeTypeName = (type: string): string =>
+  type
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');

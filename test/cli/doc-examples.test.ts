@@ -8,7 +8,11 @@ import { startTestStack, type TestStack } from '../helpers/stack.js';
 /** `npx bankflow` runs the CLI from source, as `npm start`'s `npx bankflow` runs the built one. */
 const npxShim = `npx() { if [ "$1" = bankflow ]; then shift; node --import tsx ${path.resolve('src/cli/main.ts')} "$@"; else command npx "$@"; fi; }`;
 
-const examples = [...docExamples('README.md'), ...docExamples('docs/cli.md')];
+const examples = [
+  ...docExamples('README.md'),
+  ...docExamples('docs/cli.md'),
+  ...docExamples('docs/support.md'),
+];
 
 interface Run {
   code: number | null;

@@ -157,6 +157,7 @@ describe('long-running commands', () => {
       TEMPORAL_PLAINTEXT_ALLOWED: 'true',
       TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
       CODEC_AUTH_TOKENS: 'token',
+      SUPPORT_LOOKUP_SECRET: randomBytes(32).toString('base64'),
       WEBHOOK_PORT: String(port),
     });
     expect(production.code).toBe(1);

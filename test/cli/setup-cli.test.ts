@@ -7,7 +7,9 @@ import { runCli } from '../helpers/cli.js';
 import { required } from '../helpers/stack.js';
 import { testEnvKeys } from '../setup/shared.js';
 
-const names = allSearchAttributeKeys.map((key) => key.name);
+const typed = (outcome: string) => allSearchAttributeKeys.map(({ name, type }) => ({ name, type, outcome }));
+/** The server's IndexedValueType numbers: Keyword 2, KeywordList 7. */
+const indexedType: Record<string, number> = { KEYWORD: 2, KEYWORD_LIST: 7 };
 
 describe('bankflow setup', () => {
   const address = required(testEnvKeys.address);
@@ -50,17 +52,13 @@ describe('bankflow setup', () => {
       const first = await runCli(['setup'], env);
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
-      expect(JSON.parse(first.stdout)).toEqual(
-        names.map((name) => ({ name, type: 'KEYWORD', outcome: 'registered' })),
-      );
+      expect(JSON.parse(first.stdout)).toEqual(typed('registered'));
       const registered = await customAttributes();
-      for (const name of names) expect(registered[name]).toBe(2 /* INDEXED_VALUE_TYPE_KEYWORD */);
+      for (const { name, type } of allSearchAttributeKeys) expect(registered[name]).toBe(indexedType[type]);
 
       const second = await runCli(['setup'], env);
       expect(second.code).toBe(0);
-      expect(JSON.parse(second.stdout)).toEqual(
-        names.map((name) => ({ name, type: 'KEYWORD', outcome: 'already registered' })),
-      );
+      expect(JSON.parse(second.stdout)).toEqual(typed('already registered'));
 
       const applied = await runCli(['schedules', 'apply'], env);
       expect(applied.stderr).toBe('');

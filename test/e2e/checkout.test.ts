@@ -7,6 +7,7 @@ import {
   addVirtualAuthenticator,
   launchBrowser,
   missingBrowser,
+  openWorkflowList,
   screenshot,
   type TestBrowser,
   type VirtualAuthenticator,
@@ -155,19 +156,7 @@ describeInBrowser('checkout page, bank pages and widget in a real browser', () =
     const { page } = browser;
     const workflowId = workflowIds.payment(settledReference);
     const query = `BankflowExternalId="${settledReference}"`;
-    const link = page.getByRole('link', { name: workflowId });
-    // The list does not refresh by itself; search again until visibility has the closed workflow.
-    await eventually(
-      async () => {
-        await page.goto(`${uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(query)}`);
-        return link.waitFor({ timeout: 5_000 }).then(
-          () => true,
-          () => false,
-        );
-      },
-      Boolean,
-      30_000,
-    );
+    const link = await openWorkflowList(page, uiUrl, query, workflowId);
     expect(await page.getByRole('link', { name: /^payment:/ }).count()).toBe(1);
     await screenshot(page, 'temporal-ui-search');
 

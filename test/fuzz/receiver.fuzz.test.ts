@@ -65,7 +65,7 @@ describe('webhook receiver under random and mutated input', () => {
 
   async function startSignalTarget(
     aim: Aim,
-    attributes: { key: (typeof searchAttributes)[keyof typeof searchAttributes]; value: string }[] = [],
+    attributes: { key: typeof searchAttributes.kind; value: string }[] = [],
   ) {
     await stack.client.workflow.start('fuzzSignalTarget', {
       workflowId: aim.workflowId,

@@ -99,3 +99,21 @@ export function missingBrowser(): string | undefined {
   if (existsSync(chromiumPath)) return undefined;
   return `no Chromium at ${chromiumPath}: install Debian's chromium package (scripts/install-chromium.sh does it as root) or set CHROMIUM_PATH`;
 }
+
+/**
+ * Opens the Temporal UI's workflow list for `query` until it shows `workflowId`: the list does not refresh by
+ * itself, and visibility has a new or just closed workflow a moment later. Answers the workflow's link.
+ */
+export async function openWorkflowList(page: Page, uiUrl: string, query: string, workflowId: string) {
+  const link = page.getByRole('link', { name: workflowId });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await page.goto(`${uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(query)}`);
+    const shown = await link.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return link;
+    if (Date.now() > deadline) throw new Error(`the Temporal UI did not list ${workflowId} for ${query}`);
+  }
+}

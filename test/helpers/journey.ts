@@ -95,11 +95,15 @@ export async function waitForPhase(stack: TestStack, customer: Customer, phase: 
 export async function enroll(
   stack: TestStack,
   customer: Customer,
-  options: { polling?: typeof fastPolling } = {},
+  options: { polling?: typeof fastPolling; customerTaxNumber?: string } = {},
 ) {
   const started = await startTunedEnrollment(
     stack,
-    { ...keyOf(customer), returnToUrl: 'https://merchant.example/enrolled' },
+    {
+      ...keyOf(customer),
+      returnToUrl: 'https://merchant.example/enrolled',
+      customerTaxNumber: options.customerTaxNumber,
+    },
     { polling: options.polling },
   );
   await control(
@@ -130,7 +134,13 @@ export function world(stack: TestStack) {
 export async function payAndSettle(
   stack: TestStack,
   customer: Customer,
-  payment: { externalId: string; enrollmentId: string; amountCents: number; description: string },
+  payment: {
+    externalId: string;
+    enrollmentId: string;
+    amountCents: number;
+    description: string;
+    customerTaxNumber?: string;
+  },
 ) {
   const created = await startTunedPayment(
     stack,

@@ -1,4 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
+import { developmentSupportLookupSecret } from '../../src/config.js';
+import { customerKey } from '../../src/starter/customer-key.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import { enroll, newCustomer, payAndSettle } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
@@ -29,13 +31,17 @@ describe('customer data in Temporal histories', () => {
     await stack?.stop();
   });
 
-  it('is unreadable in the raw history and memo of an enrollment and a payment, and readable through the codec', async () => {
+  it('is unreadable in the raw history, memo and search attributes of an enrollment and a payment, and readable through the codec', async () => {
     const customer = await newCustomer(stack);
-    const { result } = await enroll(stack, customer);
+    // The starter keeps the customer's tax number only as its keyed hash, for support staff to search.
+    const starter = { ...stack, customerKeySecret: developmentSupportLookupSecret };
+    const customerTaxNumber = '123.456.789-09';
+    const { result } = await enroll(starter, customer, { customerTaxNumber });
     const accountNumber = result.enrollment?.account_info?.number ?? '';
     const externalId = `enc-${Date.now()}`;
-    const { created, assertion } = await payAndSettle(stack, customer, {
+    const { created, assertion } = await payAndSettle(starter, customer, {
       externalId,
+      customerTaxNumber,
       enrollmentId: result.enrollment?.id ?? '',
       amountCents: 4_200,
       description: 'Pedido confidencial',
@@ -63,6 +69,11 @@ describe('customer data in Temporal histories', () => {
       const memo = rawText(workflowExecutionInfo?.memo);
       expect(memo).toContain('binary/encrypted');
       for (const secret of secrets) expect(memo).not.toContain(secret);
+      // Search attributes are not encrypted: the customer is there only as the key.
+      const indexed = rawText(workflowExecutionInfo?.searchAttributes);
+      expect(indexed).toContain(customerKey(developmentSupportLookupSecret, '12345678909'));
+      for (const secret of [...secrets, customerTaxNumber]) expect(indexed).not.toContain(secret);
+      for (const secret of [...secrets, customerTaxNumber]) expect(history).not.toContain(secret);
     }
     const readable = JSON.stringify(
       await stack.client.workflow.getHandle(workflowIds.payment(externalId)).result(),

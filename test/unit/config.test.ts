@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   developmentEncryptionKeys,
+  developmentSupportLookupSecret,
   developmentWebhookSecret,
   loadConfig,
   loadDevelopmentConfig,
@@ -110,6 +111,7 @@ describe('configuration', () => {
       TEMPORAL_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32, 7).toString('base64')}`,
       CODEC_AUTH_TOKENS: 'codec-token',
       WEBHOOK_SECRET: 'shared-with-the-bank',
+      SUPPORT_LOOKUP_SECRET: 'a-secret-of-this-deployment-32-chars-at-least',
     };
     expect(loadConfig(production).env).toBe('production');
 
@@ -151,6 +153,34 @@ describe('configuration', () => {
     const table = page.slice(page.indexOf('## Production checks'), page.indexOf('## How it is tested'));
     expect(productionChecks.length).toBeGreaterThan(10);
     for (const check of productionChecks) expect(table).toContain(`\`${check.variable}: ${check.message}\``);
+  });
+
+  it("requires the deployment's own customer lookup secret in production, and a long one anywhere", () => {
+    const production = { BANKFLOW_ENV: 'production', BANK_BASE_URL: 'https://bank.example.com' };
+    expect(problemsOf(production)).toMatch(
+      /SUPPORT_LOOKUP_SECRET: is required when BANKFLOW_ENV=production .*openssl rand -base64 32/,
+    );
+    expect(problemsOf({ ...production, SUPPORT_LOOKUP_SECRET: developmentSupportLookupSecret })).toMatch(
+      /SUPPORT_LOOKUP_SECRET: is the public development secret; generate your own/,
+    );
+    expect(problemsOf({ SUPPORT_LOOKUP_SECRET: 'short' })).toMatch(
+      /SUPPORT_LOOKUP_SECRET: must be at least 32 characters .*"short"/,
+    );
+    expect(loadConfig({ BANKFLOW_ENV: 'development' }).support).toEqual({
+      lookupSecret: developmentSupportLookupSecret,
+      uiUrl: 'http://localhost:8233',
+    });
+    const own = 'x'.repeat(32);
+    expect(
+      loadConfig({
+        BANKFLOW_ENV: 'development',
+        SUPPORT_LOOKUP_SECRET: own,
+        TEMPORAL_UI_URL: 'https://ui.example.com',
+      }).support,
+    ).toEqual({
+      lookupSecret: own,
+      uiUrl: 'https://ui.example.com',
+    });
   });
 
   it('requires the mTLS certificate and key together', () => {

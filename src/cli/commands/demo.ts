@@ -6,7 +6,7 @@ import { bankReadContext } from '../bank.js';
 import { cliContext, withStarter } from '../context.js';
 import { demoStepCount, runDemoJourney } from '../demo/journey.js';
 import { formatDuration, StepPrinter } from '../demo/steps.js';
-import { workflowLink } from '../demo/ui-links.js';
+import { workflowLink } from '../ui-links.js';
 import { action } from '../errors.js';
 import { parseCents } from '../option-names.js';
 

@@ -21,6 +21,7 @@ const optionNames = {
   participantId: '--participant',
   returnToUrl: '--return-to',
   externalId: '--external-id',
+  customerTaxNumber: '--tax-number',
   'suggestedAccount.ispb': '--account-ispb',
   'suggestedAccount.issuer': '--account-issuer',
   'suggestedAccount.number': '--account-number',
@@ -36,6 +37,7 @@ interface KeyOptions {
 interface StartOptions extends KeyOptions {
   returnTo: string;
   externalId?: string;
+  taxNumber?: string;
   accountIspb?: string;
   accountIssuer?: string;
   accountNumber?: string;
@@ -85,6 +87,10 @@ export function enrollmentCommands(program: Command): void {
     .option('--account-issuer <branch>', 'suggested account: branch')
     .option('--account-number <number>', 'suggested account: number')
     .option('--account-type <type>', 'suggested account: checking, payment, salary or savings')
+    .option(
+      '--tax-number <cpf-or-cnpj>',
+      "the customer's CPF or CNPJ; kept only as a keyed hash, for `bankflow support find`",
+    )
     .action(
       action(async (options: StartOptions) => {
         const ctx = cliContext();
@@ -94,6 +100,7 @@ export function enrollmentCommands(program: Command): void {
             returnToUrl: options.returnTo,
             externalId: options.externalId,
             suggestedAccount: suggestedAccount(options),
+            customerTaxNumber: options.taxNumber,
           };
           return withStarter(ctx, (starter) => startEnrollment(starter, input));
         });

@@ -16,6 +16,7 @@ import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
 const optionNames = {
   requestId: '--request-id',
   externalId: '--external-id',
+  customerTaxNumber: '--tax-number',
   enrollmentId: '--enrollment',
   deviceId: '--device',
   amountCents: '--amount',
@@ -33,6 +34,7 @@ interface StartOptions {
   entity: string;
   virtualAccount: string;
   externalId?: string;
+  taxNumber?: string;
 }
 
 function byExternalId(command: Command): Command {
@@ -56,6 +58,10 @@ export function paymentCommands(program: Command): void {
     .requiredOption('--entity <id>', 'the receiving entity (uuid)')
     .requiredOption('--virtual-account <id>', 'the virtual account receiving the funds (uuid)')
     .option('--external-id <id>', 'your reference for the payment (default: a generated pix-<uuid>)')
+    .option(
+      '--tax-number <cpf-or-cnpj>',
+      "the customer's CPF or CNPJ; kept only as a keyed hash, for `bankflow support find`",
+    )
     .action(
       action(async (options: StartOptions) => {
         const ctx = cliContext();
@@ -68,6 +74,7 @@ export function paymentCommands(program: Command): void {
             description: options.description,
             entityId: options.entity,
             virtualAccountId: options.virtualAccount,
+            customerTaxNumber: options.taxNumber,
           };
           return withStarter(ctx, (starter) => startPayment(starter, input));
         });

@@ -46,13 +46,14 @@ export async function runDemoJourney(options: DemoOptions): Promise<PaymentResul
   const control = sandboxControl(options.sandboxUrl, options.sandboxToken);
   const authenticator = SoftwareAuthenticator.create();
   const origin = options.sandboxUrl;
+  const customerTaxNumber = String(randomInt(10_000_000_000, 99_999_999_999));
 
   const device = await steps.step(
     'find or create the device',
     () =>
       findOrCreateDevice(bank, {
         fingerprint: `demo-${randomUUID()}`,
-        counterparty_tax_number: String(randomInt(10_000_000_000, 99_999_999_999)),
+        counterparty_tax_number: customerTaxNumber,
         counterparty_name: 'Demo Customer',
       }),
     (found) => `device ${found.id}`,
@@ -73,7 +74,12 @@ export async function runDemoJourney(options: DemoOptions): Promise<PaymentResul
 
   const enrollment = await steps.step(
     'start the enrollment',
-    () => startEnrollment(starter, { ...key, returnToUrl: 'https://merchant.example.com/pix/enrolled' }),
+    () =>
+      startEnrollment(starter, {
+        ...key,
+        returnToUrl: 'https://merchant.example.com/pix/enrolled',
+        customerTaxNumber,
+      }),
     (started) => `enrollment ${started.enrollmentId} ${started.status}`,
   );
   options.onWorkflow(enrollment.workflowId);
@@ -141,6 +147,7 @@ export async function runDemoJourney(options: DemoOptions): Promise<PaymentResul
         description: 'bankflow demo',
         entityId: world.entityIds[0] ?? '',
         virtualAccountId: world.virtualAccountIds[0] ?? '',
+        customerTaxNumber,
       });
     },
     (created) =>

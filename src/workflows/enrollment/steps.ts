@@ -29,6 +29,7 @@ import { enrollmentPresentation } from './presentation.js';
 import { EnrollmentRegistration } from './registration.js';
 import { installEnrollmentHandlers } from './requests.js';
 import { enrollmentTimings } from './timings.js';
+import { failureTypes } from '../failure-types.js';
 
 export const started = (created: Enrollment): EnrollmentStarted => ({
   enrollmentId: created.id,
@@ -67,9 +68,13 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
       const refusedCreate = bankRefusal(error, correctableRefusals);
       conclude(journey, 'rejected', `the bank refused to create the enrollment: ${refusedCreate.message}`);
       const reason = journey.state.reason ?? refusedCreate.message;
-      this.replies.answerStart(refused(reason, 'EnrollmentRefused'));
+      this.replies.answerStart(refused(reason, failureTypes.enrollmentRefused));
       await condition(allHandlersFinished);
-      throw ApplicationFailure.create({ type: 'EnrollmentRefused', message: reason, nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: failureTypes.enrollmentRefused,
+        message: reason,
+        nonRetryable: true,
+      });
     }
     this.take(created, 'create response');
     this.replies.answerStart(answered(started(created)));

@@ -1,6 +1,7 @@
 import type { Metrics } from '../../bank/schemas/metrics.js';
 import type { Totals, TotalsInFile } from '../../reports/totals.js';
 import type { JobWindow } from '../shared/schedule-window.js';
+import { jobStatuses } from '../job-statuses.js';
 
 /** The scheduled jobs, by the id their schedule, search attribute (BankflowKind) and files carry. */
 export const jobIds = {
@@ -84,7 +85,7 @@ export interface MetricsSnapshot {
 export interface MetricsSnapshotResult {
   job: typeof jobIds.metricsSnapshot;
   window: JobWindow;
-  status: 'stored' | 'nothing_to_do';
+  status: typeof jobStatuses.stored | typeof jobStatuses.nothingToDo;
   message: string;
   accounts: AccountMetrics[];
   /** The snapshot file; null when there was nothing to do. */

@@ -11,6 +11,7 @@ import { bankCallOptions, outageRetry } from '../activity-options.js';
 import { searchAttributes } from '../search-attributes.js';
 import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
 import type { ListReportJob, ReportProgress, ReportSummary } from './definitions.js';
+import { jobStatuses } from '../job-statuses.js';
 
 const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>(bankCallOptions);
 
@@ -67,9 +68,9 @@ export async function runListReport(
       };
   upsertSearchAttributes([
     { key: searchAttributes.kind, value: job },
-    { key: searchAttributes.status, value: 'listing' },
+    { key: searchAttributes.status, value: jobStatuses.listing },
   ]);
-  publish(job, progress, 'listing');
+  publish(job, progress, jobStatuses.listing);
 
   for (let pagesThisRun = 0; ; pagesThisRun++) {
     if (pagesThisRun >= reportPagesPerRun || workflowInfo().continueAsNewSuggested) {
@@ -85,7 +86,7 @@ export async function runListReport(
     progress.pages++;
     progress.totals = mergeTotals(progress.totals, page.totals);
     progress.after = page.after;
-    publish(job, progress, 'listing');
+    publish(job, progress, jobStatuses.listing);
     if (page.after === null) break;
   }
 
@@ -97,7 +98,7 @@ export async function runListReport(
     pages: progress.pages,
   });
   await discardReportStaging(progress.stagingKey);
-  upsertSearchAttributes([{ key: searchAttributes.status, value: 'completed' }]);
+  upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);
   publish(job, progress, `written to ${written.files.json}`);
   if (await completeJobWindow(progress.window)) await continueWith();
   return { job, window: progress.window, pages: progress.pages, runs: progress.runs, ...written };

@@ -11,6 +11,7 @@ import { searchAttributes } from '../search-attributes.js';
 import { bankRefusal } from '../shared/bank-failure.js';
 import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
 import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from './definitions.js';
+import { jobStatuses } from '../job-statuses.js';
 
 const bank = proxyActivities<Pick<Activities, 'getMetrics' | 'metricsAccounts'>>(bankCallOptions);
 const { storeMetricsSnapshot } = proxyActivities<Pick<Activities, 'storeMetricsSnapshot'>>({
@@ -49,7 +50,7 @@ export async function metricsSnapshot(input?: JobWindowInput): Promise<MetricsSn
     return finish({
       job,
       window,
-      status: 'nothing_to_do',
+      status: jobStatuses.nothingToDo,
       message: 'nothing to do: no bank account configured (METRICS_BANK_ACCOUNT_IDS is empty on the worker)',
       accounts: [],
       file: null,
@@ -74,7 +75,7 @@ export async function metricsSnapshot(input?: JobWindowInput): Promise<MetricsSn
   return finish({
     job,
     window,
-    status: 'stored',
+    status: jobStatuses.stored,
     message: `stored the metrics of ${accounts.length - refused} of ${accounts.length} accounts in ${file}`,
     accounts,
     file,

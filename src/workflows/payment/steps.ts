@@ -27,6 +27,7 @@ import { paymentPresentation } from './presentation.js';
 import { readsOnlyOnCourseChange } from './read-rules.js';
 import { installPaymentHandlers } from './requests.js';
 import { paymentTimings } from './timings.js';
+import { failureTypes } from '../failure-types.js';
 
 /**
  * The steps of a payment journey that talk to the bank and to Temporal, and the handlers for what arrives while
@@ -51,7 +52,7 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
   // 1. Only an authorized enrollment can pay.
   async checkEnrollment(): Promise<void> {
     const refusal = await enrollmentRefusal(this.input);
-    if (refusal) await this.fail('EnrollmentNotAuthorized', refusal);
+    if (refusal) await this.fail(failureTypes.enrollmentNotAuthorized, refusal);
   }
 
   // 2. Create the payment and fetch its authorization options; the merchant gets both in one round trip.
@@ -79,7 +80,7 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
         this.replies.answerStart(answered({ payment, publicKeyEncoded: options.public_key_encoded }));
     } catch (error) {
       const refused = bankRefusal(error, correctableRefusals);
-      await this.fail('PaymentRefused', `the bank refused the payment: ${refused.message}`);
+      await this.fail(failureTypes.paymentRefused, `the bank refused the payment: ${refused.message}`);
     }
     this.publish();
   }

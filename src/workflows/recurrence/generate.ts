@@ -9,15 +9,17 @@ import type { Activities } from '../../activities/index.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions } from '../activity-options.js';
 import type { RecurrenceRun } from './run.js';
+import { failureTypes } from '../failure-types.js';
 
 const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
 
 /** The bank's refusal as the failure the workflow ends with, naming the bank's failure type. */
 function refusal(error: unknown): ApplicationFailure {
   const cause = error instanceof ActivityFailure ? error.cause : undefined;
-  const type = cause instanceof ApplicationFailure && cause.type ? cause.type : 'RecurrenceNotGenerated';
+  const type =
+    cause instanceof ApplicationFailure && cause.type ? cause.type : failureTypes.recurrenceNotGenerated;
   return ApplicationFailure.create({
-    type: 'RecurrenceRefused',
+    type: failureTypes.recurrenceRefused,
     message: `the bank did not generate the recurrence: ${cause?.message ?? String(error)}`,
     details: [
       { bankFailure: type, ...(cause instanceof ApplicationFailure ? { details: cause.details } : {}) },

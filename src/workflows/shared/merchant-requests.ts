@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { memoKeys, type MemoEntry } from './published-memo.js';
+import { failureTypes } from '../failure-types.js';
 
 /**
  * A merchant's request to a running workflow is a Temporal update: its validator refuses what the journey cannot
@@ -23,8 +24,11 @@ export const answered = <T>(value: T): MerchantReply<T> => ({ ok: true, value })
  * A refusal of a merchant's request, thrown by a validator or handler. Its `type` names the kind of refusal where
  * callers may act on it, e.g. `EnrollmentNotAuthorized`; without one it is a plain `RequestRefused`.
  */
-export const refusal = (message: string, type = 'RequestRefused', details: unknown[] = []) =>
-  ApplicationFailure.create({ type, message, details, nonRetryable: true });
+export const refusal = (
+  message: string,
+  type: string = failureTypes.requestRefused,
+  details: unknown[] = [],
+) => ApplicationFailure.create({ type, message, details, nonRetryable: true });
 
 /** Refuses a request without the assertion it carries; the starter checks its shape before sending it. */
 export function requireAssertion(request: { assertion?: unknown } | undefined): void {
@@ -100,7 +104,9 @@ export class MerchantReplies<Start> {
       this.setLegacy(requestId, answered(await work()));
     } catch (error) {
       const type =
-        error instanceof ApplicationFailure && error.type !== 'RequestRefused' ? error.type : undefined;
+        error instanceof ApplicationFailure && error.type !== failureTypes.requestRefused
+          ? error.type
+          : undefined;
       this.setLegacy(
         requestId,
         refused(error instanceof Error ? error.message : String(error), type ?? undefined),

@@ -19,6 +19,7 @@ import {
   type WindowClaim,
   type WindowGrant,
 } from '../jobs/window-cursor-definitions.js';
+import { failureTypes } from '../failure-types.js';
 
 /**
  * Set by Temporal on every workflow a Schedule starts: the action's nominal time (before jitter, whole seconds)
@@ -48,7 +49,7 @@ const { previousScheduledTime, claimJobWindow } =
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function invalid(field: string, reason: string): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(`${field}: ${reason}`, 'InvalidJobWindow');
+  return ApplicationFailure.nonRetryable(`${field}: ${reason}`, failureTypes.invalidJobWindow);
 }
 
 function explicitWindow(input: JobWindowInput): JobWindow {

@@ -1,6 +1,7 @@
 import { workflowInfo } from '@temporalio/workflow';
 import { refusal } from './merchant-requests.js';
 import { memoKeys } from './published-memo.js';
+import { failureTypes } from '../failure-types.js';
 
 /**
  * What a start commits the workflow to, by field path (`amountCents`, `counterparty.bank_account.ispb`): recorded
@@ -68,4 +69,4 @@ export function checkStartTerms(requested: StartTerms | undefined, sensitive: re
 }
 
 /** The failure type of a start refused by `checkStartTerms`; its details are the TermDifferences. */
-export const startTermsConflict = 'StartTermsConflict';
+export const startTermsConflict = failureTypes.startTermsConflict;

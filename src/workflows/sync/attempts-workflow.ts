@@ -21,6 +21,7 @@ import {
   type AttemptsSyncSummary,
 } from './attempts-definitions.js';
 import { addPage, emptySummary } from './attempts-summary.js';
+import { jobStatuses } from '../job-statuses.js';
 
 /** Pages and their signals; the bank's transient failures are retried with backoff for as long as they last. */
 const pageOptions = { retry: bankCallOptions.retry, startToCloseTimeout: '2 minutes' } as const;
@@ -74,7 +75,7 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   const publish = () =>
     setCurrentDetails(
       [
-        `**Attempts sync** ${window.from} to ${window.to} — **${done ? 'completed' : 'running'}**`,
+        `**Attempts sync** ${window.from} to ${window.to} — **${done ? jobStatuses.completed : jobStatuses.running}**`,
         `Pages: ${summary.pages}; attempts: ${summary.attempts} (${Object.entries(summary.byStatus)
           .map(([status, count]) => `${count} ${status}`)
           .join(', ')})`,
@@ -85,7 +86,7 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   if (!input.resume) {
     upsertSearchAttributes([
       { key: searchAttributes.kind, value: jobIds.attemptsSync },
-      { key: searchAttributes.status, value: 'running' },
+      { key: searchAttributes.status, value: jobStatuses.running },
     ]);
   }
   publish();
@@ -116,7 +117,7 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   }
 
   done = true;
-  upsertSearchAttributes([{ key: searchAttributes.status, value: 'completed' }]);
+  upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);
   publish();
   if (await completeJobWindow(window)) {
     await continueAsNew<typeof syncRecurrenceAttempts>({

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { z } from 'zod';
+import { listKeptEvents, type KeptEvent } from '../webhooks/kept-events.js';
+import { unmatchedWorkflowId } from '../webhooks/deliver.js';
+import { workflowIds } from '../workflows/ids.js';
+import { searchAttributes } from '../workflows/search-attributes.js';
+import {
+  resolveUnmatchedWebhookUpdate,
+  type UnmatchedWebhookResolution,
+} from '../workflows/unmatched-webhook.js';
+import type { StarterContext } from './context.js';
+import { InvalidInputError, parseInput } from './errors.js';
+import { askWorkflow } from './merchant-requests.js';
+import { supportQueries } from './support-queries.js';
+
+/**
+ * The bank events no workflow claimed that are still open on the context's task queue, oldest first: each is a
+ * workflow `webhook-unmatched:<event key>` waiting for someone to look at it.
+ */
+export async function listUnmatchedWebhooks(ctx: StarterContext): Promise<KeptEvent[]> {
+  const kept = await listKeptEvents(ctx.client, supportQueries.unmatched(ctx.taskQueue));
+  return kept.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+}
+
+const resolveInput = z.object({
+  event: z.string().trim().min(1, 'must name the event: its workflow id or its key'),
+  note: z.string().trim().min(1, 'must say what was done about the event'),
+  by: z.string().trim().min(1, 'must name who resolves the event'),
+});
+
+const unmatchedPrefix = workflowIds.unmatchedWebhook('');
+
+/** The workflow keeping an event named by its workflow id (`webhook-unmatched:...`) or by its event key. */
+const workflowIdOf = (event: string) =>
+  event.startsWith(unmatchedPrefix) ? event : unmatchedWorkflowId(event);
+
+/**
+ * Resolves an open unmatched event with a note, recorded in its workflow's history, which then closes as
+ * `resolved`. Refuses an id no unmatched event has, and an event already resolved or expired.
+ */
+export async function resolveUnmatchedWebhook(
+  ctx: StarterContext,
+  input: z.input<typeof resolveInput>,
+): Promise<UnmatchedWebhookResolution & { workflowId: string }> {
+  const { event, note, by } = parseInput(resolveInput, input);
+  const workflowId = workflowIdOf(event);
+  const handle = ctx.client.workflow.getHandle(workflowId);
+  const description = await handle.describe().catch((error: unknown) => {
+    if (error instanceof WorkflowNotFoundError) return undefined;
+    throw error;
+  });
+  if (description?.typedSearchAttributes.get(searchAttributes.kind) !== 'webhook-unmatched') {
+    throw new InvalidInputError(
+      'event',
+      `no unmatched webhook event ${JSON.stringify(event)} (\`bankflow support unmatched\` lists the open ones)`,
+    );
+  }
+  const resolution = await askWorkflow(ctx, handle, randomUUID(), (updateId) =>
+    handle.executeUpdate(resolveUnmatchedWebhookUpdate, { args: [{ by, note }], updateId }),
+  );
+  return { ...resolution, workflowId };
+}
