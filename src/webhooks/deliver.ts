@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
   WorkflowNotFoundError,
 } from '@temporalio/common';
 import { workflowIds } from '../workflows/ids.js';
@@ -13,8 +14,8 @@ import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 import type { WebhookRoute } from './router.js';
 import { unmatchedEventKeys } from './unmatched-keys.js';
 
-export type DeliveryOutcome =
-  { delivered: 'signal'; workflowId: string } | { delivered: 'unmatched'; workflowId: string };
+/** `closed`: the event's workflow had already closed when it was stamped, so it holds or outgrew the event. */
+export type DeliveryOutcome = { delivered: 'signal' | 'unmatched' | 'closed'; workflowId: string };
 
 /**
  * Temporal did not take the event (unreachable, too slow for the bank's deadline, or refusing): nothing is
@@ -40,7 +41,10 @@ export function unmatchedWorkflowId(key: string): string {
   return workflowIds.unmatchedWebhook(`sha256:${createHash('sha256').update(key).digest('hex')}`);
 }
 
-/** Keeps an unclaimed event as a workflow of its own; a copy of an event already kept changes nothing. */
+/**
+ * Keeps an unclaimed event as a workflow of its own. The id comes from the event key and a closed one is never
+ * reused, so a copy of an event already kept changes nothing, on any receiver replica, even once it is resolved.
+ */
 async function keepUnmatched(
   client: Client,
   taskQueue: string,
@@ -54,6 +58,7 @@ async function keepUnmatched(
       args: [event],
       memo: { [memoKeys.event]: event },
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       staticSummary: `Unmatched ${event.envelope.category} ${event.envelope.type} for ${event.envelope.ref_id}`,
       typedSearchAttributes: [
         { key: searchAttributes.kind, value: 'webhook-unmatched' },
@@ -65,6 +70,20 @@ async function keepUnmatched(
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
   return { delivered: 'unmatched', workflowId };
+}
+
+/**
+ * True when the routed workflow exists but closed after the event was stamped: it ran while the event was live,
+ * so the event was delivered to it then (this is a replay) or the bank's GET it closed on already covered it.
+ */
+async function closedSince(client: Client, workflowId: string, timestamp: string): Promise<boolean> {
+  try {
+    const { closeTime } = await client.workflow.getHandle(workflowId).describe();
+    return closeTime !== undefined && closeTime.getTime() >= Date.parse(timestamp);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
 }
 
 /**
@@ -85,6 +104,9 @@ export async function deliverWebhook(
         return { delivered: 'signal', workflowId: route.workflowId };
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
+        if (await closedSince(client, route.workflowId, event.envelope.timestamp)) {
+          return { delivered: 'closed', workflowId: route.workflowId };
+        }
       }
     }
     return await keepUnmatched(client, taskQueue, event);
