@@ -12,7 +12,7 @@ export interface RunningCodecServer {
 export async function startCodecServer(config: Config, logger: Logger): Promise<RunningCodecServer> {
   const { codec } = config;
   const app = createCodecServer({
-    codec: new EncryptionCodec(config.temporal.encryptionKeys),
+    codec: new EncryptionCodec(config.temporal.encryptionKeys, 'pass'),
     auth: {
       users: codec.users,
       tokens: codec.tokens,

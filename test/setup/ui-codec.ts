@@ -12,7 +12,7 @@ export async function startUiCodec(
   logger: Logger,
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const app = createCodecServer({
-    codec: new EncryptionCodec(parseEncryptionKeys(developmentEncryptionKeys)),
+    codec: new EncryptionCodec(parseEncryptionKeys(developmentEncryptionKeys), 'pass'),
     auth: { users: [], tokens: [], trustedOrigins: [uiOrigin] },
     corsOrigins: [uiOrigin],
     logger,
