@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { bankFailureSummary, type BankFailureSummary } from './bank/errors.js';
 
 export const redactedValue = '[redacted]';
 
@@ -59,7 +60,7 @@ const maxDepth = 32;
  * cause) are walked too.
  */
 export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
-  if (value instanceof Error) return redactDeep(pino.stdSerializers.err(value), depth, seen);
+  if (value instanceof Error) return redactDeep(serializedError(value), depth, seen);
   if (typeof value !== 'object' || value === null || Buffer.isBuffer(value) || value instanceof Date) {
     return value;
   }
@@ -71,6 +72,25 @@ export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>
     : redactMembers(Object.entries(value), depth + 1, seen);
   seen.delete(value);
   return copy;
+}
+
+/**
+ * pino's serialized form of an error; a bank failure is summarised instead (status, codes, titles, pointers),
+ * since the bank's messages may repeat personal data the request carried.
+ */
+function serializedError(error: Error): unknown {
+  const bank = bankFailureSummary(error);
+  if (!bank) return pino.stdSerializers.err(error);
+  return { type: error.name, message: `bank failure (message not logged): ${describeSummary(bank)}`, bank };
+}
+
+function describeSummary(bank: BankFailureSummary): string {
+  const titles = (bank.errors ?? []).map(
+    (item) => `${item.title}${item.pointer ? ` at ${item.pointer}` : ''}`,
+  );
+  return [bank.operation, bank.type, bank.status && `HTTP ${bank.status}`, bank.code, ...titles]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** A log record (pino's merge object) with `redactDeep` applied to every member. */

@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
 import { ApplicationFailure } from '@temporalio/common';
+import { toApplicationFailure } from '../../src/activities/failures.js';
+import { BankValidationError } from '../../src/bank/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { redactDeep } from '../../src/log-redaction.js';
 
@@ -20,8 +22,8 @@ describe('log redaction', () => {
     const { logger, records } = capturedLogger();
     const deep = { a: { b: { c: { d: { e: { tax_number: '12345678909', note: 'kept' } } } } } };
     const failure = ApplicationFailure.create({
-      message: 'bank call failed',
-      type: 'BankValidation',
+      message: 'report upload failed',
+      type: 'ReportUploadFailed',
       details: [{ request: { body: { counterparty: { name: 'Maria Silva' }, counterpartyTaxNumber: '1' } } }],
     });
     logger.warn(
@@ -56,7 +58,7 @@ describe('log redaction', () => {
       msg: 'something happened',
       deep: { a: { b: { c: { d: { e: { tax_number: '[redacted]', note: 'kept' } } } } } },
       headers: { 'X-Webhook-Secret': '[redacted]', host: 'bank' },
-      err: { message: 'bank call failed', type: 'ApplicationFailure', name: 'ApplicationFailure' },
+      err: { message: 'report upload failed', type: 'ApplicationFailure', name: 'ApplicationFailure' },
     });
   });
 
@@ -71,5 +73,44 @@ describe('log redaction', () => {
     let nested: Record<string, unknown> = { tax_number: 'bottom' };
     for (let level = 0; level < 100; level++) nested = { nested };
     expect(JSON.stringify(redactDeep(nested))).not.toContain('bottom');
+  });
+
+  it("summarises a bank failure without the bank's words: status, code, titles and pointers", () => {
+    const { logger, records } = capturedLogger();
+    const context = {
+      operation: 'createDevice',
+      method: 'POST',
+      path: '/biometrics/devices',
+      requestId: 'r1',
+    };
+    const thrown = new BankValidationError({ ...context, status: 422 }, [
+      {
+        title: 'INVALID_PARAMETER',
+        detail: 'tax number 12345678909 of Maria Silva is not valid',
+        source: { pointer: '/counterparty_tax_number' },
+      },
+    ]);
+    logger.warn({ err: thrown }, 'device refused');
+    logger.warn({ error: toApplicationFailure(thrown) }, 'Activity failed');
+    const lines = records.map((record) => JSON.stringify(record));
+    for (const line of lines) {
+      expect(line).not.toContain('12345678909');
+      expect(line).not.toContain('Maria Silva');
+    }
+    const summary = {
+      type: 'BankValidation',
+      operation: 'createDevice',
+      status: 422,
+      errors: [{ title: 'INVALID_PARAMETER', pointer: '/counterparty_tax_number' }],
+    };
+    expect(records[0]?.err).toEqual({
+      type: 'BankValidationError',
+      message:
+        'bank failure (message not logged): createDevice BankValidation HTTP 422 INVALID_PARAMETER at /counterparty_tax_number',
+      bank: summary,
+    });
+    expect(records[1]?.error).toMatchObject({ type: 'ApplicationFailure', bank: summary });
+    // The error itself keeps the bank's words for the caller (the merchant's reason, the CLI's message).
+    expect(thrown.message).toContain('is not valid');
   });
 });
