@@ -12,9 +12,10 @@ import { memoKeys } from '../workflows/shared/published-memo.js';
 import { unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 import type { WebhookRoute } from './router.js';
+import { heardBeforeClosing } from './closed-route.js';
 import { unmatchedEventKeys } from './unmatched-keys.js';
 
-/** `closed`: the event's workflow had already closed when it was stamped, so it holds or outgrew the event. */
+/** `closed`: the event's workflow has closed, and heard this event while it ran (a replay). */
 export type DeliveryOutcome = { delivered: 'signal' | 'unmatched' | 'closed'; workflowId: string };
 
 /**
@@ -73,20 +74,6 @@ async function keepUnmatched(
 }
 
 /**
- * True when the routed workflow exists but closed after the event was stamped: it ran while the event was live,
- * so the event was delivered to it then (this is a replay) or the bank's GET it closed on already covered it.
- */
-async function closedSince(client: Client, workflowId: string, timestamp: string): Promise<boolean> {
-  try {
-    const { closeTime } = await client.workflow.getHandle(workflowId).describe();
-    return closeTime !== undefined && closeTime.getTime() >= Date.parse(timestamp);
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
-    throw error;
-  }
-}
-
-/**
  * Hands the event to Temporal and resolves only once the server has accepted it, so a 2xx to the bank means the
  * event is durable. Any failure becomes TemporalUnavailableError.
  */
@@ -104,7 +91,7 @@ export async function deliverWebhook(
         return { delivered: 'signal', workflowId: route.workflowId };
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
-        if (await closedSince(client, route.workflowId, event.envelope.timestamp)) {
+        if (await heardBeforeClosing(client, route.workflowId, route.signal.name, event.key)) {
           return { delivered: 'closed', workflowId: route.workflowId };
         }
       }

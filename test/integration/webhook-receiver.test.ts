@@ -174,6 +174,16 @@ describe('webhook receiver', () => {
     await expect(stack.client.workflow.getHandle(unmatchedWorkflowId(key)).describe()).rejects.toThrow(
       WorkflowNotFoundError,
     );
+
+    // An event the closed workflow never heard is not a replay: it is kept, never dropped on its first delivery.
+    const unheard = JSON.stringify({
+      ...event,
+      type: 'awaiting_enrollment',
+      timestamp: new Date().toISOString(),
+    });
+    const kept = await signed(unheard, secret, replica);
+    expect(kept.statusCode).toBe(202);
+    expect(kept.json()).toMatchObject({ delivered: 'unmatched' });
   });
 
   it('accepts the previous secret during a rotation', async () => {
