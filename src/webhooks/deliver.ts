@@ -4,7 +4,6 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
-  WorkflowNotFoundError,
 } from '@temporalio/common';
 import { workflowIds } from '../workflows/ids.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
@@ -12,11 +11,10 @@ import { memoKeys } from '../workflows/shared/published-memo.js';
 import { unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 import type { WebhookRoute } from './router.js';
-import { heardBeforeClosing } from './closed-route.js';
+import { signalOnce } from './signal-once.js';
 import { unmatchedEventKeys } from './unmatched-keys.js';
 
-/** `closed`: the event's workflow has closed, and heard this event while it ran (a replay). */
-export type DeliveryOutcome = { delivered: 'signal' | 'unmatched' | 'closed'; workflowId: string };
+export type DeliveryOutcome = { delivered: 'signal' | 'unmatched'; workflowId: string };
 
 /**
  * Temporal did not take the event (unreachable, too slow for the bank's deadline, or refusing): nothing is
@@ -86,14 +84,8 @@ export async function deliverWebhook(
   try {
     const route = await findRoute();
     if (route) {
-      try {
-        await client.workflow.getHandle(route.workflowId).signal(route.signal, event);
+      if (await signalOnce(client, route.workflowId, route.signal.name, event)) {
         return { delivered: 'signal', workflowId: route.workflowId };
-      } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-        if (await heardBeforeClosing(client, route.workflowId, route.signal.name, event.key)) {
-          return { delivered: 'closed', workflowId: route.workflowId };
-        }
       }
     }
     return await keepUnmatched(client, taskQueue, event);

@@ -150,7 +150,7 @@ describe('webhook receiver', () => {
     expect(await runsOf(handle.workflowId)).toEqual([description.runId]);
   });
 
-  it('acknowledges a replayed event without a new signal, on this receiver or after its workflow closed', async () => {
+  it('acknowledges a replayed event without a new signal: on this receiver, on another, after its workflow closed', async () => {
     const { started, event } = await enrollmentAndItsEvent();
     const body = JSON.stringify(event);
     const handle = stack.client.workflow.getHandle(started.workflowId);
@@ -163,12 +163,18 @@ describe('webhook receiver', () => {
     expect(replayed.json()).toEqual({ ...first.json(), duplicate: true });
     expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
 
-    // The workflow closes; a replica that never saw the event gets it again: acknowledged, nothing kept for it.
+    // Another replica, which never saw the event, signals it with the same request id: Temporal drops the copy.
+    const running = await signed(body, secret, await startReplica());
+    expect(running.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
+    expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
+
+    // The workflow closes; a replica that never saw the event gets it again: Temporal knows its request id, so it
+    // is acknowledged with no new signal and no unmatched-event workflow.
     await handle.terminate('test: the enrollment is over');
     const replica = await startReplica();
     const late = await signed(body, secret, replica);
     expect(late.statusCode).toBe(202);
-    expect(late.json()).toMatchObject({ delivered: 'closed', workflowId: started.workflowId });
+    expect(late.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
     expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
     const key = webhookEventKey(JSON.parse(body));
     await expect(stack.client.workflow.getHandle(unmatchedWorkflowId(key)).describe()).rejects.toThrow(
