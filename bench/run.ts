@@ -73,6 +73,7 @@ const settings = values.quick
           { attempts: 1_000, bankLatencyMs: 0 },
           { attempts: 10_000, bankLatencyMs: 0 },
           { attempts: 1_000, bankLatencyMs: 100 },
+          { attempts: 10_000, bankLatencyMs: 100 },
         ],
         rounds,
         recurrences: 10,

@@ -66,7 +66,12 @@ export interface BenchStack {
 export async function startBenchStack(
   options: { profile?: boolean; workerHeapMb?: number } = {},
 ): Promise<BenchStack> {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+  // The benchmarks measure the development stack: the sandbox bank and the development keys.
+  const config = loadConfig({
+    BANKFLOW_ENV: 'development',
+    ...process.env,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  });
   const workDir = mkdtempSync(path.join(tmpdir(), 'bankflow-bench-'));
   const logFile = path.join(workDir, 'bench.log');
   const logger = createLogger(config.logLevel, pino.destination({ dest: logFile, sync: false }));

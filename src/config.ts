@@ -1,12 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { uuid } from './bank/schemas/common.js';
+import {
+  developmentEncryptionKeys,
+  developmentWebhookSecret,
+  sandboxBankCredentials,
+} from './development.js';
+import { productionChecks } from './production-checks.js';
 import { defaultWebhookMaxAgeSeconds } from './webhooks/freshness.js';
 import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
 
+export { developmentEncryptionKeys, developmentWebhookSecret } from './development.js';
+
 /**
- * Every environment variable bankflow reads, in one schema. Defaults describe the embedded development stack
- * (local dev server, sandbox bank, unauthenticated webhooks are refused unless explicitly allowed).
+ * Every environment variable bankflow reads, in one schema. Production is the default posture: only `bankflow dev`
+ * (so `npm start`) and the tests run in development, and they say so with BANKFLOW_ENV. The other defaults describe
+ * the embedded development stack (local dev server, sandbox bank); production checks refuse the ones that are unsafe.
  */
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveMs = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -20,12 +29,6 @@ const flag = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-/** The secret the sandbox signs webhooks with when SANDBOX_WEBHOOK_SECRET is unset; development only. */
-export const developmentWebhookSecret = 'bankflow-sandbox-webhook-secret';
-
-/** The payload key used when TEMPORAL_ENCRYPTION_KEYS is unset; development only, never secret. */
-export const developmentEncryptionKeys = `dev-1:${Buffer.from('bankflow-development-only-key-32').toString('base64')}`;
 
 /** A cron expression as Temporal Schedules read it: 5 to 7 fields, or a shortcut such as `@hourly`. */
 const cron = (fallback: string) =>
@@ -76,9 +79,30 @@ const uuidList = z
     return ids;
   });
 
+const otlpUrl = z
+  .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://127.0.0.1:4318' })
+  .optional();
+/** `key=value,key2=value2`, values percent-encoded, as the OpenTelemetry specification writes them. */
+const otlpHeaders = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const headers: Record<string, string> = {};
+    for (const pair of (value ?? '').split(',').filter((item) => item.trim() !== '')) {
+      const at = pair.indexOf('=');
+      const key = pair.slice(0, at).trim();
+      if (at < 1 || key === '') {
+        ctx.addIssue({ code: 'custom', message: 'must be key=value pairs separated by commas' });
+        return z.NEVER;
+      }
+      headers[key] = decodeURIComponent(pair.slice(at + 1).trim());
+    }
+    return headers;
+  });
+
 export const envSchema = z
   .object({
-    BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('production'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BANKFLOW_DATA_DIR: z.string().min(1).default('.data'),
 
@@ -91,6 +115,8 @@ export const envSchema = z
     TEMPORAL_TLS_KEY_PATH: optionalText,
     TEMPORAL_TLS_CA_PATH: optionalText,
     TEMPORAL_TLS_SERVER_NAME: optionalText,
+    /** Production refuses plaintext Temporal unless this says a sidecar or mesh encrypts the connection. */
+    TEMPORAL_PLAINTEXT_ALLOWED: flag(false),
     TEMPORAL_CLI: optionalText,
     /** `id:base64key,...`, current key first; encrypts every Temporal payload (AES-256-GCM). */
     TEMPORAL_ENCRYPTION_KEYS: optionalText,
@@ -113,10 +139,16 @@ export const envSchema = z
     TEMPORAL_METRICS_PORT: optionalPort,
     WORKER_METRICS_PORT: optionalPort,
     TEMPORAL_UI_PORT: port(8233),
+    /** `bankflow cluster`: its private PostgreSQL's port (the Temporal server takes TEMPORAL_DEV_PORT and around). */
+    CLUSTER_POSTGRES_PORT: port(55432),
+    /** `bankflow cluster`: the directory holding `initdb` and `postgres`; default Debian's newest, installed if missing. */
+    CLUSTER_POSTGRES_BIN: optionalText,
+    /** `bankflow cluster`: how many worker processes it runs. */
+    CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
 
     BANK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    BANK_CLIENT_ID: z.string().min(1).default('sandbox-client'),
-    BANK_CLIENT_SECRET: z.string().min(1).default('sandbox-secret'),
+    BANK_CLIENT_ID: z.string().min(1).default(sandboxBankCredentials.clientId),
+    BANK_CLIENT_SECRET: z.string().min(1).default(sandboxBankCredentials.clientSecret),
     BANK_TIMEOUT_MS: positiveMs(10_000),
     /**
      * Bank calls per second across every worker on the task queue together, enforced by Temporal's matching
@@ -131,6 +163,8 @@ export const envSchema = z
     SANDBOX_WEBHOOK_SECRET: z.string().min(1).default(developmentWebhookSecret),
     /** The sandbox bank answers 429 with Retry-After beyond this many calls per second; no limit when unset. */
     SANDBOX_RATE_LIMIT_PER_SECOND: requestsPerSecond,
+    /** The sandbox control API's token; unset, each `bankflow dev` or `bankflow sandbox` generates one. */
+    SANDBOX_CONTROL_TOKEN: optionalText,
 
     CODEC_HOST: z.string().min(1).default('127.0.0.1'),
     CODEC_PORT: port(4030),
@@ -170,6 +204,23 @@ export const envSchema = z
     SCHEDULE_REPORTS_CRON: cron('0 6 * * *'),
 
     CHECKOUT_PORT: port(4040),
+
+    /**
+     * `otlp` sends traces to the OTLP/HTTP endpoint below, `none` sends none. Unset: on when an OTLP endpoint is
+     * set, off otherwise (docs/operations.md, Traces).
+     */
+    OTEL_TRACES_EXPORTER: z
+      .enum(['otlp', 'none'], {
+        message: 'must be otlp or none (bankflow exports traces over OTLP/HTTP only)',
+      })
+      .optional(),
+    /** The collector's base URL; traces go to `<url>/v1/traces`. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+    /** The full traces URL, used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl,
+    /** `key=value` pairs, comma-separated, sent with every export (a collector's API key). */
+    OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
+    OTEL_SERVICE_NAME: z.string().trim().min(1).default('bankflow'),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
@@ -180,61 +231,18 @@ export const envSchema = z
           'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together (mTLS client certificate)',
       });
     }
-    if (env.BANKFLOW_ENV === 'production' && env.BANK_BASE_URL === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['BANK_BASE_URL'],
-        message: 'is required when BANKFLOW_ENV=production (the sandbox bank is for development only)',
-      });
-    }
     if (env.TEMPORAL_ENCRYPTION_KEYS !== undefined) {
       try {
-        const keys = parseEncryptionKeys(env.TEMPORAL_ENCRYPTION_KEYS);
-        const publicKey = parseEncryptionKeys(developmentEncryptionKeys)[0]?.key;
-        if (
-          env.BANKFLOW_ENV === 'production' &&
-          keys.some((entry) => publicKey && entry.key.equals(publicKey))
-        ) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['TEMPORAL_ENCRYPTION_KEYS'],
-            message: 'holds the public development key; generate your own (openssl rand -base64 32)',
-          });
-        }
+        parseEncryptionKeys(env.TEMPORAL_ENCRYPTION_KEYS);
       } catch (error) {
         if (!(error instanceof EncryptionKeyError)) throw error;
         ctx.addIssue({ code: 'custom', path: ['TEMPORAL_ENCRYPTION_KEYS'], message: error.message });
       }
-    } else if (env.BANKFLOW_ENV === 'production') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TEMPORAL_ENCRYPTION_KEYS'],
-        message: 'is required when BANKFLOW_ENV=production (customer data is encrypted in Temporal payloads)',
-      });
     }
-    if (env.BANKFLOW_ENV === 'production' && !env.CODEC_AUTH_USERS && !env.CODEC_AUTH_TOKENS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['CODEC_AUTH_USERS'],
-        message:
-          'or CODEC_AUTH_TOKENS is required when BANKFLOW_ENV=production (the codec server decrypts customer data)',
-      });
-    }
-    if (env.BANKFLOW_ENV === 'production' && env.WEBHOOK_MAX_AGE_SECONDS === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['WEBHOOK_MAX_AGE_SECONDS'],
-        message:
-          'cannot be 0 when BANKFLOW_ENV=production (a recorded webhook could be replayed forever); ' +
-          `unset it for ${defaultWebhookMaxAgeSeconds} s or set it above the bank's retry span for one event`,
-      });
-    }
-    if (env.BANKFLOW_ENV === 'production' && env.WEBHOOK_AUTH_DISABLED) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['WEBHOOK_AUTH_DISABLED'],
-        message: 'cannot be true when BANKFLOW_ENV=production',
-      });
+    if (env.BANKFLOW_ENV !== 'production') return;
+    for (const check of productionChecks) {
+      if (check.refuses(env))
+        ctx.addIssue({ code: 'custom', path: [check.variable], message: check.message });
     }
   });
 
@@ -298,6 +306,28 @@ export interface SchedulesConfig {
   cron: { attemptsSync: string; metrics: string; reports: string };
 }
 
+/** Where this process sends its OpenTelemetry traces; tracing is off when Config.tracing is undefined. */
+export interface TracingConfig {
+  tracesUrl: string;
+  headers: Record<string, string>;
+  serviceName: string;
+}
+
+/** The OTLP/HTTP default receiver of a collector on this host, as the OpenTelemetry specification names it. */
+const defaultOtlpEndpoint = 'http://localhost:4318';
+
+function tracingConfig(e: Env): TracingConfig | undefined {
+  const endpoint = e.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const tracesEndpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const wanted = e.OTEL_TRACES_EXPORTER ?? (endpoint || tracesEndpoint ? 'otlp' : 'none');
+  if (wanted === 'none') return undefined;
+  return {
+    tracesUrl: tracesEndpoint ?? `${(endpoint ?? defaultOtlpEndpoint).replace(/\/+$/, '')}/v1/traces`,
+    headers: e.OTEL_EXPORTER_OTLP_HEADERS,
+    serviceName: e.OTEL_SERVICE_NAME,
+  };
+}
+
 export interface Config {
   env: Env['BANKFLOW_ENV'];
   logLevel: Env['LOG_LEVEL'];
@@ -311,6 +341,7 @@ export interface Config {
     webhookUrl: string | undefined;
     webhookSecret: string;
     rateLimitPerSecond: number | undefined;
+    controlToken: string | undefined;
   };
   webhooks: {
     host: string;
@@ -325,13 +356,16 @@ export interface Config {
   schedules: SchedulesConfig;
   /** The reference checkout page `bankflow dev` serves on localhost. */
   checkout: { port: number };
+  /** OpenTelemetry traces; off (undefined) unless the OTEL_* variables ask for them. */
+  tracing: TracingConfig | undefined;
+  /** `bankflow cluster`: a Temporal server on a private PostgreSQL, with its Web UI and worker processes. */
+  cluster: { postgresPort: number; postgresBin: string | undefined; workers: number };
   codec: {
     host: string;
     port: number;
     users: string[];
     tokens: string[];
     corsOrigins: string[];
-    trustUiOrigin: boolean;
   };
 }
 
@@ -348,16 +382,23 @@ function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | und
   return `${issue.message}${got}`;
 }
 
+/** Said after the problems of an environment that never chose to be production, so the way out is named. */
+const unsetEnvProblem = {
+  variable: 'BANKFLOW_ENV',
+  reason:
+    'is unset, so the production checks above apply; set BANKFLOW_ENV=production and fix them, or ' +
+    'BANKFLOW_ENV=development to talk to the local development stack (npm start)',
+};
+
 /** Parses the environment once; the only place in bankflow that reads process.env. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => ({
-        variable: String(issue.path[0] ?? '(environment)'),
-        reason: describeIssue(issue, env),
-      })),
-    );
+    const problems = parsed.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? '(environment)'),
+      reason: describeIssue(issue, env),
+    }));
+    throw new ConfigError(env.BANKFLOW_ENV === undefined ? [...problems, unsetEnvProblem] : problems);
   }
   const e = parsed.data;
   const tlsWanted =
@@ -404,6 +445,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookUrl: e.SANDBOX_WEBHOOK_URL,
       webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
       rateLimitPerSecond: e.SANDBOX_RATE_LIMIT_PER_SECOND,
+      controlToken: e.SANDBOX_CONTROL_TOKEN,
     },
     codec: {
       host: e.CODEC_HOST,
@@ -413,8 +455,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       corsOrigins: e.CODEC_CORS_ORIGINS
         ? list(e.CODEC_CORS_ORIGINS)
         : [`http://localhost:${e.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${e.TEMPORAL_UI_PORT}`],
-      // Only the local development stack trusts the UI's origin in place of credentials.
-      trustUiOrigin: e.BANKFLOW_ENV === 'development',
     },
     webhooks: {
       host: e.WEBHOOK_HOST,
@@ -442,5 +482,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     checkout: { port: e.CHECKOUT_PORT },
+    tracing: tracingConfig(e),
+    cluster: {
+      postgresPort: e.CLUSTER_POSTGRES_PORT,
+      postgresBin: e.CLUSTER_POSTGRES_BIN,
+      workers: e.CLUSTER_WORKERS,
+    },
   };
+}
+
+/**
+ * The configuration of a command that runs only in development: `dev` (so `npm start`), which is the development
+ * stack and so defaults BANKFLOW_ENV to development, and `sandbox` and `demo`, which must be told.
+ */
+export function loadDevelopmentConfig(
+  command: 'dev' | 'cluster' | 'sandbox' | 'demo',
+  env: Record<string, string | undefined> = process.env,
+): Config {
+  const startsStack = command === 'dev' || command === 'cluster';
+  const chosen = env.BANKFLOW_ENV ?? (startsStack ? 'development' : undefined);
+  if (chosen !== 'development' && chosen !== 'test') {
+    throw new ConfigError([
+      {
+        variable: 'BANKFLOW_ENV',
+        reason:
+          `${chosen === undefined ? 'is unset (production)' : `is ${chosen}`}, and bankflow ${command} runs only ` +
+          'in development (sandbox bank, public development keys); set BANKFLOW_ENV=development to use it',
+      },
+    ]);
+  }
+  return loadConfig({ ...env, BANKFLOW_ENV: chosen });
 }

@@ -1,6 +1,7 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import { redactRecord } from './log-redaction.js';
 import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
+import { logFields, withCamelCaseTraceIds } from './tracing/log-fields.js';
 
 /** bankflow's pino logger: every record passes through `redactRecord` (redaction by key, at any depth) before it is written. */
 export function createLogger(level: LevelWithSilent = 'info', destination?: pino.DestinationStream): Logger {
@@ -12,6 +13,7 @@ export function createLogger(level: LevelWithSilent = 'info', destination?: pino
       // redactRecord already serialized every error; pino's own serializer would label the copy `Object`.
       serializers: { err: (serialized: unknown) => serialized },
       base: undefined,
+      mixin: logFields,
     },
     destination,
   );
@@ -29,7 +31,7 @@ const temporalToPino: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'er
 export function temporalLoggerFor(logger: Logger): TemporalLogger {
   const child = logger.child({ component: 'temporal' });
   const log = (level: LogLevel, message: string, meta?: LogMetadata) =>
-    child[temporalToPino[level]](meta ?? {}, message);
+    child[temporalToPino[level]](withCamelCaseTraceIds(meta ?? {}), message);
   return {
     log,
     trace: (message, meta) => log('TRACE', message, meta),

@@ -8,6 +8,12 @@ import type { BankConfig, JobsConfig } from './config.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
+import type { Tracing } from './tracing/setup.js';
+import {
+  tracingActivityInterceptor,
+  tracingClientInterceptors,
+  workflowSpanSinks,
+} from './tracing/temporal.js';
 import {
   hasPrebuiltWorkflowBundle,
   prebuiltWorkflowBundlePath,
@@ -27,6 +33,8 @@ export interface BankflowWorkerOptions {
   logger: Logger;
   /** Where the worker counts and times its bank calls; none when unset. */
   metrics?: WorkerMetrics;
+  /** This process's tracing; activities are traced only when set (workflow spans are dropped otherwise). */
+  tracing?: Tracing;
   /** A prebuilt workflow bundle; otherwise the one `npm run build` wrote, or bundling from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   tuning?: Pick<
@@ -55,8 +63,16 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     bank,
     jobs: options.jobs,
     // The same payload codec as the worker's: activities read and signal workflows whose payloads are encrypted.
-    temporal: new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
+    temporal: new Client({
+      connection: options.connection,
+      namespace: options.namespace,
+      dataConverter,
+      interceptors: tracingClientInterceptors(),
+    }),
   });
+  const metrics = options.metrics
+    ? [bankCallInterceptor(options.metrics, bankActivityNames(activities))]
+    : [];
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -65,8 +81,10 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     interceptors: {
       // Bundled with the workflows; only a worker bundling at start reads this list.
       workflowModules: workflowInterceptorModules,
-      activity: options.metrics ? [bankCallInterceptor(options.metrics, bankActivityNames(activities))] : [],
+      // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
+      activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
     },
+    sinks: workflowSpanSinks(options.tracing),
     dataConverter,
     // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
     // together; every bank call is an activity on this queue (docs/decisions.md).

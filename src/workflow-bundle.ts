@@ -10,8 +10,11 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 /** The workflows entry next to this file. */
 export const workflowsPath = path.join(here, 'workflows', `index${extension}`);
 
-/** Workflow interceptors bundled with the workflows: the journeys' outcome metrics. */
-export const workflowInterceptorModules = [path.join(here, 'workflows', `journey-metrics${extension}`)];
+/** Workflow interceptors bundled with the workflows: the journeys' outcome metrics, and traces. */
+export const workflowInterceptorModules = [
+  path.join(here, 'workflows', `journey-metrics${extension}`),
+  path.join(here, 'workflows', `tracing${extension}`),
+];
 
 /**
  * The workflow bundle `npm run build` writes (scripts/bundle-workflows.mjs). Only dist/ has one: a worker run

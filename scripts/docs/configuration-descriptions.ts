@@ -12,8 +12,8 @@ export interface VariableDescription {
 export const variableDescriptions: Record<string, VariableDescription> = {
   BANKFLOW_ENV: {
     meaning:
-      '`production` requires `BANK_BASE_URL`, `TEMPORAL_ENCRYPTION_KEYS` (not the development key), codec credentials, ' +
-      'and refuses `WEBHOOK_AUTH_DISABLED=true`; see [security.md](security.md)',
+      'unset is `production`, which refuses unsafe settings (see [security.md](security.md)); only `bankflow dev` ' +
+      '(so `npm start`) defaults to `development`, and the tests set it; `sandbox` and `demo` run only in development',
   },
   LOG_LEVEL: { meaning: 'pino level' },
   BANKFLOW_DATA_DIR: { meaning: 'where the embedded dev server keeps its SQLite database' },
@@ -30,6 +30,11 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   TEMPORAL_TLS_KEY_PATH: { meaning: 'mTLS client key (set with `TEMPORAL_TLS_CERT_PATH`)' },
   TEMPORAL_TLS_CA_PATH: { meaning: 'CA bundle of a self-hosted cluster' },
   TEMPORAL_TLS_SERVER_NAME: { meaning: 'overrides the TLS server name' },
+  TEMPORAL_PLAINTEXT_ALLOWED: {
+    meaning:
+      'production refuses a Temporal connection with neither TLS nor an API key unless this is true (a sidecar or ' +
+      'service mesh encrypts it)',
+  },
   TEMPORAL_CLI: { meaning: 'path of the `temporal` binary to use' },
   TEMPORAL_ENCRYPTION_KEYS: {
     meaning:
@@ -52,8 +57,17 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     meaning: "port of bankflow's bank-call metrics (`/metrics`); a port in use is logged and skipped",
     unset: 'not served',
   },
-  TEMPORAL_DEV_PORT: { meaning: 'gRPC port of the embedded dev server' },
-  TEMPORAL_UI_PORT: { meaning: 'Web UI port of the embedded dev server' },
+  TEMPORAL_DEV_PORT: {
+    meaning:
+      "gRPC port of the embedded dev server, or of `bankflow cluster`'s Temporal server (its other services take this minus 300 to this plus 10; at most 33061)",
+  },
+  TEMPORAL_UI_PORT: { meaning: 'Web UI port of the embedded dev server or of `bankflow cluster`' },
+  CLUSTER_POSTGRES_PORT: { meaning: "port of `bankflow cluster`'s private PostgreSQL (127.0.0.1 only)" },
+  CLUSTER_POSTGRES_BIN: {
+    meaning: "directory holding PostgreSQL's `initdb` and `postgres` for `bankflow cluster`",
+    unset: "Debian's newest `/usr/lib/postgresql/<major>/bin`, installed with apt-get if missing",
+  },
+  CLUSTER_WORKERS: { meaning: 'worker processes `bankflow cluster` runs' },
   BANK_BASE_URL: { meaning: "the bank's `{base_url}`", unset: 'the sandbox bank' },
   BANK_CLIENT_ID: { meaning: 'HTTP Basic user (`client_id`) at the bank' },
   BANK_CLIENT_SECRET: { meaning: 'HTTP Basic password (`client_secret`) at the bank' },
@@ -75,6 +89,12 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     meaning:
       "the sandbox bank's own limit: beyond it, 429 with `Retry-After` (bursts of two seconds' worth pass)",
     unset: 'no limit',
+  },
+  SANDBOX_CONTROL_TOKEN: {
+    meaning:
+      "the sandbox control API's bearer token (`/sandbox/...`); the CLI sends it too, else reads the running stack's " +
+      '`<BANKFLOW_DATA_DIR>/sandbox-control-token`',
+    unset: '`bankflow dev` and `bankflow sandbox` generate one per run, print it and leave it in that file',
   },
   SANDBOX_WEBHOOK_SECRET: {
     meaning:
@@ -130,4 +150,23 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   SCHEDULE_METRICS_CRON: { meaning: 'cadence of the metrics snapshot' },
   SCHEDULE_REPORTS_CRON: { meaning: 'cadence of the refund and transfer reports' },
   CHECKOUT_PORT: { meaning: 'where `bankflow dev` serves the reference checkout page (on localhost)' },
+  OTEL_TRACES_EXPORTER: {
+    meaning:
+      '`otlp` exports traces over OTLP/HTTP, `none` turns tracing off whatever else is set; see [operations.md](operations.md), Traces',
+    unset: 'on when an OTLP endpoint below is set, off otherwise',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    meaning:
+      "your collector's OTLP/HTTP base URL (traces go to `<url>/v1/traces`), e.g. `http://otel-collector:4318`",
+    unset: '`http://localhost:4318` when `OTEL_TRACES_EXPORTER=otlp`, else no traces',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    meaning: 'the full URL traces are sent to, used as given; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`',
+    unset: 'from `OTEL_EXPORTER_OTLP_ENDPOINT`',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    meaning: 'headers sent with every export, `key=value` pairs separated by commas (a collector API key)',
+    unset: 'none',
+  },
+  OTEL_SERVICE_NAME: { meaning: 'the `service.name` of this process in its spans, e.g. `bankflow-worker`' },
 };

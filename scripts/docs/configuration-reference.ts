@@ -11,6 +11,7 @@ const sections: [title: string, matches: (name: string) => boolean][] = [
   ['Codec server', (name) => name.startsWith('CODEC_')],
   ['Scheduled jobs', (name) => /^(SCHEDULE_|REPORTS_|METRICS_)/.test(name)],
   ['Checkout page', (name) => name.startsWith('CHECKOUT_')],
+  ['Traces (OpenTelemetry)', (name) => name.startsWith('OTEL_')],
   ['General', () => true],
 ];
 

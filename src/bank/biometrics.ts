@@ -38,6 +38,8 @@ export const biometricsPaths = {
   authorize: (enrollmentId: string, paymentId: string) => `${paymentPath(enrollmentId, paymentId)}/authorize`,
 };
 
+const paymentRoute = `${enrollmentsPath}/{enrollment_id}/payments/{payment_id}`;
+
 const bankRequest = <T extends z.ZodType>(request: BankRequest<T>) => request;
 
 /** How each biometrics call is sent; BankClient's methods are thin typed entry points over these. */
@@ -83,6 +85,7 @@ export const biometricsRequests = {
       operation: 'getRegistrationOptions',
       method: 'GET',
       path: biometricsPaths.registrationOptions(enrollmentId),
+      route: '/biometrics/enrollments/{enrollment_id}/credentials',
       schema: single(publicKeyOptionsSchema),
     }),
 
@@ -91,6 +94,7 @@ export const biometricsRequests = {
       operation: 'registerCredential',
       method: 'POST',
       path: biometricsPaths.register(enrollmentId),
+      route: `${enrollmentsPath}/{enrollment_id}/register`,
       body,
       schema: single(enrollmentSchema),
     }),
@@ -100,6 +104,7 @@ export const biometricsRequests = {
       operation: 'createBiometricPayment',
       method: 'POST',
       path: biometricsPaths.payments(enrollmentId),
+      route: `${enrollmentsPath}/{enrollment_id}/payments`,
       body,
       schema: single(biometricPaymentSchema),
     }),
@@ -109,6 +114,7 @@ export const biometricsRequests = {
       operation: 'getBiometricPayment',
       method: 'GET',
       path: biometricsPaths.payment(enrollmentId, paymentId),
+      route: paymentRoute,
       schema: single(biometricPaymentSchema),
     }),
 
@@ -117,6 +123,7 @@ export const biometricsRequests = {
       operation: 'getPaymentAuthorizationOptions',
       method: 'GET',
       path: biometricsPaths.authorizationOptions(enrollmentId, paymentId),
+      route: `${paymentRoute}/credentials`,
       schema: single(publicKeyOptionsSchema),
     }),
 
@@ -125,6 +132,7 @@ export const biometricsRequests = {
       operation: 'authorizeBiometricPayment',
       method: 'POST',
       path: biometricsPaths.authorize(enrollmentId, paymentId),
+      route: `${paymentRoute}/authorize`,
       body,
       schema: single(biometricPaymentSchema),
     }),

@@ -38,6 +38,7 @@ export class BankClient {
       operation: 'cancelBoleto',
       method: 'PUT',
       path: `/banking/cashin/boletos/${segment(boletoId)}/cancel`,
+      route: '/banking/cashin/boletos/{boleto_id}/cancel',
       schema: single(boletoSchema),
     });
     return response.data;

@@ -68,6 +68,7 @@ export const dataRequests = {
       operation: 'getCollectionAttempt',
       method: 'GET',
       path: dataPaths.collectionAttempt(attemptId),
+      route: `${attemptsPath}/{attempt_id}`,
       schema: single(collectionAttemptSchema),
     }),
 
@@ -79,6 +80,7 @@ export const dataRequests = {
       operation: 'getCard',
       method: 'GET',
       path: dataPaths.card(cardId),
+      route: '/banking/cards/{card_id}',
       schema: single(cardSchema),
     }),
 
@@ -87,6 +89,7 @@ export const dataRequests = {
       operation: 'getCardPurchaseByEndToEndId',
       method: 'GET',
       path: dataPaths.cardPurchaseByEndToEndId(endToEndId),
+      route: '/banking/cards/purchases/e2e/{end_to_end_id}',
       query: { ...query },
       schema: single(cardPurchaseDocumentSchema),
     }),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 import got, { RequestError, type Got, type Method } from 'got';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -14,6 +15,7 @@ import {
   type BankError,
   type BankErrorContext,
 } from './errors.js';
+import { recordStatus, traceBankCall } from './tracing.js';
 import { errorListBodySchema, otherErrorBodySchema, singleErrorBodySchema } from './schemas/errors.js';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -24,6 +26,8 @@ export interface BankRequest<T extends z.ZodType> {
   method: Method;
   /** Relative to the base URL, with path parameters already encoded. */
   path: string;
+  /** `path` with its parameters as placeholders (`/banking/cards/{card_id}`); `path` itself when it has none. */
+  route?: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
   schema: T;
@@ -35,11 +39,13 @@ export interface BankRequest<T extends z.ZodType> {
  */
 export class BankHttp {
   private readonly http: Got;
+  private readonly server: string;
 
   constructor(
     config: BankConfig & { baseUrl: string },
     private readonly logger: Logger,
   ) {
+    this.server = new URL(config.baseUrl).host;
     this.http = got.extend({
       prefixUrl: config.baseUrl,
       username: config.clientId,
@@ -53,7 +59,17 @@ export class BankHttp {
     });
   }
 
-  async request<T extends z.ZodType>(request: BankRequest<T>): Promise<z.infer<T>> {
+  request<T extends z.ZodType>(request: BankRequest<T>): Promise<z.infer<T>> {
+    const call = {
+      method: request.method,
+      route: request.route ?? request.path,
+      operation: request.operation,
+      server: this.server,
+    };
+    return traceBankCall(call, (span) => this.send(request, span));
+  }
+
+  private async send<T extends z.ZodType>(request: BankRequest<T>, span: Span): Promise<z.infer<T>> {
     const requestId = randomUUID();
     const context: BankErrorContext = {
       operation: request.operation,
@@ -76,6 +92,7 @@ export class BankHttp {
       throw failure;
     }
     context.status = response.statusCode;
+    recordStatus(span, response.statusCode);
     const elapsedMs = Math.round(performance.now() - started);
     this.logger.debug({ ...context, elapsedMs }, 'bank call');
 

@@ -11,10 +11,13 @@ export interface CliContext {
   logger: Logger;
 }
 
-/** Loads the configuration or ends the process with the offending variables named. */
-export function cliContext(): CliContext {
+/**
+ * Loads the configuration or ends the process with the offending variables named; `bankflow dev` loads it with
+ * loadDevelopmentConfig.
+ */
+export function cliContext(load: () => Config = () => loadConfig()): CliContext {
   try {
-    const config = loadConfig();
+    const config = load();
     // Logs go to stderr so a command's stdout holds only its answer (JSON a script can pipe).
     return { config, logger: createLogger(config.logLevel, pino.destination(2)) };
   } catch (error) {

@@ -21,6 +21,12 @@ const newDevice = '$(npx bankflow sandbox ids devices | tail -n 1)';
 
 export const commandExamples: Record<string, CommandExamples> = {
   dev: { lines: ['npx bankflow dev   # runs until Ctrl-C: what npm start runs'] },
+  cluster: {
+    lines: [
+      'npm run cluster   # builds, then runs the cluster until Ctrl-C',
+      'CLUSTER_POSTGRES_BIN=/opt/none npx bankflow cluster   # exits 1: error: PostgreSQL is needed ...',
+    ],
+  },
   worker: { lines: ['npx bankflow worker   # runs until Ctrl-C'] },
   webhooks: { lines: ['npx bankflow webhooks   # runs until Ctrl-C'] },
   'codec-server': { lines: ['npx bankflow codec-server   # runs until Ctrl-C'] },
@@ -33,6 +39,13 @@ export const commandExamples: Record<string, CommandExamples> = {
     ],
   },
   'temporal-cli': { lines: ['npx bankflow temporal-cli   # ~/.cache/bankflow/temporal-cli-v1.5.1/temporal'] },
+  doctor: {
+    lines: [
+      'npx bankflow doctor --as starter                 # a pass or FAIL line per check, each failure with its fix',
+      'npx bankflow doctor --as codec --json            # the same report for machines',
+      'BANKFLOW_ENV=production npx bankflow doctor      # exits 1: FAIL  configuration ...',
+    ],
+  },
   setup: {
     lines: [
       'npx bankflow setup   # [{name: "BankflowKind", type: "KEYWORD", outcome: "already registered"}, ...]',

@@ -3,6 +3,7 @@ import { attemptCommands } from './commands/attempts.js';
 import { boletoCommands } from './commands/boleto.js';
 import { cardCommands } from './commands/cards.js';
 import { demoCommand } from './commands/demo.js';
+import { doctorCommand } from './commands/doctor.js';
 import { deviceCommands } from './commands/devices.js';
 import { enrollmentCommands } from './commands/enrollment.js';
 import { commandExamples } from './examples.js';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   metricsCommand(program);
   scheduleCommands(program);
   setupCommand(program);
+  doctorCommand(program);
   addExamples(program);
   return program;
 }

@@ -8,7 +8,7 @@ import Fastify, {
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { authorizeCodecRequest, codecAuthEnabled, type CodecAuthSettings } from './auth.js';
+import { authorizeCodecRequest, type CodecAuthSettings } from './auth.js';
 
 /** The Temporal codec-server wire form: payloads in proto JSON, byte fields base64. */
 const payloadsBodySchema = z.object({
@@ -71,16 +71,16 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
   app.addHook('onRequest', async (request, reply) => {
     cors(request, reply);
     if (request.method === 'OPTIONS' || request.url === '/healthz') return;
-    if (!authorizeCodecRequest(options.auth, request.headers)) {
-      if (codecAuthEnabled(options.auth)) reply.header('www-authenticate', 'Basic realm="bankflow codec"');
+    if (!authorizeCodecRequest(options.auth, request)) {
+      if (options.auth.users.length > 0) reply.header('www-authenticate', 'Basic realm="bankflow codec"');
       await reply.code(401).send({ error: 'codec server: authentication required' });
     }
   });
   app.options('/*', async (_request, reply) => reply.code(204).send());
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  for (const operation of ['encode', 'decode'] as const) {
-    app.post(`/${operation}`, async (request, reply) => {
+  const handler =
+    (operation: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
       const parsed = payloadsBodySchema.safeParse(request.body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -93,7 +93,11 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
       } catch (error) {
         return reply.code(422).send({ error: (error as Error).message });
       }
-    });
+    };
+  for (const operation of ['encode', 'decode'] as const) {
+    // `/:token/...` is the same endpoint for a Temporal UI that carries its token in the path (auth.ts).
+    app.post(`/${operation}`, handler(operation));
+    app.post(`/:token/${operation}`, handler(operation));
   }
   return app;
 }

@@ -3,13 +3,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export interface CodecAuthSettings {
   /** `user:password` pairs for HTTP Basic (what a browser sends after the support person signs in). */
   users: string[];
-  /** Bearer tokens for tools such as `temporal workflow show --codec-auth`. */
-  tokens: string[];
   /**
-   * Development only: with no users or tokens, a browser request from one of these origins is trusted (the local
-   * Temporal UI), so the embedded stack shows decoded payloads without a sign-in.
+   * Tokens, sent as `Authorization: Bearer` by tools such as `temporal workflow show --codec-auth`, or as the
+   * endpoint's first path segment (`https://codec.example.com/<token>`) by a Temporal UI, whose codec endpoint
+   * setting cannot add a header.
    */
-  trustedOrigins: string[];
+  tokens: string[];
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -22,17 +21,17 @@ function oneOf(given: string, candidates: string[]): boolean {
   return matched;
 }
 
-export function codecAuthEnabled(settings: CodecAuthSettings): boolean {
-  return settings.users.length > 0 || settings.tokens.length > 0;
-}
+/** The token of `/<token>/encode` and `/<token>/decode`; the Origin header never counts, any page can send one. */
+const pathToken = (url: string) => /^\/([^/?]+)\/(?:encode|decode)(?:\?|$)/.exec(url)?.[1];
 
+/** With neither users nor tokens every request is refused: nothing decrypts for whoever can reach the port. */
 export function authorizeCodecRequest(
   settings: CodecAuthSettings,
-  headers: { authorization?: string; origin?: string },
+  request: { url: string; headers: { authorization?: string } },
 ): boolean {
-  if (!codecAuthEnabled(settings))
-    return headers.origin !== undefined && settings.trustedOrigins.includes(headers.origin);
-  const [scheme, value] = (headers.authorization ?? '').split(/\s+/, 2);
+  const inPath = pathToken(request.url);
+  if (inPath !== undefined) return oneOf(decodeURIComponent(inPath), settings.tokens);
+  const [scheme, value] = (request.headers.authorization ?? '').split(/\s+/, 2);
   if (!value) return false;
   if (/^basic$/i.test(scheme ?? ''))
     return oneOf(Buffer.from(value, 'base64').toString('utf8'), settings.users);

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { basicAuth, type SandboxCredentials } from './auth.js';
+import { guardSandbox, type SandboxAccess } from './control-guard.js';
 import { sendError } from './errors.js';
 import { limitBankRequests, type RateLimitCounts, type SandboxRateLimit } from './rate-limit.js';
 import { FaultInjector, type FaultSettings } from './faults.js';
@@ -42,6 +43,8 @@ export interface SandboxOptions {
   faults?: Partial<FaultSettings>;
   /** The bank's own rate limit (429 with Retry-After beyond it); none when unset. */
   rateLimit?: SandboxRateLimit;
+  /** Who may reach the sandbox and drive its control API. */
+  access?: SandboxAccess;
 }
 
 export interface Sandbox {
@@ -79,6 +82,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     ...specShapedRouterOptions,
   });
 
+  guardSandbox(app, options.access ?? {});
   const authenticate = basicAuth(options.credentials);
   app.addHook('onRequest', async (request, reply) => {
     if (!isBankPath(request.url)) return;

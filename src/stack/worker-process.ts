@@ -4,6 +4,7 @@ import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
 import { installTemporalRuntime, sdkMetricsBindAddress } from '../temporal/runtime.js';
 import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js';
+import type { Tracing } from '../tracing/setup.js';
 import { createBankflowWorker } from '../worker.js';
 
 export interface RunningWorker {
@@ -19,6 +20,7 @@ export async function startWorker(
   bank: BankConfig & { baseUrl: string },
   logger: Logger,
   jobs: JobsConfig,
+  tracing?: Tracing,
 ): Promise<RunningWorker> {
   const metricsConfig = temporal.metrics;
   installTemporalRuntime(
@@ -42,6 +44,7 @@ export async function startWorker(
     encryptionKeys: temporal.encryptionKeys,
     logger,
     metrics: metricsServer ? metrics : undefined,
+    tracing,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
   });
   const done = worker.run().finally(async () => {

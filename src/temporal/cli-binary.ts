@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { goAvailable, goInstall } from './go-install.js';
 
 /** The last Temporal CLI release installable with `go install` (later ones carry a `replace` directive). */
 export const temporalCliVersion = 'v1.5.1';
@@ -72,43 +73,6 @@ function onPath(pathEnv: string | undefined): string | undefined {
   return executablesOnPath('temporal', pathEnv).find(worksAsTemporal);
 }
 
-async function goInstall(
-  cacheDir: string,
-  progress: NodeJS.WritableStream,
-  pathEnv: string | undefined,
-): Promise<void> {
-  const env = { ...process.env, PATH: pathEnv ?? '', GOBIN: cacheDir, GOFLAGS: '-mod=mod' };
-  if (spawnSync('go', ['version'], { encoding: 'utf8', env }).status !== 0) {
-    throw new TemporalCliNotFoundError(
-      'it is not on PATH, not cached, and no Go toolchain is available to build it',
-    );
-  }
-  mkdirSync(cacheDir, { recursive: true });
-  progress.write(
-    `Building the Temporal CLI ${temporalCliVersion} with Go into ${cacheDir} (first time only, takes minutes)...\n`,
-  );
-  const started = Date.now();
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn('go', ['install', '-v', modulePath], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let built = 0;
-    const tick = (chunk: Buffer) => {
-      built += chunk.toString().split('\n').filter(Boolean).length;
-      progress.write(`\r  compiled ${built} packages (${Math.round((Date.now() - started) / 1000)} s)`);
-    };
-    child.stdout.on('data', tick);
-    child.stderr.on('data', tick);
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  progress.write('\n');
-  if (code !== 0) {
-    throw new TemporalCliNotFoundError(`go install ${modulePath} exited with code ${code}`);
-  }
-}
-
 /**
  * Finds a `temporal` binary: TEMPORAL_CLI, else `temporal` on PATH, else the cached build, else builds it with
  * `go install` into the cache. Throws TemporalCliNotFoundError with installation instructions otherwise.
@@ -130,7 +94,19 @@ export async function findTemporalCli(options: FindTemporalCliOptions = {}): Pro
   if (options.allowBuild === false) {
     throw new TemporalCliNotFoundError(`it is not on PATH and not cached in ${cacheDir}`);
   }
-  await goInstall(cacheDir, options.progress ?? process.stderr, options.pathEnv);
+  if (!goAvailable(options.pathEnv)) {
+    throw new TemporalCliNotFoundError(
+      'it is not on PATH, not cached, and no Go toolchain is available to build it',
+    );
+  }
+  const built = await goInstall({
+    cacheDir,
+    modules: [modulePath],
+    label: `the Temporal CLI ${temporalCliVersion}`,
+    progress: options.progress ?? process.stderr,
+    pathEnv: options.pathEnv,
+  });
+  if (!built.ok) throw new TemporalCliNotFoundError(built.reason);
   if (isExecutable(cached) && worksAsTemporal(cached)) return cached;
   throw new TemporalCliNotFoundError(`go install finished but ${cached} does not run`);
 }

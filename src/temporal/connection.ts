@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { TemporalConfig } from '../config.js';
+import { tracingClientInterceptors } from '../tracing/temporal.js';
 import { bankflowDataConverter } from './data-converter.js';
 
 export const defaultTemporalAddress = 'localhost:7233';
@@ -46,6 +47,7 @@ export async function connectClient(config: TemporalConfig): Promise<Client> {
     connection,
     namespace: config.namespace,
     dataConverter: bankflowDataConverter(config.encryptionKeys),
+    interceptors: tracingClientInterceptors(),
   });
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -30,12 +30,18 @@ export function searchAttributeFlags(): string[] {
   return allSearchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, deadlineMs: number): Promise<void> {
+/** Waits until a Temporal frontend answers on `address`; `exited` says when its process is gone. */
+export async function waitUntilServing(
+  address: string,
+  exited: () => string | undefined,
+  deadlineMs: number,
+  what = 'the Temporal dev server',
+): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`the Temporal dev server exited with code ${child.exitCode}`);
+    const exit = exited();
+    if (exit !== undefined) throw new Error(`${what} exited: ${exit}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.getSystemInfo({});
@@ -46,7 +52,7 @@ async function waitUntilServing(address: string, child: ChildProcess, deadlineMs
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
-  throw new Error(`the Temporal dev server did not answer on ${address} in time: ${String(lastError)}`);
+  throw new Error(`${what} did not answer on ${address} in time: ${String(lastError)}`);
 }
 
 /** Starts the embedded Temporal dev server (with its Web UI) on a persistent SQLite file. */
@@ -84,7 +90,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   child.stderr?.on('data', (chunk: Buffer) => log.warn(chunk.toString().trim()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await waitUntilServing(address, child, 60_000);
+    await waitUntilServing(
+      address,
+      () => (child.exitCode === null ? undefined : `code ${child.exitCode}`),
+      60_000,
+    );
   } catch (error) {
     child.kill('SIGKILL');
     throw error;

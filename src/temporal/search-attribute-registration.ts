@@ -7,7 +7,8 @@ const IndexedValueType = proto.temporal.api.enums.v1.IndexedValueType;
 /** gRPC status codes the server answers a refused operator call with (grpc-js is not a direct dependency). */
 const status = { NOT_FOUND: 5, PERMISSION_DENIED: 7, UNIMPLEMENTED: 12 } as const;
 
-export type AttributeOutcome = 'registered' | 'already registered' | 'conflict';
+/** `missing` only in an inspection: registering adds it, as `registered`. */
+export type AttributeOutcome = 'registered' | 'already registered' | 'conflict' | 'missing';
 
 export interface AttributeResult {
   name: string;
@@ -61,6 +62,32 @@ function refusal(error: unknown, namespace: string, address: string): Error {
   return error;
 }
 
+/** How each bankflow search attribute stands on the namespace, changing nothing (`bankflow doctor`). */
+export async function inspectSearchAttributes(
+  connection: Pick<ConnectionLike, 'operatorService'>,
+  namespace: string,
+  address: string,
+): Promise<AttributeResult[]> {
+  try {
+    const existing = await connection.operatorService.listSearchAttributes({ namespace });
+    const known = { ...existing.systemAttributes, ...existing.customAttributes };
+    return allSearchAttributeKeys.map((key): AttributeResult => {
+      const current = known[key.name];
+      if (current === undefined) return { name: key.name, type: key.type, outcome: 'missing' };
+      if (indexedTypeName(current) === key.type)
+        return { name: key.name, type: key.type, outcome: 'already registered' };
+      return {
+        name: key.name,
+        type: key.type,
+        outcome: 'conflict',
+        reason: `registered as ${indexedTypeName(current)}, bankflow writes ${key.type}`,
+      };
+    });
+  } catch (error) {
+    throw refusal(error, namespace, address);
+  }
+}
+
 /**
  * Registers every bankflow search attribute on the namespace, idempotently: attributes already there as a
  * Keyword are left alone; one there with another type is reported, never changed, since the server cannot
@@ -71,32 +98,32 @@ export async function registerSearchAttributes(
   namespace: string,
   address: string,
 ): Promise<AttributeResult[]> {
-  try {
-    const existing = await connection.operatorService.listSearchAttributes({ namespace });
-    const known = { ...existing.systemAttributes, ...existing.customAttributes };
-    const results = allSearchAttributeKeys.map((key): AttributeResult => {
-      const current = known[key.name];
-      if (current === undefined) return { name: key.name, type: key.type, outcome: 'registered' };
-      if (indexedTypeName(current) === key.type)
-        return { name: key.name, type: key.type, outcome: 'already registered' };
-      return {
-        name: key.name,
-        type: key.type,
-        outcome: 'conflict',
-        reason: `registered as ${indexedTypeName(current)}, bankflow writes ${key.type}`,
-      };
-    });
-    const missing = results.filter((result) => result.outcome === 'registered');
-    if (missing.length > 0) {
+  const inspected = await inspectSearchAttributes(connection, namespace, address);
+  const missing = inspected.filter((result) => result.outcome === 'missing');
+  if (missing.length > 0) {
+    try {
       await connection.operatorService.addSearchAttributes({
         namespace,
         searchAttributes: Object.fromEntries(
           missing.map((result) => [result.name, indexedValueTypeOf(result.type)]),
         ),
       });
+    } catch (error) {
+      throw refusal(error, namespace, address);
     }
-    return results;
-  } catch (error) {
-    throw refusal(error, namespace, address);
   }
+  return inspected.map((result) =>
+    result.outcome === 'missing' ? { ...result, outcome: 'registered' } : result,
+  );
+}
+
+/** Fails naming the attributes the namespace holds with another type: bankflow cannot run on that namespace. */
+export function assertNoConflicts(results: AttributeResult[], namespace: string): void {
+  const conflicts = results.filter((result) => result.outcome === 'conflict');
+  if (conflicts.length === 0) return;
+  throw new SetupRefusedError(
+    `namespace ${namespace} has search attributes bankflow cannot use: ${conflicts
+      .map((conflict) => `${conflict.name} (${conflict.reason})`)
+      .join(', ')}; a namespace's attribute type cannot change, so use another namespace`,
+  );
 }

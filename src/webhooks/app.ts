@@ -4,6 +4,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
 import { webhookEnvelopeSchema, type WebhookEnvelope } from '../bank/schemas/webhook.js';
@@ -15,6 +16,7 @@ import { readJsonBody } from './json-body.js';
 import { receivedWebhook } from './resources.js';
 import { createReceiverMetrics } from './metrics.js';
 import { visibilityLookup, type WebhookRouter } from './router.js';
+import { traced } from './tracing.js';
 
 export interface ReceiverOptions {
   client: Client;
@@ -87,7 +89,7 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
 
-  app.post('/webhooks', async (request, reply) => {
+  const receive = async (request: FastifyRequest, reply: FastifyReply) => {
     const stopTimer = metrics.ackSeconds.startTimer();
     const reject = (status: number, reason: string, category = 'unknown') => {
       metrics.received.inc({ outcome: String(status), category });
@@ -133,7 +135,9 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
       if (error instanceof TemporalUnavailableError) return reject(503, error.message, envelope.category);
       throw error;
     }
-  });
+  };
+
+  app.post('/webhooks', (request, reply) => traced(request, reply, () => receive(request, reply)));
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode ?? 500;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { BankClient } from '../../src/bank/client.js';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -47,6 +49,7 @@ describe('long-running commands', () => {
       CODEC_PORT: String(await freePort()),
       CHECKOUT_PORT: String(await freePort()),
       TEMPORAL_TASK_QUEUE: taskQueue,
+      BANKFLOW_DATA_DIR: dataDir(),
     });
     try {
       await dev.waitFor(/Press Ctrl-C to stop/);
@@ -89,7 +92,17 @@ describe('long-running commands', () => {
       const uiSettings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
         Codec: { Endpoint: string };
       };
-      expect(uiSettings.Codec.Endpoint).toBe(`http://127.0.0.1:${codecPort}`);
+      // The UI reaches the codec server with the token this run generated and printed; an Origin alone is refused.
+      const token = /Codec token +([0-9a-f]{48})/.exec(dev.output())?.[1];
+      expect(uiSettings.Codec.Endpoint).toBe(`http://127.0.0.1:${codecPort}/${token}`);
+      const decode = (path: string) =>
+        fetch(`http://127.0.0.1:${codecPort}${path}`, {
+          method: 'POST',
+          body: JSON.stringify({ payloads: [] }),
+          headers: { 'content-type': 'application/json', origin: `http://localhost:${uiPort}` },
+        });
+      expect((await decode('/decode')).status).toBe(401);
+      expect((await decode(`/${token}/decode`)).status).toBe(200);
 
       const cancel = await runCli(['boleto', 'cancel', seededBoletoId()], {
         ...bankEnv,
@@ -138,6 +151,10 @@ describe('long-running commands', () => {
       ...temporalEnv(),
       BANKFLOW_ENV: 'production',
       BANK_BASE_URL: 'https://bank.example.com',
+      BANK_CLIENT_ID: 'merchant-7',
+      BANK_CLIENT_SECRET: 'issued-secret',
+      // The test server speaks plaintext on loopback.
+      TEMPORAL_PLAINTEXT_ALLOWED: 'true',
       TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
       CODEC_AUTH_TOKENS: 'token',
       WEBHOOK_PORT: String(port),
@@ -191,11 +208,30 @@ describe('long-running commands', () => {
     expect(await isListening(port)).toBe(false);
   });
 
-  it('`sandbox` serves the Banking API with Basic auth until SIGTERM', async () => {
+  it('`sandbox` serves the Banking API with Basic auth, and its control API with the token it prints, until SIGTERM', async () => {
     const port = await freePort();
-    const sandbox = startCli(['sandbox'], { ...bankEnv, SANDBOX_PORT: String(port) });
+    const data = dataDir();
+    const sandbox = startCli(['sandbox'], {
+      ...bankEnv,
+      SANDBOX_PORT: String(port),
+      BANKFLOW_DATA_DIR: data,
+    });
     try {
       await sandbox.waitFor(/Press Ctrl-C to stop/);
+      const token = /Control token +([0-9a-f]{48})/.exec(sandbox.output())?.[1] ?? '';
+      expect(readFileSync(path.join(data, 'sandbox-control-token'), 'utf8').trim()).toBe(token);
+      const world = (authorization: string) =>
+        fetch(`http://127.0.0.1:${port}/sandbox/world`, { headers: { authorization } });
+      expect((await world('Bearer wrong')).status).toBe(401);
+      expect((await world(`Bearer ${token}`)).status).toBe(200);
+      // Another command of the same user finds the token in the data directory.
+      const ids = await runCli(['sandbox', 'ids', 'boletos'], {
+        ...bankEnv,
+        BANK_BASE_URL: `http://127.0.0.1:${port}`,
+        BANKFLOW_DATA_DIR: data,
+      });
+      expect(ids.code).toBe(0);
+      expect(ids.stdout.split('\n')[0]).toBe(seededBoletoId());
       const bank = new BankClient(
         { ...sandboxCredentials, timeoutMs: 5000, baseUrl: `http://127.0.0.1:${port}` },
         testLogger(),

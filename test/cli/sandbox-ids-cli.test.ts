@@ -15,6 +15,7 @@ const startSeeded = (now?: Date) =>
     now,
     credentials: sandboxCredentials,
     logger: testLogger(),
+    access: { controlToken: 'ids-token' },
   });
 
 const idsOf = (listed: { id: string }[]) => listed.map((item) => item.id);
@@ -30,6 +31,7 @@ describe('bankflow sandbox ids', () => {
       BANK_BASE_URL: sandbox.url,
       BANK_CLIENT_ID: sandboxCredentials.clientId,
       BANK_CLIENT_SECRET: sandboxCredentials.clientSecret,
+      SANDBOX_CONTROL_TOKEN: 'ids-token',
     };
   });
   afterAll(() => sandbox?.stop());
@@ -138,7 +140,13 @@ describe('bankflow sandbox ids', () => {
   it('keeps the seeded uuids of a seed whatever day the sandbox starts on (the README cites them)', async () => {
     const later = await startSeeded(new Date('2031-02-03T04:05:06Z'));
     const listingOf = async (bank: RunningSandbox) =>
-      ((await (await fetch(`${bank.url}/sandbox/ids`)).json()) as { data: IdListing }).data;
+      (
+        (await (
+          await fetch(`${bank.url}/sandbox/ids`, { headers: { authorization: 'Bearer ids-token' } })
+        ).json()) as {
+          data: IdListing;
+        }
+      ).data;
     try {
       const [then, now] = [await listingOf(later), await listingOf(sandbox)];
       const stable = [

@@ -4,6 +4,7 @@ import { sandboxCredentials, type TestStack } from './stack.js';
 /** The environment that points the CLI at a test stack: its Temporal server, task queue and sandbox bank. */
 export function cliEnvFor(stack: TestStack): Record<string, string> {
   return {
+    BANKFLOW_ENV: 'development',
     TEMPORAL_ADDRESS: process.env[testEnvKeys.address] ?? '',
     TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace] ?? 'default',
     TEMPORAL_TASK_QUEUE: stack.taskQueue,
@@ -24,7 +25,6 @@ export function workerProcessEnv(
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
-    BANKFLOW_ENV: 'development',
     LOG_LEVEL: 'info',
     ...cliEnvFor(stack),
     ...extra,

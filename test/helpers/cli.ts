@@ -4,10 +4,16 @@ import path from 'node:path';
 
 const cliEntry = path.resolve('src/cli/main.ts');
 
-/** The CLI from source (no build needed), with a clean environment plus `env`. */
+/** The CLI from source (no build needed), with a clean development environment plus `env`. */
 function spawnCli(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      BANKFLOW_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

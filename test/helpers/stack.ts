@@ -15,6 +15,8 @@ import { createReceiver } from '../../src/webhooks/app.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import type { FastifyInstance } from 'fastify';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
+import type { Tracing } from '../../src/tracing/setup.js';
+import { tracingClientInterceptors } from '../../src/tracing/temporal.js';
 import { createBankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 
@@ -63,6 +65,8 @@ export interface TestStackOptions {
   /** Where every component logs; the test logger (LOG_LEVEL, default error) otherwise. */
   logger?: Logger;
   jobs?: Partial<JobsConfig>;
+  /** The worker's tracing (the test's own tracer provider); none otherwise. */
+  tracing?: Tracing;
 }
 
 /** The Temporal side a stack runs on: the worker's connection, the client tests use, and how to let go of both. */
@@ -84,7 +88,13 @@ export async function startTestStack(options: TestStackOptions = {}) {
   installTemporalRuntime(logger);
   const workerConnection = await NativeConnection.connect({ address });
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace, dataConverter: bankflowDataConverter(encryptionKeys) });
+  // Traced like every bankflow client (src/temporal/connection.ts): a no-op until a test registers a provider.
+  const client = new Client({
+    connection,
+    namespace,
+    dataConverter: bankflowDataConverter(encryptionKeys),
+    interceptors: tracingClientInterceptors(),
+  });
   return startStackOn(
     {
       connection: workerConnection,
@@ -129,6 +139,7 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       encryptionKeys,
       logger,
       workflowBundle: { codePath: required(testEnvKeys.bundle) },
+      tracing: options.tracing,
     });
   let worker = await newWorker();
   let running: Promise<void> | undefined = worker.run();

@@ -132,6 +132,7 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
 
   it('works through a starter context configured from the environment, as a merchant backend builds it', async () => {
     const starter = await connectStarter({
+      BANKFLOW_ENV: 'development',
       TEMPORAL_ADDRESS: process.env[testEnvKeys.address],
       TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace],
       TEMPORAL_TASK_QUEUE: stack.taskQueue,
@@ -143,11 +144,14 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     } finally {
       await starter.close();
     }
-    await expect(connectStarter({ TEMPORAL_NAMESPACE: '' })).rejects.toThrow(/TEMPORAL_NAMESPACE: /);
+    await expect(connectStarter({ BANKFLOW_ENV: 'development', TEMPORAL_NAMESPACE: '' })).rejects.toThrow(
+      /TEMPORAL_NAMESPACE: /,
+    );
   });
 
   it('reads the bank with the BANK_* settings from the environment', async () => {
     const reads = connectBankReads({
+      BANKFLOW_ENV: 'development',
       BANK_BASE_URL: stack.sandbox.url,
       BANK_CLIENT_ID: stack.bank.clientId,
       BANK_CLIENT_SECRET: stack.bank.clientSecret,
@@ -155,7 +159,9 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     });
     const participants = await listParticipants(reads);
     expect(participants.length).toBeGreaterThan(5);
-    expect(() => connectBankReads({ BANK_BASE_URL: 'not a url' })).toThrow(/BANK_BASE_URL: /);
+    expect(() => connectBankReads({ BANKFLOW_ENV: 'development', BANK_BASE_URL: 'not a url' })).toThrow(
+      /BANK_BASE_URL: /,
+    );
   });
 
   it('refuses an id that is not a uuid before starting any workflow', async () => {

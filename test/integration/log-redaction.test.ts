@@ -37,7 +37,7 @@ describe('logs of a full journey', () => {
     stack = await startTestStack({ receiver: true, logger });
     codecServer = createCodecServer({
       codec: new EncryptionCodec(encryptionKeys, 'pass'),
-      auth: { users: [], tokens: [codecToken], trustedOrigins: [] },
+      auth: { users: [], tokens: [codecToken] },
       corsOrigins: [],
       logger,
     });

@@ -6,6 +6,7 @@ import * as workflows from '../../src/workflows/index.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { encryptionKeys, testLogger } from '../helpers/stack.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
+import { workflowSpanSinks } from '../../src/tracing/temporal.js';
 import { replayHistoriesDir } from '../helpers/replay.js';
 import { testEnvKeys } from '../setup/shared.js';
 
@@ -36,6 +37,8 @@ describe('recorded histories replay against the current workflow code', () => {
       {
         workflowBundle: { codePath: process.env[testEnvKeys.bundle] ?? '' },
         dataConverter: bankflowDataConverter(encryptionKeys),
+        // A traced run hands its spans to this sink, replay or not; the worker registers it the same way.
+        sinks: workflowSpanSinks(undefined),
       },
       histories,
     );

@@ -18,6 +18,8 @@ import { findTimeSkippingServer } from './time-skipping-server.js';
  * every test worker reuses. Test files reach both through environment variables, which jest workers inherit.
  */
 export async function startTemporal(): Promise<void> {
+  // The tests run in development (sandbox bank, development keys); test files and their jest workers inherit it.
+  process.env.BANKFLOW_ENV ??= 'development';
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
   const logger = createLogger(config.logLevel);
   installTemporalRuntime(logger);
@@ -42,7 +44,7 @@ export async function startTemporal(): Promise<void> {
       ui: true,
       uiPort,
       searchAttributes: allSearchAttributeKeys,
-      extraArgs: ['--log-level', 'error', '--ui-codec-endpoint', codec.url],
+      extraArgs: ['--log-level', 'error', '--ui-codec-endpoint', codec.uiEndpoint],
     },
   });
   (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal = env;

@@ -13,7 +13,7 @@ const servers: FastifyInstance[] = [];
 async function serve(auth: Partial<CodecAuthSettings>): Promise<string> {
   const app = createCodecServer({
     codec,
-    auth: { users: [], tokens: [], trustedOrigins: [], ...auth },
+    auth: { users: [], tokens: [], ...auth },
     corsOrigins: [uiOrigin],
     logger: createLogger('silent'),
   });
@@ -80,12 +80,21 @@ describe('codec server', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
-  it('trusts the local UI origin only when no credentials exist (development), never a bare request', async () => {
-    const url = await serve({ trustedOrigins: [uiOrigin] });
+  it('never takes the Origin header as a credential, with or without credentials configured', async () => {
     const sealed = asJson(await codec.encode([defaultPayloadConverter.toPayload('x')]));
-    expect((await post(url, '/decode', sealed, { origin: uiOrigin })).status).toBe(200);
-    expect((await post(url, '/decode', sealed, { origin: 'https://evil.example' })).status).toBe(401);
-    expect((await post(url, '/decode', sealed)).status).toBe(401);
+    for (const url of [await serve({}), await serve({ tokens: ['t0ken'] })]) {
+      expect((await post(url, '/decode', sealed, { origin: uiOrigin })).status).toBe(401);
+      expect((await post(url, '/decode', sealed)).status).toBe(401);
+    }
+  });
+
+  it("accepts a token as the endpoint path's first segment, as a Temporal UI's codec setting carries it", async () => {
+    const url = await serve({ tokens: ['t0ken'] });
+    const sealed = asJson(await codec.encode([defaultPayloadConverter.toPayload('x')]));
+    expect((await post(url, '/t0ken/decode', sealed, { origin: uiOrigin })).status).toBe(200);
+    expect((await post(url, '/t0ken/encode', { payloads: [] })).status).toBe(200);
+    expect((await post(url, '/wrong/decode', sealed, { origin: uiOrigin })).status).toBe(401);
+    expect((await post(url, '/wrong/decode', sealed, { authorization: 'Bearer t0ken' })).status).toBe(401);
   });
 
   it('names what is wrong with a body, and refuses a payload under an unknown key', async () => {

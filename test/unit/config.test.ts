@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   developmentEncryptionKeys,
   developmentWebhookSecret,
   loadConfig,
+  loadDevelopmentConfig,
 } from '../../src/config.js';
+import { productionChecks } from '../../src/production-checks.js';
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -16,8 +19,39 @@ function problemsOf(env: Record<string, string>): string {
 }
 
 describe('configuration', () => {
-  it('defaults to the embedded development stack', () => {
-    const config = loadConfig({});
+  it('runs as production unless BANKFLOW_ENV says otherwise, and names the variable when that fails', () => {
+    const message = problemsOf({});
+    expect(message).toMatch(/BANK_BASE_URL: is required when BANKFLOW_ENV=production/);
+    expect(message).toMatch(
+      /BANKFLOW_ENV: is unset, so the production checks above apply; .*BANKFLOW_ENV=development/,
+    );
+    expect(problemsOf({ BANKFLOW_ENV: 'production' })).not.toMatch(/BANKFLOW_ENV: is unset/);
+  });
+
+  it('runs dev in development unless told otherwise, and sandbox and demo only when told', () => {
+    expect(loadDevelopmentConfig('dev', {}).env).toBe('development');
+    expect(loadDevelopmentConfig('dev', { BANKFLOW_ENV: 'test' }).env).toBe('test');
+    expect(loadDevelopmentConfig('sandbox', { BANKFLOW_ENV: 'development' }).env).toBe('development');
+    const refusal = (command: 'dev' | 'sandbox' | 'demo', env: Record<string, string>) => {
+      try {
+        loadDevelopmentConfig(command, env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('expected the command to be refused');
+    };
+    expect(refusal('dev', { BANKFLOW_ENV: 'production' })).toMatch(
+      /BANKFLOW_ENV: is production, and bankflow dev runs only in development .*set BANKFLOW_ENV=development/,
+    );
+    expect(refusal('sandbox', {})).toMatch(
+      /BANKFLOW_ENV: is unset \(production\), and bankflow sandbox runs only/,
+    );
+    expect(refusal('demo', {})).toMatch(/BANKFLOW_ENV: is unset \(production\), and bankflow demo runs only/);
+  });
+
+  it('defaults to the embedded development stack in development', () => {
+    const config = loadConfig({ BANKFLOW_ENV: 'development' });
     expect(config.env).toBe('development');
     expect(config.temporal.address).toBeUndefined();
     expect(config.temporal.namespace).toBe('default');
@@ -29,7 +63,9 @@ describe('configuration', () => {
   });
 
   it('names the variable and the reason for a bad value', () => {
-    expect(problemsOf({ TEMPORAL_UI_PORT: 'eighty' })).toMatch(/TEMPORAL_UI_PORT: .*number.*"eighty"/);
+    expect(problemsOf({ BANKFLOW_ENV: 'development', TEMPORAL_UI_PORT: 'eighty' })).toMatch(
+      /TEMPORAL_UI_PORT: .*number.*"eighty"/,
+    );
     expect(problemsOf({ BANK_TIMEOUT_MS: '-5' })).toMatch(/BANK_TIMEOUT_MS: .*"-5"/);
     expect(problemsOf({ BANK_BASE_URL: 'ftp://bank' })).toMatch(/BANK_BASE_URL: /);
     expect(problemsOf({ LOG_LEVEL: 'loud' })).toMatch(/LOG_LEVEL: .*"loud"/);
@@ -64,9 +100,66 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses in production what only the development stack may use, naming the variable and the fix', () => {
+    const production = {
+      BANKFLOW_ENV: 'production',
+      BANK_BASE_URL: 'https://bank.example.com',
+      BANK_CLIENT_ID: 'merchant-7',
+      BANK_CLIENT_SECRET: 'issued-secret',
+      TEMPORAL_TLS: 'true',
+      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32, 7).toString('base64')}`,
+      CODEC_AUTH_TOKENS: 'codec-token',
+      WEBHOOK_SECRET: 'shared-with-the-bank',
+    };
+    expect(loadConfig(production).env).toBe('production');
+
+    const refused = (overrides: Record<string, string | undefined>) =>
+      problemsOf({ ...production, ...overrides });
+    expect(refused({ TEMPORAL_TLS: 'false' })).toMatch(
+      /TEMPORAL_TLS: is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true .*TEMPORAL_PLAINTEXT_ALLOWED=true/,
+    );
+    expect(
+      loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'cloud-key' }).temporal.tls,
+    ).not.toBe(false);
+    expect(
+      loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_PLAINTEXT_ALLOWED: 'true' }).temporal.tls,
+    ).toBe(false);
+    expect(refused({ BANK_BASE_URL: 'http://bank.example.com' })).toMatch(
+      /BANK_BASE_URL: must be an https:\/\/ URL when BANKFLOW_ENV=production .*use the bank's https address \(got "http:\/\/bank.example.com"\)/,
+    );
+    expect(refused({ BANK_CLIENT_ID: undefined })).toMatch(
+      /BANK_CLIENT_ID: is the sandbox bank's client id \(the default\) .*set the client id the bank issued you/,
+    );
+    expect(refused({ BANK_CLIENT_SECRET: 'sandbox-secret' })).toMatch(
+      /BANK_CLIENT_SECRET: is the sandbox bank's secret .*set the client secret the bank issued you/,
+    );
+    expect(refused({ WEBHOOK_SECRET: developmentWebhookSecret })).toMatch(
+      /WEBHOOK_SECRET: is the public development secret; set the secret you share with the bank/,
+    );
+    expect(refused({ WEBHOOK_SECRET_PREVIOUS: developmentWebhookSecret })).toMatch(
+      /WEBHOOK_SECRET_PREVIOUS: is the public development secret; unset it/,
+    );
+    expect(
+      refused({
+        TEMPORAL_ENCRYPTION_KEYS: `${production.TEMPORAL_ENCRYPTION_KEYS},${developmentEncryptionKeys}`,
+      }),
+    ).toMatch(/TEMPORAL_ENCRYPTION_KEYS: holds the public development key; generate your own/);
+  });
+
+  it('lists every production check with its exact error in docs/security.md', () => {
+    const page = readFileSync('docs/security.md', 'utf8');
+    const table = page.slice(page.indexOf('## Production checks'), page.indexOf('## How it is tested'));
+    expect(productionChecks.length).toBeGreaterThan(10);
+    for (const check of productionChecks) expect(table).toContain(`\`${check.variable}: ${check.message}\``);
+  });
+
   it('wants signed, fresh webhooks by default; production refuses turning freshness off', () => {
-    expect(loadConfig({}).webhooks).toMatchObject({ maxAgeMs: 300_000, acceptSecretHeader: false });
+    expect(loadConfig({ BANKFLOW_ENV: 'development' }).webhooks).toMatchObject({
+      maxAgeMs: 300_000,
+      acceptSecretHeader: false,
+    });
     const relaxed = loadConfig({
+      BANKFLOW_ENV: 'development',
       WEBHOOK_MAX_AGE_SECONDS: '0',
       WEBHOOK_ACCEPT_SECRET_HEADER: 'true',
     }).webhooks;
@@ -84,9 +177,64 @@ describe('configuration', () => {
   });
 
   it('turns on TLS for Temporal Cloud API keys and client certificates', () => {
-    expect(loadConfig({ TEMPORAL_API_KEY: 'key' }).temporal.tls).not.toBe(false);
-    const mtls = loadConfig({ TEMPORAL_TLS_CERT_PATH: '/c.pem', TEMPORAL_TLS_KEY_PATH: '/k.pem' }).temporal
-      .tls;
+    expect(loadConfig({ BANKFLOW_ENV: 'development', TEMPORAL_API_KEY: 'key' }).temporal.tls).not.toBe(false);
+    const mtls = loadConfig({
+      BANKFLOW_ENV: 'development',
+      TEMPORAL_TLS_CERT_PATH: '/c.pem',
+      TEMPORAL_TLS_KEY_PATH: '/k.pem',
+    }).temporal.tls;
     expect(mtls).toMatchObject({ clientCertPath: '/c.pem', clientKeyPath: '/k.pem' });
+  });
+});
+
+describe('tracing configuration (OTEL_*)', () => {
+  it('is off by default, and with OTEL_TRACES_EXPORTER=none whatever else is set', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })
+        .tracing,
+    ).toBeUndefined();
+  });
+
+  it('sends to <endpoint>/v1/traces, to the traces endpoint as given, or to a local collector', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      tracesUrl: 'http://collector:4318/v1/traces',
+      headers: {},
+      serviceName: 'bankflow',
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/otlp',
+        OTEL_SERVICE_NAME: 'bankflow-worker',
+      }).tracing,
+    ).toMatchObject({ tracesUrl: 'https://traces.example.com/otlp', serviceName: 'bankflow-worker' });
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing?.tracesUrl).toBe(
+      'http://localhost:4318/v1/traces',
+    );
+  });
+
+  it('reads export headers as key=value pairs, values percent-decoded', () => {
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D%3D, x-team = payments',
+      }).tracing?.headers,
+    ).toEqual({ 'x-api-key': 'abc==', 'x-team': 'payments' });
+  });
+
+  it('refuses a malformed endpoint, an unknown exporter and malformed headers, naming the variable', () => {
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' })).toMatch(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http\(s\) URL such as http:\/\/127\.0\.0\.1:4318 \(got "127\.0\.0\.1:4318"\)/,
+    );
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector' })).toMatch(
+      /OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: must be an http\(s\) URL/,
+    );
+    expect(problemsOf({ OTEL_TRACES_EXPORTER: 'jaeger' })).toMatch(
+      /OTEL_TRACES_EXPORTER: must be otlp or none/,
+    );
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_HEADERS: 'just-a-token' })).toMatch(
+      /OTEL_EXPORTER_OTLP_HEADERS: must be key=value pairs/,
+    );
   });
 });

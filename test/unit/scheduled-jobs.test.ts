@@ -18,7 +18,7 @@ import { catchingUp, WindowCursor } from '../../src/workflows/jobs/window-cursor
 
 describe('scheduled jobs configuration', () => {
   it('defaults: attempts every 15 minutes, metrics hourly, reports daily at 06:00 in Sao Paulo', () => {
-    const config = loadConfig({ BANKFLOW_DATA_DIR: '/var/lib/bankflow' });
+    const config = loadConfig({ BANKFLOW_ENV: 'development', BANKFLOW_DATA_DIR: '/var/lib/bankflow' });
     expect(config.jobs).toEqual({ reportsDir: '/var/lib/bankflow/reports', metricsBankAccountIds: [] });
     expect(config.schedules).toEqual({
       idPrefix: 'bankflow-',
@@ -37,6 +37,7 @@ describe('scheduled jobs configuration', () => {
 
   it('reads every setting from its variable', () => {
     const config = loadConfig({
+      BANKFLOW_ENV: 'development',
       REPORTS_DIR: '/srv/reports',
       METRICS_BANK_ACCOUNT_IDS:
         ' 6f1c0a52-7d1e-4b8a-9c3d-2e4f5a6b7c8d, 0f8b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d ,',
@@ -65,7 +66,7 @@ describe('scheduled jobs configuration', () => {
   it('names the variable and the bad value', () => {
     const problems = (env: Record<string, string>) => {
       try {
-        loadConfig(env);
+        loadConfig({ BANKFLOW_ENV: 'development', ...env });
       } catch (error) {
         return (error as ConfigError).problems;
       }

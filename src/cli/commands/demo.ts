@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../bank/base-url.js';
+import { loadDevelopmentConfig } from '../../config.js';
+import { readControlToken } from '../../sandbox/control-token-file.js';
 import { bankReadContext } from '../bank.js';
 import { cliContext, withStarter } from '../context.js';
 import { demoStepCount, runDemoJourney } from '../demo/journey.js';
@@ -25,7 +27,7 @@ export function demoCommand(program: Command): void {
     )
     .action(
       action(async (options: { uiUrl?: string; amount: string }) => {
-        const ctx = cliContext();
+        const ctx = cliContext(() => loadDevelopmentConfig('demo'));
         const { temporal } = ctx.config;
         const amountCents = parseCents('--amount', options.amount);
         const sandboxUrl = resolveBank(ctx.config).baseUrl;
@@ -41,6 +43,7 @@ export function demoCommand(program: Command): void {
             starter,
             bank: bankReadContext(ctx),
             sandboxUrl,
+            sandboxToken: readControlToken(ctx.config.dataDir, ctx.config.sandbox.controlToken),
             amountCents,
             steps,
             onWorkflow: (workflowId) =>

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { resolveBank } from '../../bank/base-url.js';
-import type { Config } from '../../config.js';
+import { loadDevelopmentConfig, type Config } from '../../config.js';
 import { startCodecServer } from '../../stack/codec-process.js';
 import { startReceiver } from '../../stack/receiver-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
+import { startConfiguredTracing, type Tracing } from '../../tracing/setup.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
 import { cliContext } from '../context.js';
 import { action } from '../errors.js';
@@ -22,7 +23,9 @@ function printUrls(title: string, urls: Record<string, string>): void {
 interface ServerCommand<Running extends { stop(): Promise<void> }> {
   name: string;
   description: string;
-  start(config: Config, logger: Logger): Promise<Running>;
+  start(config: Config, logger: Logger, tracing: Tracing | undefined): Promise<Running>;
+  /** How the command reads its configuration, when not as any production process does. */
+  load?: () => Config;
   title: string;
   urls(running: Running): Record<string, string>;
 }
@@ -36,10 +39,14 @@ function addServerCommand<Running extends { stop(): Promise<void> }>(
     .description(server.description)
     .action(
       action(async () => {
-        const { config, logger } = cliContext();
-        const running = await server.start(config, logger);
-        // Ctrl-C stops it cleanly from the moment the banner says so.
-        stopOnSignals(logger, () => running.stop());
+        const { config, logger } = cliContext(server.load);
+        const tracing = startConfiguredTracing(config.tracing, logger);
+        const running = await server.start(config, logger, tracing);
+        // Ctrl-C stops it cleanly from the moment the banner says so; the last spans are sent after.
+        stopOnSignals(logger, async () => {
+          await running.stop();
+          await tracing?.shutdown();
+        });
         printUrls(server.title, server.urls(running));
       }),
     );
@@ -51,8 +58,21 @@ export function processCommands(program: Command): void {
     description:
       'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
     // The sandbox bank and the checkout load only for the commands that run them: a worker process never holds them.
-    start: async (config, logger) => (await import('../../stack/dev-stack.js')).startDevStack(config, logger),
+    start: async (config, logger, tracing) =>
+      (await import('../../stack/dev-stack.js')).startDevStack(config, logger, tracing),
+    load: () => loadDevelopmentConfig('dev'),
     title: 'bankflow is running',
+    urls: (stack) => stack.urls,
+  });
+
+  addServerCommand(program, {
+    name: 'cluster',
+    description:
+      'run a production-shaped stack: Temporal server on a private PostgreSQL (SQL visibility), its Web UI, CLUSTER_WORKERS worker processes, receiver, sandbox bank',
+    start: async (config, logger) =>
+      (await import('../../stack/cluster/cluster-stack.js')).startClusterStack(config, logger),
+    load: () => loadDevelopmentConfig('cluster'),
+    title: 'bankflow cluster is running',
     urls: (stack) => stack.urls,
   });
 
@@ -62,8 +82,12 @@ export function processCommands(program: Command): void {
     .action(
       action(async () => {
         const { config, logger } = cliContext();
-        const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs);
-        stopOnSignals(logger, worker.stop);
+        const tracing = startConfiguredTracing(config.tracing, logger);
+        const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs, tracing);
+        stopOnSignals(logger, async () => {
+          await worker.stop();
+          await tracing?.shutdown();
+        });
         logger.info(
           { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace },
           'worker running',
@@ -87,7 +111,10 @@ export function processCommands(program: Command): void {
       'run the codec server the Temporal UI and CLI use to show decrypted payloads (CODEC_HOST:CODEC_PORT)',
     start: startCodecServer,
     title: 'codec server is running',
-    urls: (codec) => ({ 'Codec endpoint': codec.url }),
+    urls: (codec) => ({
+      'Codec endpoint': codec.url,
+      ...(codec.generatedToken ? { 'Codec token': codec.generatedToken } : {}),
+    }),
   });
 
   const sandbox = addServerCommand(program, {
@@ -95,8 +122,13 @@ export function processCommands(program: Command): void {
     description: 'run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT',
     start: async (config, logger) =>
       (await import('../../stack/sandbox-process.js')).startConfiguredSandbox(config, logger),
+    load: () => loadDevelopmentConfig('sandbox'),
     title: 'sandbox bank is running',
-    urls: (sandbox) => ({ 'Bank API': sandbox.url, 'Control API': `${sandbox.url}/sandbox/` }),
+    urls: (sandbox) => ({
+      'Bank API': sandbox.url,
+      'Control API': `${sandbox.url}/sandbox/`,
+      'Control token': sandbox.controlToken,
+    }),
   });
   sandboxIdsCommand(sandbox);
 

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../bank/base-url.js';
+import { loadDevelopmentConfig } from '../../config.js';
+import { readControlToken } from '../../sandbox/control-token-file.js';
 import { idKinds, type IdKind, type IdListing, type ListedId } from '../../sandbox/id-listing.js';
 import { cliContext, printJson } from '../context.js';
 import { sandboxControl } from '../demo/sandbox-control.js';
@@ -40,8 +42,9 @@ export function sandboxIdsCommand(sandbox: Command): void {
         kind === undefined
           ? undefined
           : idKinds[kindNames.indexOf(checkedArgument('[kind]', oneOf(kindNames), kind))];
-      const { config } = cliContext();
-      const listing = await sandboxControl(resolveBank(config).baseUrl).ids();
+      const { config } = cliContext(() => loadDevelopmentConfig('sandbox'));
+      const token = readControlToken(config.dataDir, config.sandbox.controlToken);
+      const listing = await sandboxControl(resolveBank(config).baseUrl, token).ids();
       if (options.table) console.log(formatTable(rowsOf(listing, selected ? [selected] : idKinds), columns));
       // One write: a reader that stops early (`| head -n 1`) then closes no pipe under a later line.
       else if (selected) process.stdout.write(listing[selected].map((listed) => `${listed.id}\n`).join(''));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { defaultTemporalAddress } from '../../temporal/connection.js';
-import { registerSearchAttributes } from '../../temporal/search-attribute-registration.js';
+import { assertNoConflicts, registerSearchAttributes } from '../../temporal/search-attribute-registration.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 
@@ -19,14 +19,7 @@ export function setupCommand(program: Command): void {
           registerSearchAttributes(client.connection, namespace, address),
         );
         printJson(results);
-        const conflicts = results.filter((result) => result.outcome === 'conflict');
-        if (conflicts.length > 0) {
-          throw new Error(
-            `namespace ${namespace} has search attributes bankflow cannot use: ${conflicts
-              .map((conflict) => `${conflict.name} (${conflict.reason})`)
-              .join(', ')}; a namespace's attribute type cannot change, so use another namespace`,
-          );
-        }
+        assertNoConflicts(results, namespace);
       }),
     );
 }

@@ -26,6 +26,8 @@ export interface DemoOptions {
   bank: BankReadContext;
   /** The sandbox bank: its control API plays the bank's side, and its pages are the origin WebAuthn trusts. */
   sandboxUrl: string;
+  /** The control API's token (SANDBOX_CONTROL_TOKEN, or the running stack's token file). */
+  sandboxToken: string | undefined;
   amountCents: number;
   steps: StepPrinter;
   /** Called with each workflow the journey starts, e.g. to print its Temporal UI link. */
@@ -41,7 +43,7 @@ export const demoStepCount = 10;
  */
 export async function runDemoJourney(options: DemoOptions): Promise<PaymentResult> {
   const { starter, bank, steps } = options;
-  const control = sandboxControl(options.sandboxUrl);
+  const control = sandboxControl(options.sandboxUrl, options.sandboxToken);
   const authenticator = SoftwareAuthenticator.create();
   const origin = options.sandboxUrl;
 

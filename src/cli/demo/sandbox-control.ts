@@ -10,14 +10,17 @@ const worldSchema = z.object({
 });
 
 /**
- * The sandbox bank's control API (`/sandbox/...`, unauthenticated): the demo plays the bank's side through it,
+ * The sandbox bank's control API (`/sandbox/...`, behind its token): the demo plays the bank's side through it,
  * `bankflow sandbox ids` lists its ids.
  */
-export function sandboxControl(baseUrl: string) {
+export function sandboxControl(baseUrl: string, token: string | undefined) {
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

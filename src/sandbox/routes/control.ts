@@ -6,7 +6,7 @@ import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 
 /**
  * The bank's side of the story, for tests, demos and operators: inspect and reset state, inject faults.
- * Not part of the Banking API; unauthenticated because the sandbox only ever listens for development.
+ * Not part of the Banking API; behind the sandbox's control token and Host check (control-guard.ts).
  */
 export function controlRoutes(
   app: FastifyInstance,

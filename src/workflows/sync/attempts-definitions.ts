@@ -8,13 +8,16 @@ import type { JobWindowInput } from '../shared/schedule-window.js';
 export interface AttemptsSyncInput extends JobWindowInput {
   /** Records per page asked of the bank (`limit`, at most 100); the bank's default of 50 when absent. */
   pageSize?: number;
-  /** Pages per workflow run before continue-as-new; bounds the history whatever the volume. */
+  /** Pages per workflow run before continue-as-new (default 20); bounds the history whatever the volume. */
   pagesPerRun?: number;
   /** Set by continue-as-new. */
   resume?: AttemptsSyncCarry;
 }
 
 export const defaultPagesPerRun = 20;
+
+/** Pages one batch (one local activity) takes at most. */
+export const pagesPerBatch = 20;
 
 /** What continue-as-new carries: where the listing stands and what it found so far. */
 export interface AttemptsSyncCarry {
@@ -46,7 +49,7 @@ export interface AttemptsSyncSummary {
   byStatus: Record<string, number>;
   /** Distinct recurrence workflows that were signalled their attempts. */
   recurrencesUpdated: number;
-  /** Signals sent: one per recurrence per page. */
+  /** Signals sent: one per recurrence per batch of pages (more for a recurrence with very many attempts). */
   signals: number;
   unknownRecurrences: UnknownRecurrence[];
   unknownAttempts: number;
@@ -54,15 +57,25 @@ export interface AttemptsSyncSummary {
   runs: number;
 }
 
-/** One page of the attempts list, as the page activity reports it back: counts, never the records. */
+/** Pages of the attempts list, as the page activity reports them back: counts, never the records. */
 export interface AttemptsPageResult {
+  /** Pages the call took; absent from results recorded before page batches, which took one. */
+  pages?: number;
   attempts: number;
+  /** Signals sent; absent from results recorded before page batches, which sent one per updated recurrence. */
+  signals?: number;
   byStatus: Record<string, number>;
   /** External ids of the recurrences signalled their attempts. */
   updated: string[];
   unknown: UnknownRecurrence[];
   /** The cursor of the next page, null on the last one. */
   next: string | null;
+}
+
+/** A batch of consecutive pages: from the query's cursor, at most `maxPages`. */
+export interface AttemptsPagesRequest {
+  query: AttemptsPageQuery;
+  maxPages: number;
 }
 
 export type AttemptsPageQuery = Pick<

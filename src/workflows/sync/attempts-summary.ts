@@ -33,14 +33,14 @@ function addUnknown(known: UnknownRecurrence[], found: UnknownRecurrence): void 
   if (room > 0) entry.attemptIds.push(...found.attemptIds.slice(0, room));
 }
 
-/** Adds one page to the running summary; `updated` collects the recurrences signalled across pages. */
+/** Adds a page activity's result to the running summary; `updated` collects the recurrences signalled so far. */
 export function addPage(summary: AttemptsSyncSummary, page: AttemptsPageResult, updated: Set<string>): void {
-  summary.pages++;
+  summary.pages += page.pages ?? 1;
   summary.attempts += page.attempts;
   for (const [status, count] of Object.entries(page.byStatus)) {
     summary.byStatus[status] = (summary.byStatus[status] ?? 0) + count;
   }
-  summary.signals += page.updated.length;
+  summary.signals += page.signals ?? page.updated.length;
   for (const externalId of page.updated) updated.add(externalId);
   summary.recurrencesUpdated = updated.size;
   for (const unknown of page.unknown) {

@@ -14,31 +14,52 @@ import { searchAttributes } from '../search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
 import {
   defaultPagesPerRun,
+  pagesPerBatch,
+  type AttemptsPageQuery,
+  type AttemptsPageResult,
   type AttemptsSyncInput,
   type AttemptsSyncSummary,
 } from './attempts-definitions.js';
 import { addPage, emptySummary } from './attempts-summary.js';
 
-/** A page and its signals; the bank's transient failures are retried with backoff for as long as they last. */
+/** Pages and their signals; the bank's transient failures are retried with backoff for as long as they last. */
 const pageOptions = { retry: bankCallOptions.retry, startToCloseTimeout: '2 minutes' } as const;
 const queued = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>(pageOptions);
 
 /**
- * The page as a local activity: it runs in the worker that runs the workflow, with no trip through a task queue
- * and no workflow task of its own, so consecutive pages run inside one workflow task and cost one history event
+ * Pages as local activities: they run in the worker that runs the workflow, with no trip through a task queue
+ * and no workflow task of their own, so consecutive calls run inside one workflow task and cost one history event
  * each. A page took about 100 ms as a queued activity against 12 ms paging directly, most of it round trips
- * through Temporal (docs/performance.md). Each page's result reaches history (a marker) when the workflow task
- * completes, and the workflow's current details show it then; a worker that dies mid-task repeats the pages since the last
- * completed workflow task, which the recurrences take as duplicates, as they do a retried page.
+ * through Temporal (docs/performance.md). Each result reaches history (a marker) when the workflow task
+ * completes, and the workflow's current details show it then; a worker that dies mid-task repeats the pages since
+ * the last completed workflow task, which the recurrences take as duplicates, as they do a retried call.
  */
-const local = proxyLocalActivities<Pick<Activities, 'syncAttemptsPage'>>(pageOptions);
+const local = proxyLocalActivities<Pick<Activities, 'syncAttemptsPage' | 'syncAttemptsPages'>>(pageOptions);
 const localPagesPatch = 'attempts-sync-local-pages';
 
 /**
+ * Pages in batches of up to `pagesPerBatch`, each recurrence signalled once per batch: signalling every
+ * recurrence on every page woke each recurrence workflow once a page, and those workflow tasks were most of a
+ * page's cost (docs/performance.md). Runs started before keep one page per call.
+ */
+const pageBatchesPatch = 'attempts-sync-page-batches';
+
+/** Fetches and delivers the pages from `query`'s cursor, at most `room` of them. */
+type PageFetch = (query: AttemptsPageQuery, room: number) => Promise<AttemptsPageResult>;
+
+function pageFetch(): PageFetch {
+  if (patched(pageBatchesPatch)) {
+    return (query, room) => local.syncAttemptsPages({ query, maxPages: Math.min(room, pagesPerBatch) });
+  }
+  const { syncAttemptsPage } = patched(localPagesPatch) ? local : queued;
+  return (query) => syncAttemptsPage(query);
+}
+
+/**
  * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its schedule's last
- * completed window) page by page, one activity per page that fetches the page and signals each recurrence workflow
- * its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes from
- * the last page in history; every `pagesPerRun` pages the run continues as new with the cursor and the running
+ * completed window) in batches of pages, one activity per batch that fetches its pages and signals each recurrence
+ * workflow its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes
+ * from the last page in history; every `pagesPerRun` pages the run continues as new with the cursor and the running
  * summary, so the history stays the same size whatever the volume.
  */
 export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
@@ -69,8 +90,8 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   }
   publish();
 
-  const { syncAttemptsPage } = patched(localPagesPatch) ? local : queued;
-  for (let pagesThisRun = 0; ; pagesThisRun++) {
+  const fetchPages = pageFetch();
+  for (let pagesThisRun = 0; ;) {
     if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
       await continueAsNew<typeof syncRecurrenceAttempts>({
         ...input,
@@ -78,12 +99,16 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
         resume: { cursor, summary, updatedRecurrences: [...updated] },
       });
     }
-    const page = await syncAttemptsPage({
-      from_datetime: window.from,
-      to_datetime: window.to,
-      ...(input.pageSize ? { limit: input.pageSize } : {}),
-      ...(cursor ? { after: cursor } : {}),
-    });
+    const page = await fetchPages(
+      {
+        from_datetime: window.from,
+        to_datetime: window.to,
+        ...(input.pageSize ? { limit: input.pageSize } : {}),
+        ...(cursor ? { after: cursor } : {}),
+      },
+      pagesPerRun - pagesThisRun,
+    );
+    pagesThisRun += page.pages ?? 1;
     addPage(summary, page, updated);
     cursor = page.next ?? undefined;
     publish();
