@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { isGrpcServiceError, type Client, type WorkflowSignalInput } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 
@@ -32,15 +32,26 @@ export async function signalOnce(
   signalName: string,
   event: ReceivedWebhook,
 ): Promise<boolean> {
-  try {
+  const send = async (input: WorkflowSignalInput) => {
     await client.workflowService.signalWorkflowExecution({
       namespace: client.options.namespace,
-      workflowExecution: { workflowId },
-      signalName,
+      workflowExecution: input.workflowExecution,
+      signalName: input.signalName,
+      header: { fields: input.headers },
       input: { payloads: await encoded(client, event) },
       identity: client.options.identity,
       requestId: signalRequestId(event.key),
     });
+  };
+  // The client's interceptors (tracing; bankflow configures them as a list) wrap this call as they wrap its signals.
+  const configured = client.workflow.options.interceptors;
+  const interceptors = Array.isArray(configured) ? configured : [];
+  const signal = interceptors.reduceRight<typeof send>((next, interceptor) => {
+    const wrap = interceptor.signal?.bind(interceptor);
+    return wrap ? (input) => wrap(input, next) : next;
+  }, send);
+  try {
+    await signal({ workflowExecution: { workflowId }, signalName, args: [event], headers: {} });
     return true;
   } catch (error) {
     if (isGrpcServiceError(error) && error.code === grpcNotFound) return false;
