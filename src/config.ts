@@ -8,6 +8,7 @@ import {
   sandboxBankCredentials,
 } from './development.js';
 import { productionChecks } from './production-checks.js';
+import { defaultWebhookMaxAgeSeconds } from './webhooks/freshness.js';
 import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
 
 export {
@@ -184,8 +185,14 @@ export const envSchema = z
     WEBHOOK_SECRET: optionalText,
     WEBHOOK_SECRET_PREVIOUS: optionalText,
     WEBHOOK_AUTH_DISABLED: flag(false),
-    /** Refuse webhooks whose envelope timestamp is older than this (replay protection); off when unset. */
-    WEBHOOK_MAX_AGE_SECONDS: z.coerce.number().int().positive().optional(),
+    /** Accept a webhook with the shared secret header and no signature; the secret then works as a bearer token. */
+    WEBHOOK_ACCEPT_SECRET_HEADER: flag(false),
+    /** Refuse webhooks whose envelope timestamp is older than this (replay protection); 0 turns it off. */
+    WEBHOOK_MAX_AGE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0, { message: 'must be a number of seconds (e.g. 300)' })
+      .default(defaultWebhookMaxAgeSeconds),
 
     /** Where report and metrics snapshot files go; default `<BANKFLOW_DATA_DIR>/reports`. */
     REPORTS_DIR: optionalText,
@@ -362,6 +369,8 @@ export interface Config {
     port: number;
     secrets: string[];
     authDisabled: boolean;
+    acceptSecretHeader: boolean;
+    /** Undefined when the freshness check is off (development only). */
     maxAgeMs: number | undefined;
   };
   jobs: JobsConfig;
@@ -479,7 +488,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         e.WEBHOOK_SECRET_PREVIOUS,
       ].filter((secret): secret is string => Boolean(secret)),
       authDisabled: e.WEBHOOK_AUTH_DISABLED,
-      maxAgeMs: e.WEBHOOK_MAX_AGE_SECONDS === undefined ? undefined : e.WEBHOOK_MAX_AGE_SECONDS * 1000,
+      acceptSecretHeader: e.WEBHOOK_ACCEPT_SECRET_HEADER,
+      maxAgeMs: e.WEBHOOK_MAX_AGE_SECONDS === 0 ? undefined : e.WEBHOOK_MAX_AGE_SECONDS * 1000,
     },
     jobs: {
       reportsDir: e.REPORTS_DIR ?? path.join(e.BANKFLOW_DATA_DIR, 'reports'),

@@ -1,53 +1,17 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { redactRecord } from './log-redaction.js';
 import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
 import { logFields, withCamelCaseTraceIds } from './tracing/log-fields.js';
 
-/**
- * Paths pino masks wherever they appear in a log record: bank and Temporal credentials, webhook secrets, and
- * customer data (tax numbers, names, account numbers, FIDO material).
- */
-export const redactedPaths = [
-  'authorization',
-  'password',
-  'clientSecret',
-  'client_secret',
-  'apiKey',
-  'secret',
-  'secrets',
-  'tax_number',
-  'counterparty_tax_number',
-  'account_number',
-  'fido_assertion',
-  '*.authorization',
-  '*.Authorization',
-  '*.password',
-  '*.clientSecret',
-  '*.client_secret',
-  '*.apiKey',
-  '*.secret',
-  '*.secrets',
-  '*["x-webhook-secret"]',
-  '*["x-webhook-signature"]',
-  '*.tax_number',
-  '*.counterparty_tax_number',
-  '*.counterparty_name',
-  '*.account_number',
-  '*.counterparty',
-  '*.fido_assertion',
-  '*.credential',
-  '*.account_info',
-  '*.*.authorization',
-  '*.*.tax_number',
-  '*.*.counterparty_name',
-  '*.*.account_info',
-];
-
+/** bankflow's pino logger: every record passes through `redactRecord` (redaction by key, at any depth) before it is written. */
 export function createLogger(level: LevelWithSilent = 'info', destination?: pino.DestinationStream): Logger {
   return pino(
     {
       name: 'bankflow',
       level,
-      redact: { paths: redactedPaths, censor: '[redacted]' },
+      formatters: { log: redactRecord },
+      // redactRecord already serialized every error; pino's own serializer would label the copy `Object`.
+      serializers: { err: (serialized: unknown) => serialized },
       base: undefined,
       mixin: logFields,
     },

@@ -6,6 +6,7 @@ import {
   sandboxBankCredentials,
 } from './development.js';
 import { parseEncryptionKeys } from './temporal/encryption.js';
+import { defaultWebhookMaxAgeSeconds } from './webhooks/freshness.js';
 
 /** One thing production refuses: the variable to fix, and what the error says about it (docs/security.md). */
 export interface ProductionCheck {
@@ -89,6 +90,13 @@ export const productionChecks: ProductionCheck[] = [
     variable: 'WEBHOOK_AUTH_DISABLED',
     message: 'cannot be true when BANKFLOW_ENV=production',
     refuses: (env) => env.WEBHOOK_AUTH_DISABLED,
+  },
+  {
+    variable: 'WEBHOOK_MAX_AGE_SECONDS',
+    message:
+      'cannot be 0 when BANKFLOW_ENV=production (a recorded webhook could be replayed forever); ' +
+      `unset it for ${defaultWebhookMaxAgeSeconds} s or set it above the bank's retry span for one event`,
+    refuses: (env) => env.WEBHOOK_MAX_AGE_SECONDS === 0,
   },
   {
     variable: 'WEBHOOK_SECRET',

@@ -95,7 +95,7 @@ async function readRun(
 
 /** Every run of every workflow in the namespace (continued-as-new runs included), read a few at a time. */
 export async function readAllHistories(client: Client, keys: EncryptionKey[]): Promise<RunHistory[]> {
-  const codec = new EncryptionCodec(keys);
+  const codec = new EncryptionCodec(keys, 'refuse');
   const infos: WorkflowExecutionInfo[] = [];
   for await (const info of client.workflow.list()) infos.push(info);
   const runs: RunHistory[] = [];

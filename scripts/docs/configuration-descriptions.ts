@@ -122,10 +122,17 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   },
   WEBHOOK_SECRET_PREVIOUS: { meaning: 'the previous webhook secret, accepted too while the secret rotates' },
   WEBHOOK_AUTH_DISABLED: { meaning: 'accept unauthenticated webhooks (local development only)' },
+  WEBHOOK_ACCEPT_SECRET_HEADER: {
+    meaning:
+      'accept a webhook that carries only `x-webhook-secret` and no `x-webhook-signature`, for a bank that cannot ' +
+      'sign; the secret then works as a bearer token (anyone who reads one request can post any body), see ' +
+      '[security.md](security.md)',
+  },
   WEBHOOK_MAX_AGE_SECONDS: {
     meaning:
-      "refuse webhooks whose envelope timestamp is older (or further in the future) than this; keep it above the bank's retry span",
-    unset: 'no age limit',
+      'refuse webhooks whose envelope timestamp is older (or further in the future) than this, and answer a ' +
+      "replay inside it without a new signal; keep it above the bank's retry span; `0` turns it off (refused in " +
+      'production)',
   },
   REPORTS_DIR: {
     meaning: 'where reports and snapshots are written (shared by every worker when you run several)',

@@ -135,7 +135,7 @@ function parseBody<T extends z.ZodType>(body: string, schema: T, context: BankEr
   const json = parseJson(body);
   if (!json.ok) {
     throw new BankInvalidResponseError(
-      `the bank answered HTTP ${context.status} with a body that is not JSON: ${preview(body)}`,
+      `the bank answered HTTP ${context.status} with ${unreadBody(body, 'that is not JSON')}`,
       context,
     );
   }
@@ -157,10 +157,13 @@ export function describeZodIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-function preview(body: string): string {
+/**
+ * A body bankflow could not read, described by its size only: quoting it (an error page, a proxy's echo of the
+ * request) could copy personal data into errors, histories and logs.
+ */
+function unreadBody(body: string, what: string): string {
   const text = body.trim();
-  if (text === '') return '(empty)';
-  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
+  return text === '' ? 'an empty body' : `a body ${what} (${Buffer.byteLength(text)} bytes, not quoted)`;
 }
 
 interface BankErrorBody {
@@ -190,7 +193,7 @@ function readErrorBody(body: string): BankErrorBody {
     if (other.success) return { code: other.data.code, message: other.data.message, items: undefined };
     if (typeof json.value === 'string') return { code: undefined, message: json.value, items: undefined };
   }
-  return { code: undefined, message: body.trim() === '' ? '(empty body)' : preview(body), items: undefined };
+  return { code: undefined, message: unreadBody(body, 'in no error shape bankflow knows'), items: undefined };
 }
 
 /** Retry-After is either delay-seconds or an HTTP date. */

@@ -14,7 +14,9 @@ import {
   type BankReadContext,
   type StarterContext,
 } from '../starter/index.js';
-import { parseInput } from '../starter/errors.js';
+import { InvalidInputError, parseInput } from '../starter/errors.js';
+import { demoOrder, findOrder } from './orders.js';
+import { ownPayment, sessionDevice, type Sessions } from './session.js';
 
 /** The merchant's own account, which receives the payments. */
 export interface MerchantAccount {
@@ -27,14 +29,32 @@ export interface CheckoutApiDeps {
   bank: BankReadContext;
   merchant: MerchantAccount;
   widgetUrl: string;
+  sessions: Sessions;
 }
 
-const enrollmentKey = z.object({ deviceId: z.string(), participantId: z.string() });
-const paymentRequest = z.object({
-  deviceId: z.string(),
+/** A member the browser must not send at all. */
+function notFromBrowser(reason: string) {
+  return z.never({ error: `must not be sent: ${reason}` }).optional();
+}
+
+/**
+ * What the browser may say about itself. Who the customer is comes from the session: a body naming a tax number or
+ * a name is refused, not silently corrected, so a tampered page shows up in the answer.
+ */
+const browserDevice = deviceRequestSchema
+  .omit({ counterparty_tax_number: true, counterparty_name: true })
+  .extend({
+    counterparty_tax_number: notFromBrowser('the customer comes from the checkout session'),
+    counterparty_name: notFromBrowser('the customer comes from the checkout session'),
+  });
+const enrollmentKey = z.object({ participantId: z.string() });
+/** An order id and the enrollment to pay with: the price, the description and the device are the backend's. */
+const paymentRequest = z.strictObject({
+  orderId: z.string(),
   enrollmentId: z.string(),
-  amountCents: z.number(),
-  description: z.string(),
+  amountCents: notFromBrowser('the price comes from the order'),
+  description: notFromBrowser('the description comes from the order'),
+  deviceId: notFromBrowser("the device is the checkout session's"),
 });
 const paymentKey = z.object({ externalId: z.string() });
 const authorizationRequest = z.object({ assertion: authorizeFidoAssertionSchema });
@@ -48,20 +68,37 @@ function returnToUrl(request: FastifyRequest, participantId: string): string {
 
 /**
  * The merchant backend of the reference checkout: each route is one call to bankflow's starter functions, the
- * calls a real merchant backend makes. The customer's browser never talks to the bank's API.
+ * calls a real merchant backend makes. The customer's browser never talks to the bank's API, and never decides
+ * the price (the order is the backend's) nor who the customer is (the session's).
  */
 export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutApiDeps): void {
-  const { starter, bank, merchant } = deps;
+  const { starter, bank, merchant, sessions } = deps;
+  /** The payment a route names, when this session started it. */
+  const owned = (request: FastifyRequest) => {
+    const { externalId } = parseInput(paymentKey, request.params);
+    return { externalId: ownPayment(sessions.of(request), externalId) };
+  };
 
-  app.get('/api/config', async () => ({ widgetUrl: deps.widgetUrl }));
+  app.get('/api/config', async (request) => ({
+    widgetUrl: deps.widgetUrl,
+    customer: { name: sessions.of(request).customer.name },
+    order: demoOrder,
+  }));
 
   app.post('/api/device', async (request) => {
-    const device = await findOrCreateDevice(bank, parseInput(deviceRequestSchema, request.body));
+    const session = sessions.of(request);
+    const browser = parseInput(browserDevice, request.body);
+    const device = await findOrCreateDevice(bank, {
+      ...browser,
+      counterparty_tax_number: session.customer.taxNumber,
+      counterparty_name: session.customer.name,
+    });
+    session.deviceId = device.id;
     return { deviceId: device.id };
   });
 
-  app.get<{ Querystring: { deviceId?: string } }>('/api/participants', async (request) => {
-    const participants = await listParticipants(bank, { deviceId: request.query.deviceId });
+  app.get('/api/participants', async (request) => {
+    const participants = await listParticipants(bank, { deviceId: sessionDevice(sessions.of(request)) });
     return participants.map((participant) => ({
       id: participant.id,
       name: participant.name,
@@ -72,40 +109,54 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutApiDeps): 
   });
 
   app.post('/api/enrollments', async (request) => {
-    const key = parseInput(enrollmentKey, request.body);
+    const { participantId } = parseInput(enrollmentKey, request.body);
     const started = await startEnrollment(starter, {
-      ...key,
-      returnToUrl: returnToUrl(request, key.participantId),
+      deviceId: sessionDevice(sessions.of(request)),
+      participantId,
+      returnToUrl: returnToUrl(request, participantId),
     });
     return { enrollmentId: started.enrollmentId, redirectUrl: started.redirectUrl };
   });
 
   app.get('/api/enrollment', async (request) => {
-    const state = await getEnrollment(starter, parseInput(enrollmentKey, request.query));
+    const { participantId } = parseInput(enrollmentKey, request.query);
+    const deviceId = sessionDevice(sessions.of(request));
+    const state = await getEnrollment(starter, { deviceId, participantId });
     return { phase: state.phase, reason: state.reason ?? null, enrollmentId: state.enrollmentId ?? null };
   });
 
   app.post('/api/payments', async (request) => {
-    const order = parseInput(paymentRequest, request.body);
-    const created = await startPayment(starter, { ...order, ...merchant });
+    const session = sessions.of(request);
+    const { orderId, enrollmentId } = parseInput(paymentRequest, request.body);
+    const order = findOrder(orderId);
+    if (!order) throw new InvalidInputError('orderId', `no order ${orderId} in this shop`);
+    const created = await startPayment(starter, {
+      deviceId: sessionDevice(session),
+      enrollmentId,
+      amountCents: order.amountCents,
+      description: order.description,
+      ...merchant,
+    });
+    session.externalIds.add(created.externalId);
     return {
       externalId: created.externalId,
       status: created.payment.status,
+      amountCents: order.amountCents,
       publicKeyEncoded: created.publicKeyEncoded,
     };
   });
 
   app.post<{ Params: { externalId: string } }>('/api/payments/:externalId/options', async (request) => ({
-    publicKeyEncoded: await getAuthorizationOptions(starter, parseInput(paymentKey, request.params)),
+    publicKeyEncoded: await getAuthorizationOptions(starter, owned(request)),
   }));
 
   app.post<{ Params: { externalId: string } }>('/api/payments/:externalId/authorize', async (request) => {
     const { assertion } = parseInput(authorizationRequest, request.body);
-    return authorizePayment(starter, { ...parseInput(paymentKey, request.params), assertion });
+    return authorizePayment(starter, { ...owned(request), assertion });
   });
 
   app.get<{ Params: { externalId: string } }>('/api/payments/:externalId', async (request) => {
-    const result = await waitForPaymentResult(starter, parseInput(paymentKey, request.params));
+    const result = await waitForPaymentResult(starter, owned(request));
     return {
       outcome: result.outcome,
       status: result.status,

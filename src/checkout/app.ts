@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { loadAssets, sendAsset } from '../http/static-assets.js';
 import { InvalidInputError, RequestRefusedError, RequestTimedOutError } from '../starter/index.js';
 import { checkoutApiRoutes, type CheckoutApiDeps } from './api.js';
+import { createSessions } from './session.js';
 
 const assets = loadAssets(new URL('./public/', import.meta.url), [
   'index.html',
@@ -11,7 +12,7 @@ const assets = loadAssets(new URL('./public/', import.meta.url), [
   'checkout.css',
 ]);
 
-export interface CheckoutOptions extends CheckoutApiDeps {
+export interface CheckoutOptions extends Omit<CheckoutApiDeps, 'sessions'> {
   logger: Logger;
 }
 
@@ -30,7 +31,7 @@ function failureAnswer(error: unknown): { status: number; message: string } {
 
 /**
  * The reference checkout page and its small merchant backend: static HTML and a few lines of browser script, and
- * a JSON API that calls bankflow's starter functions.
+ * a JSON API that calls bankflow's starter functions for the customer of the session the page's load opened.
  */
 export function createCheckout(options: CheckoutOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({
@@ -38,10 +39,15 @@ export function createCheckout(options: CheckoutOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
   });
 
+  const sessions = createSessions();
   for (const [name, asset] of assets) {
-    app.get(name === 'index.html' ? '/' : `/${name}`, async (_request, reply) => sendAsset(reply, asset));
+    const page = name === 'index.html';
+    app.get(page ? '/' : `/${name}`, async (request, reply) => {
+      if (page) sessions.open(request, reply);
+      return sendAsset(reply, asset);
+    });
   }
-  checkoutApiRoutes(app, options);
+  checkoutApiRoutes(app, { ...options, sessions });
 
   app.setErrorHandler((error, request, reply) => {
     const answer = failureAnswer(error);

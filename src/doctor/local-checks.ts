@@ -20,11 +20,11 @@ export function webhookSecretCheck(config: Config): CheckResult {
 export async function encryptionKeysCheck(config: Config): Promise<CheckResult> {
   const name = 'encryption keys';
   const keys = config.temporal.encryptionKeys;
-  const all = new EncryptionCodec(keys);
+  const all = new EncryptionCodec(keys, 'refuse');
   const probe = defaultPayloadConverter.toPayload('bankflow doctor');
   const unreadable: string[] = [];
   for (const key of keys) {
-    const sealed = await new EncryptionCodec([key]).encode([probe]);
+    const sealed = await new EncryptionCodec([key], 'refuse').encode([probe]);
     const [opened] = await all.decode(sealed).catch(() => []);
     if (!opened || defaultPayloadConverter.fromPayload(opened) !== 'bankflow doctor') unreadable.push(key.id);
   }

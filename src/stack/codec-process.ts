@@ -22,7 +22,7 @@ export async function startCodecServer(config: Config, logger: Logger): Promise<
   const { codec } = config;
   const generatedToken = config.env === 'production' ? undefined : randomBytes(24).toString('hex');
   const app = createCodecServer({
-    codec: new EncryptionCodec(config.temporal.encryptionKeys),
+    codec: new EncryptionCodec(config.temporal.encryptionKeys, 'pass'),
     auth: { users: codec.users, tokens: generatedToken ? [...codec.tokens, generatedToken] : codec.tokens },
     corsOrigins: codec.corsOrigins,
     logger,

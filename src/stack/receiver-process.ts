@@ -25,11 +25,21 @@ export async function startReceiver(
       },
     ]);
   }
+  if (webhooks.acceptSecretHeader) {
+    logger.warn(
+      'WEBHOOK_ACCEPT_SECRET_HEADER=true: a request with the secret header and no signature is accepted, so ' +
+        'anyone who reads one request can post any body; unset it once the bank signs its webhooks',
+    );
+  }
   const client = await connectClient(temporal);
   const app = createReceiver({
     client,
     taskQueue: temporal.taskQueue,
-    auth: { secrets: webhooks.secrets, disabled: webhooks.authDisabled },
+    auth: {
+      secrets: webhooks.secrets,
+      disabled: webhooks.authDisabled,
+      acceptSecretHeader: webhooks.acceptSecretHeader,
+    },
     maxAgeMs: webhooks.maxAgeMs,
     router: bankflowRouter,
     logger,

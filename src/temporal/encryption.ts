@@ -55,6 +55,28 @@ export function parseEncryptionKeys(spec: string): EncryptionKey[] {
 }
 
 /**
+ * A payload that reached a worker or client in clear while keys are configured: bankflow never writes one, so it
+ * came from a client without bankflow's payload codec, e.g. someone with write access to the namespace posing as
+ * the bank with a plaintext signal.
+ */
+export class PlaintextPayloadError extends Error {
+  constructor(encoding: string) {
+    super(
+      `refused a payload that is not encrypted (encoding ${JSON.stringify(encoding)}): with ` +
+        'TEMPORAL_ENCRYPTION_KEYS set, workflow inputs, signals and updates must come from a client using ' +
+        "bankflow's data converter (bankflowDataConverter, the same keys); start or signal through bankflow",
+    );
+    this.name = 'PlaintextPayloadError';
+  }
+}
+
+/**
+ * What `decode` does with a payload that is not encrypted: `refuse` in workers and clients, so nobody can feed a
+ * workflow plaintext; `pass` in the codec server, which only shows support staff what a history holds.
+ */
+export type PlaintextPolicy = 'refuse' | 'pass';
+
+/**
  * Encrypts every payload bankflow hands to Temporal (inputs, results, signals, updates, queries, memo,
  * summaries) with AES-256-GCM, so customer data (tax numbers, names, accounts, FIDO assertions) never reaches the
  * server in clear. The key id travels in the payload's metadata, so payloads written with an older key still
@@ -64,7 +86,10 @@ export class EncryptionCodec implements PayloadCodec {
   private readonly current: EncryptionKey;
   private readonly byId: Map<string, Buffer>;
 
-  constructor(keys: EncryptionKey[]) {
+  constructor(
+    keys: EncryptionKey[],
+    private readonly plaintext: PlaintextPolicy,
+  ) {
     const [current] = keys;
     if (!current) throw new EncryptionKeyError('at least one key is required');
     this.current = current;
@@ -89,7 +114,11 @@ export class EncryptionCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      if (Buffer.from(payload.metadata?.encoding ?? []).toString() !== encryptedEncoding) return payload;
+      const encoding = Buffer.from(payload.metadata?.encoding ?? []).toString();
+      if (encoding !== encryptedEncoding) {
+        if (this.plaintext === 'pass') return payload;
+        throw new PlaintextPayloadError(encoding);
+      }
       const keyId = Buffer.from(payload.metadata?.[keyIdMetadata] ?? []).toString();
       const key = this.byId.get(keyId);
       if (!key)

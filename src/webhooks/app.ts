@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { webhookEnvelopeSchema, type WebhookEnvelope } from '../bank/schemas/webhook.js';
+import { AcceptedEvents } from './accepted-events.js';
 import { authenticateWebhook, type WebhookAuthSettings } from './authenticate.js';
 import { deliverWebhook, TemporalUnavailableError } from './deliver.js';
 import { staleness } from './freshness.js';
@@ -25,8 +26,11 @@ export interface ReceiverOptions {
   logger: Logger;
   /** Largest body accepted, in bytes (413 above). */
   bodyLimit?: number;
-  /** Refuse envelopes whose timestamp is further than this from now (replay protection); off when unset. */
-  maxAgeMs?: number;
+  /**
+   * Refuse envelopes whose timestamp is further than this from now (replay protection); `undefined` turns the
+   * check off, which only development allows (config: WEBHOOK_MAX_AGE_SECONDS=0).
+   */
+  maxAgeMs: number | undefined;
   /** How long Temporal may take to accept an event before the bank is told to retry (503). */
   temporalDeadlineMs?: number;
 }
@@ -47,14 +51,16 @@ function parseEnvelope(raw: Buffer): { ok: true; envelope: WebhookEnvelope } | {
 }
 
 /**
- * POST /webhooks: authenticate -> parse -> route -> signal -> 202. The 202 is sent only after Temporal has
- * accepted the event, so an acknowledged webhook is never lost; when Temporal cannot take it the bank gets a 503
- * and retries.
+ * POST /webhooks: authenticate -> parse -> check freshness -> route -> signal -> 202. The 202 is sent only after
+ * Temporal has accepted the event, so an acknowledged webhook is never lost; when Temporal cannot take it the bank
+ * gets a 503 and retries. A replay of an event this receiver accepted gets the first answer again, marked
+ * `duplicate`, without reaching Temporal.
  */
 export function createReceiver(options: ReceiverOptions): FastifyInstance {
   const metrics = createReceiverMetrics();
   const lookup = visibilityLookup(options.client);
   const deadlineMs = options.temporalDeadlineMs ?? 2_000;
+  const accepted = new AcceptedEvents(options.maxAgeMs);
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger.child({ component: 'webhook-receiver' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -103,6 +109,13 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     const stale = staleness(envelope.timestamp, options.maxAgeMs);
     if (stale) return reject(401, stale, envelope.category);
     const event = receivedWebhook(envelope);
+    const earlier = accepted.find(event.key);
+    if (earlier) {
+      metrics.received.inc({ outcome: 'duplicate', category: envelope.category });
+      stopTimer();
+      request.log.info({ key: event.key, ...earlier }, 'webhook replay acknowledged');
+      return reply.code(202).send({ accepted: event.key, ...earlier, duplicate: true });
+    }
     try {
       const outcome = await options.client.connection
         .withDeadline(Date.now() + deadlineMs, () =>
@@ -111,6 +124,7 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
         .catch((error: unknown) => {
           throw error instanceof TemporalUnavailableError ? error : new TemporalUnavailableError(error);
         });
+      accepted.remember(event.key, envelope.timestamp, outcome);
       metrics.received.inc({ outcome: outcome.delivered, category: envelope.category });
       stopTimer();
       request.log.info({ key: event.key, ...outcome }, 'webhook accepted');

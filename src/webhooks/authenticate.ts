@@ -6,9 +6,18 @@ export interface WebhookAuthSettings {
   secrets: string[];
   /** Local development only: accept everything. */
   disabled: boolean;
+  /**
+   * Accept a request that carries only the shared secret header and no signature (WEBHOOK_ACCEPT_SECRET_HEADER).
+   * The secret then works as a bearer token: whoever reads one request can post any body with it.
+   */
+  acceptSecretHeader: boolean;
 }
 
 export type AuthOutcome = { ok: true } | { ok: false; reason: string };
+
+export const secretHeaderAloneRefused =
+  `missing ${webhookHeaders.signature}: the ${webhookHeaders.secret} header alone is not accepted ` +
+  '(the bank must sign the body; WEBHOOK_ACCEPT_SECRET_HEADER=true accepts it, see docs/security.md)';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -18,9 +27,9 @@ const header = (headers: Headers, name: string) => {
 };
 
 /**
- * The bank proves itself with an HMAC-SHA256 of the raw body (`x-webhook-signature`) or, when it sends no
- * signature, the shared secret header (`x-webhook-secret`). A signature that is present must be valid, even
- * when the secret header is also right, so a leaked secret cannot be used to forge a body the bank signs.
+ * The bank proves itself with an HMAC-SHA256 of the raw body (`x-webhook-signature`). The shared secret header
+ * (`x-webhook-secret`) alone is accepted only when `acceptSecretHeader` says so. A signature that is present must
+ * be valid, even when the secret header is also right, so a leaked secret cannot be used to forge a body.
  */
 export function authenticateWebhook(
   settings: WebhookAuthSettings,
@@ -37,6 +46,9 @@ export function authenticateWebhook(
       : { ok: false, reason: `${webhookHeaders.signature} does not match the body` };
   }
   const secret = header(headers, webhookHeaders.secret);
+  if (secret !== undefined && !settings.acceptSecretHeader) {
+    return { ok: false, reason: secretHeaderAloneRefused };
+  }
   if (secret !== undefined) {
     return verifySharedSecret(secret, settings.secrets)
       ? { ok: true }

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdConflictPolicy,
-  WorkflowNotFoundError,
+  WorkflowIdReusePolicy,
 } from '@temporalio/common';
 import { workflowIds } from '../workflows/ids.js';
 import { searchAttributes } from '../workflows/search-attributes.js';
@@ -11,10 +11,10 @@ import { memoKeys } from '../workflows/shared/published-memo.js';
 import { unmatchedWebhookStatuses, unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../workflows/webhook-events.js';
 import type { WebhookRoute } from './router.js';
+import { signalOnce } from './signal-once.js';
 import { unmatchedEventKeys } from './unmatched-keys.js';
 
-export type DeliveryOutcome =
-  { delivered: 'signal'; workflowId: string } | { delivered: 'unmatched'; workflowId: string };
+export type DeliveryOutcome = { delivered: 'signal' | 'unmatched'; workflowId: string };
 
 /**
  * Temporal did not take the event (unreachable, too slow for the bank's deadline, or refusing): nothing is
@@ -40,7 +40,10 @@ export function unmatchedWorkflowId(key: string): string {
   return workflowIds.unmatchedWebhook(`sha256:${createHash('sha256').update(key).digest('hex')}`);
 }
 
-/** Keeps an unclaimed event as a workflow of its own; a copy of an event already kept changes nothing. */
+/**
+ * Keeps an unclaimed event as a workflow of its own. The id comes from the event key and a closed one is never
+ * reused, so a copy of an event already kept changes nothing, on any receiver replica, even once it is resolved.
+ */
 async function keepUnmatched(
   client: Client,
   taskQueue: string,
@@ -54,6 +57,7 @@ async function keepUnmatched(
       args: [event],
       memo: { [memoKeys.event]: event },
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       staticSummary: `Unmatched ${event.envelope.category} ${event.envelope.type} for ${event.envelope.ref_id}`,
       typedSearchAttributes: [
         { key: searchAttributes.kind, value: 'webhook-unmatched' },
@@ -80,11 +84,8 @@ export async function deliverWebhook(
   try {
     const route = await findRoute();
     if (route) {
-      try {
-        await client.workflow.getHandle(route.workflowId).signal(route.signal, event);
+      if (await signalOnce(client, route.workflowId, route.signal.name, event)) {
         return { delivered: 'signal', workflowId: route.workflowId };
-      } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
       }
     }
     return await keepUnmatched(client, taskQueue, event);

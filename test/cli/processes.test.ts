@@ -172,7 +172,7 @@ describe('long-running commands', () => {
     });
     try {
       await codec.waitFor(/Press Ctrl-C to stop/);
-      const [sealed] = await new EncryptionCodec(encryptionKeys).encode([
+      const [sealed] = await new EncryptionCodec(encryptionKeys, 'refuse').encode([
         defaultPayloadConverter.toPayload('Maria'),
       ]);
       const body = JSON.stringify({

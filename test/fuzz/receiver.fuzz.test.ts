@@ -81,7 +81,9 @@ describe('webhook receiver under random and mutated input', () => {
     receiver = createReceiver({
       client: stack.client,
       taskQueue: stack.taskQueue,
-      auth: { secrets: [secrets.current, secrets.previous], disabled: false },
+      // The shared secret alone is one of the fuzzed credentials, and envelopes carry any timestamp.
+      auth: { secrets: [secrets.current, secrets.previous], disabled: false, acceptSecretHeader: true },
+      maxAgeMs: undefined,
       router: bankflowRouter,
       logger: stack.logger,
       bodyLimit,
@@ -183,9 +185,11 @@ describe('webhook receiver under random and mutated input', () => {
           ([member, value]) => (envelope.data as Record<string, unknown>)[member] === value,
         ),
     );
+    // A repeated envelope (fast-check can draw one twice) is answered from the receiver's memory: no new signal.
+    const repeated = json.duplicate === true;
     if (aimed) {
       expect(json).toMatchObject({ delivered: 'signal', workflowId: aimed.workflowId });
-      signals.set(aimed.workflowId, (signals.get(aimed.workflowId) ?? 0) + 1);
+      if (!repeated) signals.set(aimed.workflowId, (signals.get(aimed.workflowId) ?? 0) + 1);
     } else {
       const workflowId = unmatchedWorkflowId(key);
       expect(json).toMatchObject({ delivered: 'unmatched', workflowId });

@@ -150,7 +150,9 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
     receiver = createReceiver({
       client,
       taskQueue,
-      auth: { secrets: [receiverSecret], disabled: false },
+      auth: { secrets: [receiverSecret], disabled: false, acceptSecretHeader: false },
+      // Tests post envelopes with fixed timestamps (e.g. a recurrence's 2030 attempts); freshness has tests of its own.
+      maxAgeMs: undefined,
       router: bankflowRouter,
       logger,
     });

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createCheckout } from '../../src/checkout/app.js';
 import { httpCall } from '../helpers/http.js';
-import { bankFor, world } from '../helpers/journey.js';
+import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { demoOrder } from '../../src/checkout/orders.js';
+import { bankFor, control, enroll, world } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 const widgetUrl = 'http://localhost:4999/sandbox/widget';
@@ -13,23 +15,31 @@ describe('reference checkout backend over the real stack', () => {
 
   let checkoutUrl: string;
 
-  const call = async (method: 'GET' | 'POST', path: string, payload?: object) => {
+  /** A browser loading the page: the session cookie the backend set, sent back with every API call. */
+  const openSession = async () => {
+    const page = await httpCall(`${checkoutUrl}/`);
+    const cookie = page.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^checkout_session=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax$/);
+    return cookie.split(';')[0] ?? '';
+  };
+  let session = '';
+
+  const call = async (method: 'GET' | 'POST', path: string, payload?: object, cookie = session) => {
     const answer = await httpCall(`${checkoutUrl}${path}`, {
       method,
-      headers: payload ? { 'content-type': 'application/json' } : {},
+      headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
       body: payload ? JSON.stringify(payload) : undefined,
     });
     return { status: answer.statusCode, body: answer.json() as Record<string, unknown> };
   };
 
-  const newDevice = async () =>
-    (
-      await call('POST', '/api/device', {
-        fingerprint: randomUUID(),
-        counterparty_tax_number: '12345678909',
-        counterparty_name: 'Maria Silva',
-      })
-    ).body.deviceId as string;
+  /** A new browser: a session of its own and its device at the bank, made for the session's customer. */
+  const newBrowser = async () => {
+    session = await openSession();
+    const device = await call('POST', '/api/device', { fingerprint: randomUUID(), language: 'pt-BR' });
+    expect(device.status).toBe(200);
+    return device.body.deviceId as string;
+  };
 
   beforeAll(async () => {
     stack = await startTestStack();
@@ -56,12 +66,20 @@ describe('reference checkout backend over the real stack', () => {
     const script = await httpCall(`${checkoutUrl}/checkout.js`);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect((await httpCall(`${checkoutUrl}/checkout.css`)).statusCode).toBe(200);
-    expect(await call('GET', '/api/config')).toEqual({ status: 200, body: { widgetUrl } });
+    session = await openSession();
+    expect(await call('GET', '/api/config')).toEqual({
+      status: 200,
+      body: { widgetUrl, customer: { name: 'Maria Silva' }, order: demoOrder },
+    });
+    expect(await call('GET', '/api/config', undefined, '')).toEqual({
+      status: 401,
+      body: { error: 'no checkout session: load the checkout page first' },
+    });
   });
 
   it('lists the participants for a device, and starts an enrollment returning to the page', async () => {
-    const deviceId = await newDevice();
-    const participants = (await httpCall(`${checkoutUrl}/api/participants?deviceId=${deviceId}`)).json() as {
+    const deviceId = await newBrowser();
+    const participants = (await call('GET', '/api/participants')).body as unknown as {
       id: string;
       available: boolean;
       enrolled: boolean;
@@ -70,38 +88,95 @@ describe('reference checkout backend over the real stack', () => {
     const open = participants.find((participant) => participant.available);
     expect(open).toMatchObject({ enrolled: false });
 
-    const started = await call('POST', '/api/enrollments', { deviceId, participantId: open?.id });
+    const started = await call('POST', '/api/enrollments', { participantId: open?.id });
     expect(started.status).toBe(200);
+    expect(stack.sandbox.state.biometrics.enrollments.get(String(started.body.enrollmentId))).toMatchObject({
+      record: { device_id: deviceId },
+    });
     expect(started.body.redirectUrl).toBe(
       `${stack.sandbox.url}/sandbox/bank-authorization/${String(started.body.enrollmentId)}`,
     );
     const entry = stack.sandbox.state.biometrics.enrollments.get(String(started.body.enrollmentId));
     expect(entry?.returnToUrl).toBe(`${checkoutUrl}/?enrolled=${open?.id}`);
 
-    const state = await call('GET', `/api/enrollment?deviceId=${deviceId}&participantId=${open?.id}`);
+    const state = await call('GET', `/api/enrollment?participantId=${open?.id}`);
     expect(state.body).toMatchObject({ phase: 'awaiting_account_holder_validation', reason: null });
   });
 
   it('answers failures with their reason: bad input, nothing started, an enrollment not yet authorized', async () => {
-    const deviceId = await newDevice();
+    await newBrowser();
     const participantId = stack.sandbox.state.biometrics.participants[0]?.id;
-    expect(await call('GET', `/api/enrollment?deviceId=${deviceId}&participantId=${participantId}`)).toEqual({
+    expect(await call('GET', `/api/enrollment?participantId=${participantId}`)).toEqual({
       status: 404,
       body: { error: 'nothing started yet' },
     });
 
-    const started = await call('POST', '/api/enrollments', { deviceId, participantId });
-    const order = { deviceId, enrollmentId: started.body.enrollmentId, description: 'Pedido 1' };
-    expect(await call('POST', '/api/payments', { ...order, amountCents: 10.5 })).toEqual({
+    const started = await call('POST', '/api/enrollments', { participantId });
+    const order = { orderId: demoOrder.id, enrollmentId: started.body.enrollmentId };
+    expect(await call('POST', '/api/payments', { ...order, orderId: 'order-0' })).toEqual({
       status: 400,
-      body: { error: 'amountCents: must be a whole number of cents' },
+      body: { error: 'orderId: no order order-0 in this shop' },
     });
-    const refused = await call('POST', '/api/payments', { ...order, amountCents: 1_000 });
+    const refused = await call('POST', '/api/payments', order);
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatch(/is awaiting_account_holder_validation, not authorized/);
-    expect(await call('POST', '/api/enrollments', { deviceId })).toEqual({
+    expect(await call('POST', '/api/enrollments', {})).toEqual({
       status: 400,
       body: { error: 'participantId: Invalid input: expected string, received undefined' },
     });
+  });
+
+  it('prices on the server: the browser cannot set the amount, the description, the device or the customer', async () => {
+    const deviceId = await newBrowser();
+    expect(
+      await call('POST', '/api/device', {
+        fingerprint: randomUUID(),
+        counterparty_tax_number: '98765432100',
+      }),
+    ).toEqual({
+      status: 400,
+      body: {
+        error: 'counterparty_tax_number: must not be sent: the customer comes from the checkout session',
+      },
+    });
+    const participantId = stack.sandbox.state.biometrics.participants.find(
+      (participant) => participant.is_enrollment_available && !participant.unavailable,
+    )?.id;
+    const customer = {
+      deviceId,
+      participantId: participantId ?? '',
+      authenticator: SoftwareAuthenticator.create(),
+    };
+    const { result } = await enroll(stack, customer);
+    const order = { orderId: demoOrder.id, enrollmentId: result.enrollment?.id };
+
+    expect(await call('POST', '/api/payments', { ...order, amountCents: 1 })).toEqual({
+      status: 400,
+      body: { error: 'amountCents: must not be sent: the price comes from the order' },
+    });
+    expect((await call('POST', '/api/payments', { ...order, description: 'free' })).status).toBe(400);
+    expect((await call('POST', '/api/payments', { ...order, deviceId: randomUUID() })).status).toBe(400);
+    expect(await call('POST', '/api/payments', order, '')).toMatchObject({ status: 401 });
+
+    const created = await call('POST', '/api/payments', order);
+    expect(created).toMatchObject({ status: 200, body: { amountCents: demoOrder.amountCents } });
+    const externalId = String(created.body.externalId);
+    const atBank = (await control(stack, 'GET', '/sandbox/biometrics/payments')) as unknown as {
+      external_id: string;
+      amount: { amount: number };
+      remittance_information?: string;
+    }[];
+    expect(atBank.find((payment) => payment.external_id === externalId)?.amount.amount).toBe(
+      demoOrder.amountCents,
+    );
+
+    // Another browser's session cannot follow or authorize this payment.
+    const stranger = await openSession();
+    expect(await call('GET', `/api/payments/${encodeURIComponent(externalId)}`, undefined, stranger)).toEqual(
+      {
+        status: 403,
+        body: { error: `payment ${externalId} was not started by this checkout session` },
+      },
+    );
   });
 });

@@ -1,8 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { developmentSupportLookupSecret } from '../../src/config.js';
 import { customerKey } from '../../src/starter/customer-key.js';
+import { startEnrollment } from '../../src/starter/index.js';
+import { registerCredentialUpdate } from '../../src/workflows/enrollment/definitions.js';
 import { workflowIds } from '../../src/workflows/ids.js';
-import { enroll, newCustomer, payAndSettle } from '../helpers/journey.js';
+import {
+  resolveUnmatchedWebhookSignal,
+  unmatchedWebhookWorkflow,
+} from '../../src/workflows/unmatched-webhook.js';
+import { enroll, eventually, keyOf, newCustomer, payAndSettle } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { testEnvKeys } from '../setup/shared.js';
 
@@ -79,5 +86,94 @@ describe('customer data in Temporal histories', () => {
       await stack.client.workflow.getHandle(workflowIds.payment(externalId)).result(),
     );
     expect(readable).toContain(created.payment.id);
+  });
+
+  describe('a client without the codec', () => {
+    /** The message of the first workflow task failure in the workflow's history, once there is one. */
+    async function taskFailureOf(workflowId: string): Promise<string> {
+      const failed = await eventually(
+        async () =>
+          ((await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).find(
+            (event) => event.workflowTaskFailedEventAttributes,
+          ),
+        (event) => event !== undefined,
+      );
+      return failed?.workflowTaskFailedEventAttributes?.failure?.message ?? '';
+    }
+    const forgedAssertion = {
+      id: 'AAAA',
+      raw_id: 'AAAA',
+      type: 'public-key' as const,
+      response: { attestation_object: 'AAAA', client_data_JSON: 'AAAA' },
+    };
+    const refusal = /^refused a payload that is not encrypted \(encoding "json\/plain"\)/;
+    const forgedEvent = (id: string) => ({
+      key: `forged:${id}`,
+      envelope: {
+        category: 'forged',
+        type: 'settled',
+        ref_id: id,
+        timestamp: new Date().toISOString(),
+        data: {},
+      },
+      receivedAt: new Date().toISOString(),
+    });
+
+    it("cannot start a workflow on bankflow's task queue: the worker refuses the plaintext input", async () => {
+      const workflowId = `plaintext-start-${randomUUID()}`;
+      const handle = await raw.workflow.start(unmatchedWebhookWorkflow, {
+        workflowId,
+        taskQueue: stack.taskQueue,
+        args: [forgedEvent(workflowId)],
+      });
+      try {
+        expect(await taskFailureOf(workflowId)).toMatch(refusal);
+        expect((await handle.describe()).status.name).toBe('RUNNING');
+      } finally {
+        await handle.terminate('test over');
+      }
+    });
+
+    it('cannot signal a running workflow: the signal is refused and changes nothing', async () => {
+      const workflowId = `plaintext-signal-${randomUUID()}`;
+      const handle = await stack.client.workflow.start(unmatchedWebhookWorkflow, {
+        workflowId,
+        taskQueue: stack.taskQueue,
+        args: [forgedEvent(workflowId)],
+      });
+      try {
+        await eventually(
+          async () => (await handle.fetchHistory()).events?.length ?? 0,
+          (events) => events >= 4,
+        );
+        await raw.workflow
+          .getHandle(workflowId)
+          .signal(resolveUnmatchedWebhookSignal, { by: 'intruder', note: 'plaintext' });
+        expect(await taskFailureOf(workflowId)).toMatch(refusal);
+        // Resolving would have closed the workflow.
+        expect((await handle.describe()).status.name).toBe('RUNNING');
+      } finally {
+        await handle.terminate('test over');
+      }
+    });
+
+    it('cannot send an update: the worker refuses its plaintext arguments', async () => {
+      const customer = await newCustomer(stack);
+      const started = await startEnrollment(stack, {
+        ...keyOf(customer),
+        returnToUrl: 'https://merchant.example/plaintext',
+      });
+      const handle = stack.client.workflow.getHandle(started.workflowId);
+      const update = raw.workflow
+        .getHandle(started.workflowId)
+        .executeUpdate(registerCredentialUpdate, { args: [{ assertion: forgedAssertion }] })
+        .catch((error: unknown) => error);
+      try {
+        expect(await taskFailureOf(started.workflowId)).toMatch(refusal);
+      } finally {
+        await handle.terminate('test over');
+      }
+      expect(await update).toBeInstanceOf(Error);
+    });
   });
 });

@@ -1,8 +1,10 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { webhookHeaders } from '../../src/bank/schemas/webhook.js';
 import { signWebhookBody } from '../../src/bank/webhook-signature.js';
 import { createReceiver } from '../../src/webhooks/app.js';
+import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
+import { secretHeaderAloneRefused } from '../../src/webhooks/authenticate.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import {
@@ -35,21 +37,72 @@ describe('webhook receiver', () => {
   let receiver: FastifyInstance;
   let url: string;
 
-  const post = (body: string, headers: Record<string, string> = {}) =>
-    httpCall(`${url}/webhooks`, {
+  const post = (body: string, headers: Record<string, string> = {}, receiverUrl = url) =>
+    httpCall(`${receiverUrl}/webhooks`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', ...headers },
     });
-  const signed = (body: string, key = secret) =>
-    post(body, { [webhookHeaders.signature]: signWebhookBody(body, key) });
+  const signed = (body: string, key = secret, receiverUrl = url) =>
+    post(body, { [webhookHeaders.signature]: signWebhookBody(body, key) }, receiverUrl);
+
+  /** Another receiver on the same Temporal namespace, as a second replica of a fleet would be. */
+  const replicas: FastifyInstance[] = [];
+  async function startReplica(auth: { acceptSecretHeader: boolean } = { acceptSecretHeader: false }) {
+    const replica = createReceiver({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      auth: { secrets: [secret], disabled: false, ...auth },
+      maxAgeMs: undefined,
+      router: bankflowRouter,
+      logger: stack.logger,
+    });
+    replicas.push(replica);
+    return replica.listen({ host: '127.0.0.1', port: 0 });
+  }
+
+  /** Every run of a workflow id the namespace has, open or closed. */
+  async function runsOf(workflowId: string): Promise<string[]> {
+    const runs: string[] = [];
+    for await (const run of stack.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+      runs.push(run.runId);
+    }
+    return runs;
+  }
+  const webhookSignalsOf = async (workflowId: string) => {
+    const history = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+    return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+  };
+
+  /** A running enrollment and the bank's fresh event for it, routed by its business keys. */
+  async function enrollmentAndItsEvent() {
+    const customer = await newCustomer(stack);
+    const started = await startEnrollment(stack, {
+      ...keyOf(customer),
+      returnToUrl: 'https://merchant.example/x',
+    });
+    const event = envelope({
+      category: 'pix_biometrics_enrollment',
+      type: 'awaiting_account_holder_validation',
+      ref_id: started.enrollmentId,
+      timestamp: new Date().toISOString(),
+      data: {
+        id: started.enrollmentId,
+        device_id: customer.deviceId,
+        participant_id: customer.participantId,
+      },
+    });
+    return { started, event };
+  }
 
   beforeAll(async () => {
     stack = await startTestStack();
     receiver = createReceiver({
       client: stack.client,
       taskQueue: stack.taskQueue,
-      auth: { secrets: [secret, previousSecret], disabled: false },
+      auth: { secrets: [secret, previousSecret], disabled: false, acceptSecretHeader: false },
+      // Most envelopes here carry a fixed timestamp; freshness has a receiver of its own below.
+      maxAgeMs: undefined,
       router: bankflowRouter,
       logger: stack.logger,
       bodyLimit: 4096,
@@ -57,6 +110,7 @@ describe('webhook receiver', () => {
     url = await receiver.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
+    for (const replica of replicas) await replica.close();
     await receiver?.close();
     await stack?.stop();
   });
@@ -74,7 +128,7 @@ describe('webhook receiver', () => {
 
     const again = await signed(body);
     expect(again.statusCode).toBe(202);
-    expect(again.json()).toEqual(first.json());
+    expect(again.json()).toEqual({ ...first.json(), duplicate: true });
 
     const handle = stack.client.workflow.getHandle(workflowIds.unmatchedWebhook(key));
     const description = await handle.describe();
@@ -87,16 +141,74 @@ describe('webhook receiver', () => {
     expect((await handle.describe()).searchAttributes.BankflowStatus).toEqual(['resolved']);
     await recordHistory(stack.client, handle.workflowId, 'unmatched-webhook-resolved');
 
-    const afterResolution = await signed(body);
+    // Another replica never saw the event: Temporal refuses to reuse the closed workflow's id, so nothing new starts.
+    const replica = await startReplica();
+    const afterResolution = await signed(body, secret, replica);
     expect(afterResolution.statusCode).toBe(202);
+    expect(afterResolution.json()).toEqual(first.json());
+    expect((await handle.describe()).runId).toBe(description.runId);
+    expect(await runsOf(handle.workflowId)).toEqual([description.runId]);
   });
 
-  it('accepts the previous secret during a rotation, and the shared-secret header alone', async () => {
+  it('acknowledges a replayed event without a new signal: on this receiver, on another, after its workflow closed', async () => {
+    const { started, event } = await enrollmentAndItsEvent();
+    const body = JSON.stringify(event);
+    const handle = stack.client.workflow.getHandle(started.workflowId);
+    const first = await signed(body);
+    expect(first.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
+    const signalsBefore = await webhookSignalsOf(started.workflowId);
+
+    const replayed = await signed(body);
+    expect(replayed.statusCode).toBe(202);
+    expect(replayed.json()).toEqual({ ...first.json(), duplicate: true });
+    expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
+
+    // Another replica, which never saw the event, signals it with the same request id: Temporal drops the copy.
+    const running = await signed(body, secret, await startReplica());
+    expect(running.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
+    expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
+
+    // The workflow closes; a replica that never saw the event gets it again: Temporal knows its request id, so it
+    // is acknowledged with no new signal and no unmatched-event workflow.
+    await handle.terminate('test: the enrollment is over');
+    const replica = await startReplica();
+    const late = await signed(body, secret, replica);
+    expect(late.statusCode).toBe(202);
+    expect(late.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
+    expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
+    const key = webhookEventKey(JSON.parse(body));
+    await expect(stack.client.workflow.getHandle(unmatchedWorkflowId(key)).describe()).rejects.toThrow(
+      WorkflowNotFoundError,
+    );
+
+    // An event the closed workflow never heard is not a replay: it is kept, never dropped on its first delivery.
+    const unheard = JSON.stringify({
+      ...event,
+      type: 'awaiting_enrollment',
+      timestamp: new Date().toISOString(),
+    });
+    const kept = await signed(unheard, secret, replica);
+    expect(kept.statusCode).toBe(202);
+    expect(kept.json()).toMatchObject({ delivered: 'unmatched' });
+  });
+
+  it('accepts the previous secret during a rotation', async () => {
     expect((await signed(JSON.stringify(envelope({ type: 'rotation' })), previousSecret)).statusCode).toBe(
       202,
     );
+  });
+
+  it('refuses the shared-secret header alone unless WEBHOOK_ACCEPT_SECRET_HEADER allows it', async () => {
     const body = JSON.stringify(envelope({ type: 'secret-header' }));
-    expect((await post(body, { [webhookHeaders.secret]: secret })).statusCode).toBe(202);
+    const refused = await post(body, { [webhookHeaders.secret]: secret });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error).toBe(secretHeaderAloneRefused);
+
+    const lenient = await startReplica({ acceptSecretHeader: true });
+    const accepted = await post(body, { [webhookHeaders.secret]: secret }, lenient);
+    expect(accepted.statusCode).toBe(202);
+    const wrong = await post(body, { [webhookHeaders.secret]: 'guess' }, lenient);
+    expect(wrong.statusCode).toBe(401);
   });
 
   it('refuses unauthenticated, forged and wrongly signed requests with 401', async () => {
@@ -148,7 +260,8 @@ describe('webhook receiver', () => {
     const unreachable = createReceiver({
       client: new Client({ connection }),
       taskQueue: stack.taskQueue,
-      auth: { secrets: [secret], disabled: false },
+      auth: { secrets: [secret], disabled: false, acceptSecretHeader: false },
+      maxAgeMs: undefined,
       router: bankflowRouter,
       logger: stack.logger,
       temporalDeadlineMs: 500,
@@ -156,14 +269,7 @@ describe('webhook receiver', () => {
     try {
       const unreachableUrl = await unreachable.listen({ host: '127.0.0.1', port: 0 });
       const body = JSON.stringify(envelope({ type: 'temporal-down' }));
-      const response = await httpCall(`${unreachableUrl}/webhooks`, {
-        method: 'POST',
-        body,
-        headers: {
-          'content-type': 'application/json',
-          [webhookHeaders.signature]: signWebhookBody(body, secret),
-        },
-      });
+      const response = await signed(body, secret, unreachableUrl);
       expect(response.statusCode).toBe(503);
       expect(response.json().error).toMatch(/^Temporal is unavailable/);
       expect((await httpCall(`${unreachableUrl}/readyz`)).statusCode).toBe(503);
@@ -174,22 +280,7 @@ describe('webhook receiver', () => {
   });
 
   it('answers 202 for a routed event only once the signal is in the workflow history', async () => {
-    const customer = await newCustomer(stack);
-    const started = await startEnrollment(stack, {
-      ...keyOf(customer),
-      returnToUrl: 'https://merchant.example/x',
-    });
-    const event = envelope({
-      category: 'pix_biometrics_enrollment',
-      type: 'awaiting_account_holder_validation',
-      ref_id: started.enrollmentId,
-      timestamp: new Date().toISOString(),
-      data: {
-        id: started.enrollmentId,
-        device_id: customer.deviceId,
-        participant_id: customer.participantId,
-      },
-    });
+    const { started, event } = await enrollmentAndItsEvent();
     const answer = await signed(JSON.stringify(event));
     expect(answer.statusCode).toBe(202);
     expect(answer.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
@@ -205,7 +296,7 @@ describe('webhook receiver', () => {
     const strict = createReceiver({
       client: stack.client,
       taskQueue: stack.taskQueue,
-      auth: { secrets: [secret], disabled: false },
+      auth: { secrets: [secret], disabled: false, acceptSecretHeader: false },
       router: bankflowRouter,
       logger: stack.logger,
       maxAgeMs: 60_000,
@@ -214,14 +305,7 @@ describe('webhook receiver', () => {
       const strictUrl = await strict.listen({ host: '127.0.0.1', port: 0 });
       const send = (timestamp: string) => {
         const body = JSON.stringify(envelope({ type: `fresh-${timestamp}`, timestamp }));
-        return httpCall(`${strictUrl}/webhooks`, {
-          method: 'POST',
-          body,
-          headers: {
-            'content-type': 'application/json',
-            [webhookHeaders.signature]: signWebhookBody(body, secret),
-          },
-        });
+        return signed(body, secret, strictUrl);
       };
       expect((await send(new Date().toISOString())).statusCode).toBe(202);
       const old = await send(new Date(Date.now() - 120_000).toISOString());

@@ -15,7 +15,7 @@ export async function startUiCodec(
 ): Promise<{ url: string; uiEndpoint: string; stop(): Promise<void> }> {
   const token = randomBytes(24).toString('hex');
   const app = createCodecServer({
-    codec: new EncryptionCodec(parseEncryptionKeys(developmentEncryptionKeys)),
+    codec: new EncryptionCodec(parseEncryptionKeys(developmentEncryptionKeys), 'pass'),
     auth: { users: [], tokens: [token] },
     corsOrigins: [uiOrigin],
     logger,

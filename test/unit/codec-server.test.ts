@@ -7,7 +7,7 @@ import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { encryptionKeys } from '../helpers/stack.js';
 
 const uiOrigin = 'http://localhost:8233';
-const codec = new EncryptionCodec(encryptionKeys);
+const codec = new EncryptionCodec(encryptionKeys, 'pass');
 const servers: FastifyInstance[] = [];
 
 async function serve(auth: Partial<CodecAuthSettings>): Promise<string> {

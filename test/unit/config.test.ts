@@ -183,6 +183,25 @@ describe('configuration', () => {
     });
   });
 
+  it('wants signed, fresh webhooks by default; production refuses turning freshness off', () => {
+    expect(loadConfig({ BANKFLOW_ENV: 'development' }).webhooks).toMatchObject({
+      maxAgeMs: 300_000,
+      acceptSecretHeader: false,
+    });
+    const relaxed = loadConfig({
+      BANKFLOW_ENV: 'development',
+      WEBHOOK_MAX_AGE_SECONDS: '0',
+      WEBHOOK_ACCEPT_SECRET_HEADER: 'true',
+    }).webhooks;
+    expect(relaxed).toMatchObject({ maxAgeMs: undefined, acceptSecretHeader: true });
+    expect(problemsOf({ BANKFLOW_ENV: 'production', WEBHOOK_MAX_AGE_SECONDS: '0' })).toMatch(
+      /WEBHOOK_MAX_AGE_SECONDS: cannot be 0 when BANKFLOW_ENV=production .*unset it for 300 s/,
+    );
+    expect(problemsOf({ WEBHOOK_MAX_AGE_SECONDS: '-5' })).toMatch(
+      /WEBHOOK_MAX_AGE_SECONDS: must be a number of seconds \(e.g. 300\) \(got "-5"\)/,
+    );
+  });
+
   it('requires the mTLS certificate and key together', () => {
     expect(problemsOf({ TEMPORAL_TLS_CERT_PATH: '/tmp/client.pem' })).toMatch(/TEMPORAL_TLS_KEY_PATH: /);
   });

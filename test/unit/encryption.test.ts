@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { EncryptionCodec, EncryptionKeyError, parseEncryptionKeys } from '../../src/temporal/encryption.js';
+import {
+  EncryptionCodec,
+  EncryptionKeyError,
+  parseEncryptionKeys,
+  PlaintextPayloadError,
+} from '../../src/temporal/encryption.js';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const payloadOf = (value: unknown) => defaultPayloadConverter.toPayload(value);
 
 describe('payload encryption', () => {
   it('round-trips payloads and hides their content', async () => {
-    const codec = new EncryptionCodec(parseEncryptionKeys(key('k1')));
+    const codec = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'refuse');
     const original = payloadOf({ tax_number: '12345678909', name: 'Maria Silva' });
     const [encrypted] = await codec.encode([original]);
     expect(Buffer.from(encrypted?.metadata?.encoding ?? []).toString()).toBe('binary/encrypted');
@@ -21,15 +26,15 @@ describe('payload encryption', () => {
   });
 
   it('uses a fresh IV for every payload', async () => {
-    const codec = new EncryptionCodec(parseEncryptionKeys(key('k1')));
+    const codec = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'refuse');
     const [a, b] = await codec.encode([payloadOf('same'), payloadOf('same')]);
     expect(Buffer.from(a?.data ?? []).equals(Buffer.from(b?.data ?? []))).toBe(false);
   });
 
   it('rotates keys: new payloads use the first key, older ones still decrypt', async () => {
     const oldKey = key('2025');
-    const oldCodec = new EncryptionCodec(parseEncryptionKeys(oldKey));
-    const rotated = new EncryptionCodec(parseEncryptionKeys(`${key('2026')},${oldKey}`));
+    const oldCodec = new EncryptionCodec(parseEncryptionKeys(oldKey), 'refuse');
+    const rotated = new EncryptionCodec(parseEncryptionKeys(`${key('2026')},${oldKey}`), 'refuse');
     const [old] = await oldCodec.encode([payloadOf('written last year')]);
     const [decoded] = await rotated.decode([old!]);
     expect(defaultPayloadConverter.fromPayload(decoded!)).toBe('written last year');
@@ -38,8 +43,8 @@ describe('payload encryption', () => {
   });
 
   it('refuses a payload under an unknown key, a tampered one, and a truncated one', async () => {
-    const writer = new EncryptionCodec(parseEncryptionKeys(key('gone')));
-    const reader = new EncryptionCodec(parseEncryptionKeys(key('other')));
+    const writer = new EncryptionCodec(parseEncryptionKeys(key('gone')), 'refuse');
+    const reader = new EncryptionCodec(parseEncryptionKeys(key('other')), 'refuse');
     const [sealed] = await writer.encode([payloadOf('secret')]);
     await expect(reader.decode([sealed!])).rejects.toThrow(
       'payload encrypted with key "gone", which is not configured',
@@ -51,10 +56,16 @@ describe('payload encryption', () => {
     await expect(writer.decode([{ ...sealed, data: data.subarray(0, 10) }])).rejects.toThrow('truncated');
   });
 
-  it('passes payloads that are not encrypted through untouched', async () => {
-    const codec = new EncryptionCodec(parseEncryptionKeys(key('k1')));
-    const plain = payloadOf('plain');
-    expect(await codec.decode([plain])).toEqual([plain]);
+  it('refuses a payload that is not encrypted, except in the codec server', async () => {
+    const plain = payloadOf({ tax_number: '12345678909' });
+    const strict = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'refuse');
+    await expect(strict.decode([plain])).rejects.toThrow(PlaintextPayloadError);
+    await expect(strict.decode([plain])).rejects.toThrow(
+      /^refused a payload that is not encrypted \(encoding "json\/plain"\): with TEMPORAL_ENCRYPTION_KEYS set/,
+    );
+    expect(await strict.decode([])).toEqual([]);
+    const display = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'pass');
+    expect(await display.decode([plain])).toEqual([plain]);
   });
 
   it('explains what is wrong with a key list', () => {

@@ -40,7 +40,7 @@ function timezoneOffset() {
   return `${minutes < 0 ? '-' : '+'}${hours}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
 }
 
-/** The backend's settings and this browser's device at the bank, known once `start` ran. */
+/** The backend's settings, the order and customer, and this browser's device at the bank, once `start` ran. */
 let config = null;
 let widgetOrigin = null;
 let deviceId = null;
@@ -50,7 +50,7 @@ let payment = null;
 let widget = null;
 
 async function showParticipants() {
-  const participants = await api('GET', `/api/participants?deviceId=${deviceId}`);
+  const participants = await api('GET', '/api/participants');
   const list = $('participants');
   list.replaceChildren();
   for (const participant of participants) {
@@ -87,7 +87,7 @@ async function showParticipants() {
 
 async function enroll(participant) {
   say('');
-  const { redirectUrl } = await api('POST', '/api/enrollments', { deviceId, participantId: participant.id });
+  const { redirectUrl } = await api('POST', '/api/enrollments', { participantId: participant.id });
   location.assign(redirectUrl);
 }
 
@@ -95,7 +95,7 @@ async function enroll(participant) {
 async function finishEnrollment(participantId) {
   history.replaceState(null, '', '/');
   say('Finishing the enrollment with your bank…');
-  const query = `deviceId=${deviceId}&participantId=${encodeURIComponent(participantId)}`;
+  const query = `participantId=${encodeURIComponent(participantId)}`;
   let state = await api('GET', `/api/enrollment?${query}`);
   while (!enrollmentOutcomes.includes(state.phase)) {
     await sleep(1000);
@@ -107,23 +107,21 @@ async function finishEnrollment(participantId) {
 
 async function preparePayment(participant) {
   say('');
-  const amountCents = Math.round(Number($('amount').value.replace(',', '.')) * 100);
   $('receipt').hidden = true;
   $('retry').hidden = true;
   $('payment').hidden = false;
   $('payment-bank').textContent = participant.name;
-  $('pay').textContent = `Pay ${money(amountCents)}`;
+  $('pay').textContent = `Pay ${money(config.order.amountCents)}`;
   $('pay').disabled = true;
   paymentStatus('Creating the payment…');
+  // Only the order's id: the backend holds its price and description, and knows the customer from the session.
   const created = await api('POST', '/api/payments', {
-    deviceId,
+    orderId: config.order.id,
     enrollmentId: participant.enrollmentId,
-    amountCents,
-    description: $('description').value,
   });
   payment = {
     externalId: created.externalId,
-    amountCents,
+    amountCents: created.amountCents,
     options: created.publicKeyEncoded,
     requestId: null,
   };
@@ -216,10 +214,12 @@ $('retry').addEventListener(
 async function start() {
   config = await api('GET', '/api/config');
   widgetOrigin = new URL(config.widgetUrl).origin;
+  $('description').textContent = config.order.description;
+  $('amount').textContent = money(config.order.amountCents);
+  $('customer').textContent = config.customer.name;
+  // The device's characteristics only: who the customer is, the backend knows from the session.
   ({ deviceId } = await api('POST', '/api/device', {
     fingerprint: fingerprint(),
-    counterparty_tax_number: '12345678909',
-    counterparty_name: 'Maria Silva',
     os: navigator.platform || 'unknown',
     language: navigator.language,
     screen_width: screen.width,
