@@ -1,8 +1,13 @@
 import { jest } from '@jest/globals';
 import { randomInt, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
+import { z } from 'zod';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { createCodecServer } from '../../src/codec-server/app.js';
 import { developmentSupportLookupSecret } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
 import { customerKey, listStuckJourneys, startEnrollment, startPayment } from '../../src/starter/index.js';
+import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import { searchAttributes } from '../../src/workflows/search-attributes.js';
 import type { unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
@@ -11,7 +16,7 @@ import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { postSignedWebhook } from '../helpers/http.js';
 import { recordHistory } from '../helpers/replay.js';
 import { eventually, keyOf, newCustomer, world } from '../helpers/journey.js';
-import { receiverSecret, startTestStack, type TestStack } from '../helpers/stack.js';
+import { encryptionKeys, receiverSecret, startTestStack, type TestStack } from '../helpers/stack.js';
 
 jest.setTimeout(cliTestTimeoutMs);
 
@@ -23,6 +28,38 @@ const newCpf = () => {
     written: `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}`,
   };
 };
+
+const codecAnswer = z.object({
+  payloads: z.array(z.object({ metadata: z.record(z.string(), z.string()), data: z.string() })),
+});
+
+/** A payload codec that asks a codec server over HTTP, as the Temporal UI does with its codec endpoint. */
+function remoteCodec(endpoint: string): PayloadCodec {
+  const base64 = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? []).toString('base64');
+  const call = async (operation: 'encode' | 'decode', payloads: Payload[]): Promise<Payload[]> => {
+    const response = await fetch(`${endpoint}/${operation}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        payloads: payloads.map((payload) => ({
+          metadata: Object.fromEntries(
+            Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, base64(value)]),
+          ),
+          data: base64(payload.data),
+        })),
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = codecAnswer.parse(await response.json());
+    return body.payloads.map((payload) => ({
+      metadata: Object.fromEntries(
+        Object.entries(payload.metadata).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
+      ),
+      data: Buffer.from(payload.data, 'base64'),
+    }));
+  };
+  return { encode: (payloads) => call('encode', payloads), decode: (payloads) => call('decode', payloads) };
+}
 
 describe('bankflow support', () => {
   let stack: TestStack;
@@ -244,7 +281,7 @@ describe('bankflow support', () => {
       expect(again.stderr).toMatch(/^error: .*has ended \(completed\) and takes no more requests/);
     });
 
-    it("is resolved by the signal the UI's dialog sends: resolveUnmatchedWebhook with plain JSON", async () => {
+    it("is resolved by the signal the UI's dialog sends: resolveUnmatchedWebhook, encoded by the codec server", async () => {
       const uiEvent = { ...event, ref_id: randomUUID(), timestamp: new Date().toISOString() };
       const answer = await postSignedWebhook(
         stack.receiverUrl ?? '',
@@ -252,14 +289,27 @@ describe('bankflow support', () => {
         receiverSecret,
       );
       const workflowId: string = answer.json().workflowId;
-      // What the UI sends with no codec server: a json/plain payload, as a client without bankflow's encryption does.
-      const plain = new Client({
-        connection: stack.client.connection,
-        namespace: stack.client.options.namespace,
+      // The UI's "Send a Signal" dialog turns the JSON into a json/plain payload and, with a codec endpoint
+      // configured, has the codec server's /encode encrypt it before it signals: workers refuse plaintext.
+      const codecServer = createCodecServer({
+        codec: new EncryptionCodec(encryptionKeys, 'pass'),
+        auth: { users: [], tokens: ['ui-token'] },
+        corsOrigins: [],
+        logger: createLogger('silent'),
       });
-      await plain.workflow
-        .getHandle(workflowId)
-        .signal('resolveUnmatchedWebhook', { by: 'ana', note: 'from the UI' });
+      const codecUrl = await codecServer.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        const ui = new Client({
+          connection: stack.client.connection,
+          namespace: stack.client.options.namespace,
+          dataConverter: { payloadCodecs: [remoteCodec(`${codecUrl}/ui-token`)] },
+        });
+        await ui.workflow
+          .getHandle(workflowId)
+          .signal('resolveUnmatchedWebhook', { by: 'ana', note: 'from the UI' });
+      } finally {
+        await codecServer.close();
+      }
       const result = await stack.client.workflow
         .getHandle<typeof unmatchedWebhookWorkflow>(workflowId)
         .result();
