@@ -58,15 +58,16 @@ function workflowCode(
 /** A worker serving every bankflow workflow and activity on one task queue. */
 export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Worker> {
   const bank = new BankClient(options.bank, options.logger);
-  const dataConverter = bankflowDataConverter(options.encryptionKeys);
+  const dataConverter = bankflowDataConverter(options.encryptionKeys, 'mark');
   const activities = createActivities({
     bank,
     jobs: options.jobs,
-    // The same payload codec as the worker's: activities read and signal workflows whose payloads are encrypted.
+    // The same keys as the worker's: activities read and signal workflows whose payloads are encrypted; as a
+    // client, it refuses plaintext outright.
     temporal: new Client({
       connection: options.connection,
       namespace: options.namespace,
-      dataConverter,
+      dataConverter: bankflowDataConverter(options.encryptionKeys),
       interceptors: tracingClientInterceptors(),
     }),
   });

@@ -10,8 +10,9 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 /** The workflows entry next to this file. */
 export const workflowsPath = path.join(here, 'workflows', `index${extension}`);
 
-/** Workflow interceptors bundled with the workflows: the journeys' outcome metrics, and traces. */
+/** Workflow interceptors bundled with the workflows: plaintext refused, the journeys' outcome metrics, traces. */
 export const workflowInterceptorModules = [
+  path.join(here, 'workflows', `plaintext-refusal${extension}`),
   path.join(here, 'workflows', `journey-metrics${extension}`),
   path.join(here, 'workflows', `tracing${extension}`),
 ];

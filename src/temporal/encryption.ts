@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
+import { plaintextMarkerKey } from '../workflows/plaintext-marker.js';
 
 const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 
@@ -71,10 +72,11 @@ export class PlaintextPayloadError extends Error {
 }
 
 /**
- * What `decode` does with a payload that is not encrypted: `refuse` in workers and clients, so nobody can feed a
- * workflow plaintext; `pass` in the codec server, which only shows support staff what a history holds.
+ * What `decode` does with a payload that is not encrypted: `refuse` in clients (the call fails); `mark` in workers,
+ * which hand workflow code a marker it refuses (src/workflows/plaintext-refusal.ts) so the workflow goes on; `pass`
+ * in the codec server, which only shows support staff what a history holds.
  */
-export type PlaintextPolicy = 'refuse' | 'pass';
+export type PlaintextPolicy = 'refuse' | 'mark' | 'pass';
 
 /**
  * Encrypts every payload bankflow hands to Temporal (inputs, results, signals, updates, queries, memo,
@@ -117,6 +119,8 @@ export class EncryptionCodec implements PayloadCodec {
       const encoding = Buffer.from(payload.metadata?.encoding ?? []).toString();
       if (encoding !== encryptedEncoding) {
         if (this.plaintext === 'pass') return payload;
+        if (this.plaintext === 'mark')
+          return defaultPayloadConverter.toPayload({ [plaintextMarkerKey]: encoding });
         throw new PlaintextPayloadError(encoding);
       }
       const keyId = Buffer.from(payload.metadata?.[keyIdMetadata] ?? []).toString();

@@ -12,4 +12,5 @@ export const failureTypes = {
   startTermsConflict: 'StartTermsConflict',
   requestRefused: 'RequestRefused',
   invalidJobWindow: 'InvalidJobWindow',
+  plaintextRefused: 'PlaintextPayloadRefused',
 } as const;

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { developmentSupportLookupSecret } from '../../src/config.js';
 import { customerKey } from '../../src/starter/customer-key.js';
 import { startEnrollment } from '../../src/starter/index.js';
 import { registerCredentialUpdate } from '../../src/workflows/enrollment/definitions.js';
+import { failureTypes } from '../../src/workflows/failure-types.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import {
   resolveUnmatchedWebhookSignal,
@@ -89,24 +91,19 @@ describe('customer data in Temporal histories', () => {
   });
 
   describe('a client without the codec', () => {
-    /** The message of the first workflow task failure in the workflow's history, once there is one. */
-    async function taskFailureOf(workflowId: string): Promise<string> {
-      const failed = await eventually(
-        async () =>
-          ((await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).find(
-            (event) => event.workflowTaskFailedEventAttributes,
-          ),
-        (event) => event !== undefined,
+    /** The workflow tasks that failed in the workflow's history: a refusal must never stall the workflow. */
+    const failedTasks = async (workflowId: string) =>
+      ((await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).filter(
+        (event) => event.workflowTaskFailedEventAttributes,
       );
-      return failed?.workflowTaskFailedEventAttributes?.failure?.message ?? '';
-    }
     const forgedAssertion = {
       id: 'AAAA',
       raw_id: 'AAAA',
       type: 'public-key' as const,
       response: { attestation_object: 'AAAA', client_data_JSON: 'AAAA' },
     };
-    const refusal = /^refused a payload that is not encrypted \(encoding "json\/plain"\)/;
+    const refusal = (what: string) =>
+      new RegExp(`^refused ${what}: its payload is not encrypted \\(encoding "json/plain"\\)`);
     const forgedEvent = (id: string) => ({
       key: `forged:${id}`,
       envelope: {
@@ -119,22 +116,27 @@ describe('customer data in Temporal histories', () => {
       receivedAt: new Date().toISOString(),
     });
 
-    it("cannot start a workflow on bankflow's task queue: the worker refuses the plaintext input", async () => {
+    it("cannot start a workflow on bankflow's task queue: the run fails at once, refusing the plaintext input", async () => {
       const workflowId = `plaintext-start-${randomUUID()}`;
-      const handle = await raw.workflow.start(unmatchedWebhookWorkflow, {
+      await raw.workflow.start(unmatchedWebhookWorkflow, {
         workflowId,
         taskQueue: stack.taskQueue,
         args: [forgedEvent(workflowId)],
       });
-      try {
-        expect(await taskFailureOf(workflowId)).toMatch(refusal);
-        expect((await handle.describe()).status.name).toBe('RUNNING');
-      } finally {
-        await handle.terminate('test over');
-      }
+      const failure = await stack.client.workflow
+        .getHandle(workflowId)
+        .result()
+        .then(
+          () => undefined,
+          (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : error),
+        );
+      expect(failure).toBeInstanceOf(ApplicationFailure);
+      expect(failure).toMatchObject({ type: failureTypes.plaintextRefused, nonRetryable: true });
+      expect((failure as ApplicationFailure).message).toMatch(refusal('the workflow input'));
+      expect(await failedTasks(workflowId)).toEqual([]);
     });
 
-    it('cannot signal a running workflow: the signal is refused and changes nothing', async () => {
+    it('cannot signal a running workflow: the signal is dropped, and the workflow goes on', async () => {
       const workflowId = `plaintext-signal-${randomUUID()}`;
       const handle = await stack.client.workflow.start(unmatchedWebhookWorkflow, {
         workflowId,
@@ -142,38 +144,50 @@ describe('customer data in Temporal histories', () => {
         args: [forgedEvent(workflowId)],
       });
       try {
-        await eventually(
-          async () => (await handle.fetchHistory()).events?.length ?? 0,
-          (events) => events >= 4,
-        );
         await raw.workflow
           .getHandle(workflowId)
           .signal(resolveUnmatchedWebhookSignal, { by: 'intruder', note: 'plaintext' });
-        expect(await taskFailureOf(workflowId)).toMatch(refusal);
-        // Resolving would have closed the workflow.
+        await eventually(
+          async () =>
+            ((await handle.fetchHistory()).events ?? []).filter(
+              (event) => event.workflowTaskCompletedEventAttributes,
+            ).length,
+          (completed) => completed >= 2,
+        );
+        // Resolving would have closed the workflow: the forged resolution changed nothing.
         expect((await handle.describe()).status.name).toBe('RUNNING');
+        expect(await failedTasks(workflowId)).toEqual([]);
+        await handle.signal(resolveUnmatchedWebhookSignal, { by: 'ana', note: 'checked' });
+        expect((await handle.result()).resolution).toEqual({ by: 'ana', note: 'checked' });
       } finally {
-        await handle.terminate('test over');
+        await handle.terminate('test over').catch(() => undefined);
       }
     });
 
-    it('cannot send an update: the worker refuses its plaintext arguments', async () => {
+    it('cannot send an update: it is rejected to its caller, and the workflow goes on', async () => {
       const customer = await newCustomer(stack);
       const started = await startEnrollment(stack, {
         ...keyOf(customer),
         returnToUrl: 'https://merchant.example/plaintext',
       });
       const handle = stack.client.workflow.getHandle(started.workflowId);
-      const update = raw.workflow
-        .getHandle(started.workflowId)
-        .executeUpdate(registerCredentialUpdate, { args: [{ assertion: forgedAssertion }] })
-        .catch((error: unknown) => error);
       try {
-        expect(await taskFailureOf(started.workflowId)).toMatch(refusal);
+        const rejected = await raw.workflow
+          .getHandle(started.workflowId)
+          .executeUpdate(registerCredentialUpdate, { args: [{ assertion: forgedAssertion }] })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
+        expect((rejected as WorkflowUpdateFailedError).cause?.message).toMatch(
+          refusal('the update registerCredential'),
+        );
+        expect((await handle.describe()).status.name).toBe('RUNNING');
+        expect(await failedTasks(started.workflowId)).toEqual([]);
       } finally {
         await handle.terminate('test over');
       }
-      expect(await update).toBeInstanceOf(Error);
     });
   });
 });

@@ -6,6 +6,7 @@ import {
   parseEncryptionKeys,
   PlaintextPayloadError,
 } from '../../src/temporal/encryption.js';
+import { isPlaintextMarker, plaintextMarkerKey } from '../../src/workflows/plaintext-marker.js';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const payloadOf = (value: unknown) => defaultPayloadConverter.toPayload(value);
@@ -56,7 +57,7 @@ describe('payload encryption', () => {
     await expect(writer.decode([{ ...sealed, data: data.subarray(0, 10) }])).rejects.toThrow('truncated');
   });
 
-  it('refuses a payload that is not encrypted, except in the codec server', async () => {
+  it('refuses a payload that is not encrypted, marks it for a worker, and passes it in the codec server', async () => {
     const plain = payloadOf({ tax_number: '12345678909' });
     const strict = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'refuse');
     await expect(strict.decode([plain])).rejects.toThrow(PlaintextPayloadError);
@@ -66,6 +67,13 @@ describe('payload encryption', () => {
     expect(await strict.decode([])).toEqual([]);
     const display = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'pass');
     expect(await display.decode([plain])).toEqual([plain]);
+    // A worker hands its workflows a marker instead, holding nothing of what the plaintext said.
+    const worker = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'mark');
+    const [marked] = await worker.decode([plain]);
+    const value: unknown = defaultPayloadConverter.fromPayload(marked!);
+    expect(isPlaintextMarker(value)).toBe(true);
+    expect(value).toEqual({ [plaintextMarkerKey]: 'json/plain' });
+    expect(isPlaintextMarker({ tax_number: '12345678909' })).toBe(false);
   });
 
   it('explains what is wrong with a key list', () => {
