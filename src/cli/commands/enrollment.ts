@@ -14,6 +14,7 @@ import { action } from '../errors.js';
 import { readAssertion } from '../json-input.js';
 import { withOptionNames } from '../option-names.js';
 import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
+import { taxNumberOption } from '../customer-option.js';
 
 const optionNames = {
   requestId: '--request-id',
@@ -87,10 +88,7 @@ export function enrollmentCommands(program: Command): void {
     .option('--account-issuer <branch>', 'suggested account: branch')
     .option('--account-number <number>', 'suggested account: number')
     .option('--account-type <type>', 'suggested account: checking, payment, salary or savings')
-    .option(
-      '--tax-number <cpf-or-cnpj>',
-      "the customer's CPF or CNPJ; kept only as a keyed hash, for `bankflow support find`",
-    )
+    .addOption(taxNumberOption())
     .action(
       action(async (options: StartOptions) => {
         const ctx = cliContext();

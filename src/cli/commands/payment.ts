@@ -12,6 +12,7 @@ import { action } from '../errors.js';
 import { readAssertion } from '../json-input.js';
 import { parseCents, withOptionNames } from '../option-names.js';
 import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
+import { taxNumberOption } from '../customer-option.js';
 
 const optionNames = {
   requestId: '--request-id',
@@ -58,10 +59,7 @@ export function paymentCommands(program: Command): void {
     .requiredOption('--entity <id>', 'the receiving entity (uuid)')
     .requiredOption('--virtual-account <id>', 'the virtual account receiving the funds (uuid)')
     .option('--external-id <id>', 'your reference for the payment (default: a generated pix-<uuid>)')
-    .option(
-      '--tax-number <cpf-or-cnpj>',
-      "the customer's CPF or CNPJ; kept only as a keyed hash, for `bankflow support find`",
-    )
+    .addOption(taxNumberOption())
     .action(
       action(async (options: StartOptions) => {
         const ctx = cliContext();
