@@ -136,6 +136,7 @@ describe('bankflow doctor', () => {
         TEMPORAL_ENCRYPTION_KEYS: `prod-2:${key()},prod-1:${key()}`,
         CODEC_AUTH_TOKENS: 'codec-token',
         WEBHOOK_SECRET: 'shared-with-the-bank',
+        SUPPORT_LOOKUP_SECRET: key(),
         SCHEDULE_ID_PREFIX: `doctor-${randomUUID().slice(0, 8)}-`,
       };
       const before = await runCli(['doctor'], production);
