@@ -4,5 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { bundleWorkflows, prebuiltWorkflowBundlePath } from '../dist/workflow-bundle.js';
 
-const { code } = await bundleWorkflows();
-writeFileSync(prebuiltWorkflowBundlePath, code);
+// Two bundles: traces only for the workers that trace (src/workflow-bundle.ts says why).
+for (const traced of [false, true]) {
+  const { code } = await bundleWorkflows(traced);
+  writeFileSync(prebuiltWorkflowBundlePath(traced), code);
+}

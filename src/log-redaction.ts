@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { bankFailureSummary, type BankFailureSummary } from './bank/errors.js';
+import { bankFailureSummary, type BankFailureSummary } from './bank/failure-summary.js';
 
 export const redactedValue = '[redacted]';
 

@@ -35,7 +35,10 @@ export interface BankflowWorkerOptions {
   metrics?: WorkerMetrics;
   /** This process's tracing; activities are traced only when set (workflow spans are dropped otherwise). */
   tracing?: Tracing;
-  /** A prebuilt workflow bundle; otherwise the one `npm run build` wrote, or bundling from source. */
+  /**
+   * A prebuilt workflow bundle (a traced one when `tracing` is set); otherwise the one `npm run build` wrote, or
+   * bundling from source.
+   */
   workflowBundle?: WorkerOptions['workflowBundle'];
   tuning?: Pick<
     WorkerOptions,
@@ -49,9 +52,12 @@ export interface BankflowWorkerOptions {
  */
 function workflowCode(
   given: WorkerOptions['workflowBundle'],
+  traced: boolean,
 ): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
   if (given) return { workflowBundle: given };
-  if (hasPrebuiltWorkflowBundle()) return { workflowBundle: { codePath: prebuiltWorkflowBundlePath } };
+  if (hasPrebuiltWorkflowBundle(traced)) {
+    return { workflowBundle: { codePath: prebuiltWorkflowBundlePath(traced) } };
+  }
   return { workflowsPath };
 }
 
@@ -81,7 +87,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     activities,
     interceptors: {
       // Bundled with the workflows; only a worker bundling at start reads this list.
-      workflowModules: workflowInterceptorModules,
+      workflowModules: workflowInterceptorModules(options.tracing !== undefined),
       // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
       activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
     },
@@ -90,7 +96,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
     // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
     // together; every bank call is an activity on this queue (docs/decisions.md).
     maxTaskQueueActivitiesPerSecond: options.bank.requestsPerSecond,
-    ...workflowCode(options.workflowBundle),
+    ...workflowCode(options.workflowBundle, options.tracing !== undefined),
     ...options.tuning,
   });
 }

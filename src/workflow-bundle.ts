@@ -10,23 +10,39 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 /** The workflows entry next to this file. */
 export const workflowsPath = path.join(here, 'workflows', `index${extension}`);
 
-/** Workflow interceptors bundled with the workflows: plaintext refused, the journeys' outcome metrics, traces. */
-export const workflowInterceptorModules = [
-  path.join(here, 'workflows', `plaintext-refusal${extension}`),
-  path.join(here, 'workflows', `journey-metrics${extension}`),
-  path.join(here, 'workflows', `tracing${extension}`),
-];
-
 /**
- * The workflow bundle `npm run build` writes (scripts/bundle-workflows.mjs). Only dist/ has one: a worker run
- * from source bundles at start, so it never runs a bundle older than the code beside it.
+ * Workflow interceptors bundled with the workflows: plaintext refused and the journeys' outcome metrics always;
+ * traces only in a traced bundle. Each workflow evaluates its bundle's modules again (the SDK's reusable V8
+ * context), and OpenTelemetry's cost a journey about 16 ms of CPU with tracing off (docs/performance.md), so a
+ * worker that does not trace runs a bundle without them.
  */
-export const prebuiltWorkflowBundlePath = path.join(here, 'workflows-bundle.js');
-
-/** Bundles bankflow's workflows, as the worker would at start. */
-export function bundleWorkflows(logger?: BundleOptions['logger']): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, ...(logger ? { logger } : {}) });
+export function workflowInterceptorModules(traced: boolean): string[] {
+  return [
+    path.join(here, 'workflows', `plaintext-refusal${extension}`),
+    path.join(here, 'workflows', `journey-metrics${extension}`),
+    ...(traced ? [path.join(here, 'workflows', `tracing${extension}`)] : []),
+  ];
 }
 
-/** Whether this is a build with a prebuilt bundle. */
-export const hasPrebuiltWorkflowBundle = () => existsSync(prebuiltWorkflowBundlePath);
+/**
+ * The workflow bundles `npm run build` writes (scripts/bundle-workflows.mjs), one without traces and one with.
+ * Only dist/ has them: a worker run from source bundles at start, so it never runs a bundle older than the code
+ * beside it.
+ */
+export const prebuiltWorkflowBundlePath = (traced: boolean) =>
+  path.join(here, traced ? 'workflows-bundle-traced.js' : 'workflows-bundle.js');
+
+/** Bundles bankflow's workflows, as the worker would at start. */
+export function bundleWorkflows(
+  traced: boolean,
+  logger?: BundleOptions['logger'],
+): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules: workflowInterceptorModules(traced),
+    ...(logger ? { logger } : {}),
+  });
+}
+
+/** Whether this is a build with prebuilt bundles. */
+export const hasPrebuiltWorkflowBundle = (traced: boolean) => existsSync(prebuiltWorkflowBundlePath(traced));

@@ -138,7 +138,7 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       jobs,
       encryptionKeys,
       logger,
-      workflowBundle: { codePath: required(testEnvKeys.bundle) },
+      workflowBundle: { codePath: required(options.tracing ? testEnvKeys.tracedBundle : testEnvKeys.bundle) },
       tracing: options.tracing,
     });
   let worker = await newWorker();

@@ -32,10 +32,14 @@ describe('recorded histories replay against the current workflow code', () => {
     expect([...recorded].sort()).toEqual(expect.arrayContaining(Object.keys(workflows).sort()));
   });
 
-  it('replays every history without a nondeterminism error', async () => {
+  // A worker that traces runs the traced bundle (src/workflow-bundle.ts); every history must replay on both.
+  it.each([
+    ['the bundle', testEnvKeys.bundle],
+    ['the traced bundle', testEnvKeys.tracedBundle],
+  ])('replays every history without a nondeterminism error on %s', async (_name, bundleKey) => {
     const results = Worker.runReplayHistories(
       {
-        workflowBundle: { codePath: process.env[testEnvKeys.bundle] ?? '' },
+        workflowBundle: { codePath: process.env[bundleKey] ?? '' },
         dataConverter: bankflowDataConverter(encryptionKeys),
         // A traced run hands its spans to this sink, replay or not; the worker registers it the same way.
         sinks: workflowSpanSinks(undefined),

@@ -3,6 +3,7 @@ export const testEnvKeys = {
   address: 'BANKFLOW_TEST_TEMPORAL_ADDRESS',
   namespace: 'BANKFLOW_TEST_TEMPORAL_NAMESPACE',
   bundle: 'BANKFLOW_TEST_WORKFLOW_BUNDLE',
+  tracedBundle: 'BANKFLOW_TEST_WORKFLOW_BUNDLE_TRACED',
   uiUrl: 'BANKFLOW_TEST_TEMPORAL_UI_URL',
   /** Temporal's time-skipping test server executable (test/helpers/time-skipping.ts starts one per file). */
   timeSkippingServer: 'BANKFLOW_TEST_TIME_SKIPPING_SERVER',

@@ -49,15 +49,17 @@ export async function startTemporal(): Promise<void> {
   });
   (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal = env;
 
-  const { code } = await bundleWorkflows(temporalLoggerFor(logger));
   const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-test-'));
   (globalThis as { __bankflowBundleDir?: string }).__bankflowBundleDir = dir;
   const bundlePath = path.join(dir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, code);
+  writeFileSync(bundlePath, (await bundleWorkflows(false, temporalLoggerFor(logger))).code);
+  const tracedBundlePath = path.join(dir, 'workflow-bundle-traced.js');
+  writeFileSync(tracedBundlePath, (await bundleWorkflows(true, temporalLoggerFor(logger))).code);
 
   process.env[testEnvKeys.address] = env.address;
   process.env[testEnvKeys.namespace] = env.namespace ?? 'default';
   process.env[testEnvKeys.bundle] = bundlePath;
+  process.env[testEnvKeys.tracedBundle] = tracedBundlePath;
   process.env[testEnvKeys.uiUrl] = uiUrl;
   process.env[testEnvKeys.timeSkippingServer] = timeSkippingServer;
 }
