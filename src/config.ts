@@ -19,7 +19,7 @@ export {
 
 /**
  * Every environment variable bankflow reads, in one schema. Production is the default posture: only `bankflow dev`
- * (so `npm start`) and the tests run in development, and they say so with BANKFLOW_ENV. The other defaults describe
+ * (so `npm start`), `bankflow cluster` and the tests run in development, and they say so with BANKFLOW_ENV. The other defaults describe
  * the embedded development stack (local dev server, sandbox bank); production checks refuse the ones that are unsafe.
  */
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

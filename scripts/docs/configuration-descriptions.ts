@@ -13,7 +13,7 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   BANKFLOW_ENV: {
     meaning:
       'unset is `production`, which refuses unsafe settings (see [security.md](security.md)); only `bankflow dev` ' +
-      '(so `npm start`) defaults to `development`, and the tests set it; `sandbox` and `demo` run only in development',
+      '(so `npm start`) and `bankflow cluster` default to `development`, and the tests set it; `sandbox` and `demo` run only in development',
   },
   LOG_LEVEL: { meaning: 'pino level' },
   BANKFLOW_DATA_DIR: { meaning: 'where the embedded dev server keeps its SQLite database' },
