@@ -1,12 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { authorizePayment, waitForPaymentResult } from '../src/starter/index.js';
 import { startTunedPayment } from '../src/starter/payments.js';
 import { workflowIds } from '../src/workflows/ids.js';
 import { merchant, type Customer } from './customers.js';
 import { runCosts, stepsOf, type RunCost } from './history.js';
-import { sampleProcess, sampleSelf, waitUntilQuiet } from './processes.js';
+import {
+  sampleProcess,
+  sampleSelf,
+  startChildWorker,
+  startSkeletonWorker,
+  waitUntilQuiet,
+  type ChildWorker,
+} from './processes.js';
 import { authorizeUpdate, createdUpdate, eventSignal, skeletonJourney } from './skeleton/workflows.js';
 import { settlementDelayMs, type BenchStack } from './stack.js';
 import { median, medianRatio, summarize } from './stats.js';
@@ -23,15 +31,18 @@ export interface JourneyBatch {
   p99: number;
   /** Journeys whose Pix cash-in never reached the workflow, which then waited `cashInWaitMs` for it. */
   cashInMissed: number;
-  /** CPU time per journey of this process (sandbox, worker, driver), the receiver and the Temporal server. */
+  /** CPU time per journey of the side's worker process, the receiver and the Temporal server. */
   cpuMsPerJourney: CpuSplit;
 }
 
 export interface CpuSplit {
-  bench: number;
+  worker: number;
   receiver: number;
   temporal: number;
+  /** Worker, receiver and Temporal server: what the side costs. */
   total: number;
+  /** This process: the driver (merchant backend and customer device) and the sandbox bank, outside both sides. */
+  outside: number;
 }
 
 export interface JourneySide {
@@ -49,6 +60,10 @@ export interface JourneyResult {
   /** Medians over rounds of bankflow / floor, each round's pair measured back to back. */
   p50Ratio: number;
   throughputRatio: number;
+  /** CPU per journey of the side's worker, the receiver and the Temporal server. */
+  cpuRatio: number;
+  /** Of the median journey's history: how many events a journey weighs on the server. */
+  eventsRatio: number;
   /** bankflow's median p50 minus the floor's. */
   costPerJourneyMs: number;
   costPerStepMs: number;
@@ -58,8 +73,13 @@ let sequence = 0;
 const nextTag = () => `${Date.now()}-${++sequence}`;
 
 /** create -> options -> authorize -> webhooks -> settled, as the merchant backend and the customer drive it. */
-async function bankflowJourney(stack: BenchStack, customer: Customer, externalId: string): Promise<boolean> {
-  const ctx = { client: stack.client, taskQueue: stack.taskQueue };
+async function bankflowJourney(
+  stack: BenchStack,
+  taskQueue: string,
+  customer: Customer,
+  externalId: string,
+): Promise<boolean> {
+  const ctx = { client: stack.client, taskQueue };
   const created = await startTunedPayment(
     ctx,
     {
@@ -84,8 +104,8 @@ async function bankflowJourney(stack: BenchStack, customer: Customer, externalId
  * The same interactions with the skeleton; the driver sends the five webhooks' signals when the bank would,
  * settlement included.
  */
-async function floorJourney(stack: BenchStack, workflowId: string): Promise<boolean> {
-  const { client, taskQueue } = stack.skeleton;
+async function floorJourney(stack: BenchStack, taskQueue: string, workflowId: string): Promise<boolean> {
+  const { client } = stack.skeleton;
   await client.workflow.executeUpdateWithStart(createdUpdate, {
     startWorkflowOperation: new WithStartWorkflowOperation(skeletonJourney, {
       workflowId,
@@ -105,25 +125,32 @@ async function floorJourney(stack: BenchStack, workflowId: string): Promise<bool
 }
 
 /** CPU time used so far by every process a journey runs through (the Temporal server's when it was found). */
-function stackCpuMs(stack: BenchStack): CpuSplit {
-  const bench = sampleSelf().cpuMs;
+function stackCpuMs(stack: BenchStack, workerPid: number): CpuSplit {
+  const worker = sampleProcess(workerPid).cpuMs;
   const receiver = sampleProcess(stack.receiverPid).cpuMs;
   const temporal = stack.temporalPid === undefined ? 0 : sampleProcess(stack.temporalPid).cpuMs;
-  return { bench, receiver, temporal, total: bench + receiver + temporal };
+  return { worker, receiver, temporal, total: worker + receiver + temporal, outside: sampleSelf().cpuMs };
 }
 
 function cpuPer(before: CpuSplit, after: CpuSplit, count: number): CpuSplit {
   const per = (key: keyof CpuSplit) => (after[key] - before[key]) / count;
-  return { bench: per('bench'), receiver: per('receiver'), temporal: per('temporal'), total: per('total') };
+  return {
+    worker: per('worker'),
+    receiver: per('receiver'),
+    temporal: per('temporal'),
+    total: per('total'),
+    outside: per('outside'),
+  };
 }
 
 /** N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in. */
 async function batch(
   stack: BenchStack,
+  worker: ChildWorker,
   count: number,
   journey: (index: number) => Promise<boolean>,
 ): Promise<JourneyBatch> {
-  const cpuBefore = stackCpuMs(stack);
+  const cpuBefore = stackCpuMs(stack, worker.pid);
   const started = performance.now();
   const journeys = await Promise.all(
     Array.from({ length: count }, async (_, index) => {
@@ -138,8 +165,22 @@ async function batch(
     p50: latency.p50,
     p99: latency.p99,
     cashInMissed: journeys.filter((done) => !done.heard).length,
-    cpuMsPerJourney: cpuPer(cpuBefore, stackCpuMs(stack), count),
+    cpuMsPerJourney: cpuPer(cpuBefore, stackCpuMs(stack, worker.pid), count),
   };
+}
+
+/**
+ * The cost of the batch's median journey by history events: how many events a journey takes depends on how its
+ * webhooks fell into workflow tasks, so one journey's history is one draw.
+ */
+async function typicalRunCost(client: Client, workflowIds: string[]): Promise<RunCost> {
+  const costs = await Promise.all(workflowIds.map(async (id) => (await runCosts(client, id))[0]));
+  const counted = costs
+    .filter((cost): cost is RunCost => cost !== undefined)
+    .sort((a, b) => a.events - b.events);
+  const typical = counted[Math.floor((counted.length - 1) / 2)];
+  if (!typical) throw new Error('no journey history to count');
+  return typical;
 }
 
 /** Medians over rounds, except `cashInMissed`, which is the total. */
@@ -149,10 +190,11 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
   p99: median(batches.map((b) => b.p99)),
   cashInMissed: batches.reduce((sum, b) => sum + b.cashInMissed, 0),
   cpuMsPerJourney: {
-    bench: median(batches.map((b) => b.cpuMsPerJourney.bench)),
+    worker: median(batches.map((b) => b.cpuMsPerJourney.worker)),
     receiver: median(batches.map((b) => b.cpuMsPerJourney.receiver)),
     temporal: median(batches.map((b) => b.cpuMsPerJourney.temporal)),
     total: median(batches.map((b) => b.cpuMsPerJourney.total)),
+    outside: median(batches.map((b) => b.cpuMsPerJourney.outside)),
   },
 });
 
@@ -167,23 +209,50 @@ export async function benchJourney(
   progress: (line: string) => void,
 ): Promise<JourneyResult> {
   const count = Math.min(settings.concurrency, customers.length);
-  let lastBankflow = '';
-  let lastFloor = '';
+  // Each side's worker is a process of its own, as deployed: the driver and the sandbox bank stay in this process.
+  const queue = randomUUID();
+  const [bankflowWorker, floorWorker] = await Promise.all([
+    startChildWorker(stack, `bench-journey-${queue}`),
+    startSkeletonWorker(stack, `bench-skeleton-${queue}`),
+  ]);
+  try {
+    return await journeyRounds(stack, customers.slice(0, count), settings, progress, {
+      bankflow: bankflowWorker,
+      floor: floorWorker,
+    });
+  } finally {
+    await Promise.all([bankflowWorker.stop(), floorWorker.stop()]);
+  }
+}
+
+async function journeyRounds(
+  stack: BenchStack,
+  customers: Customer[],
+  settings: JourneySettings,
+  progress: (line: string) => void,
+  workers: { bankflow: ChildWorker; floor: ChildWorker },
+): Promise<JourneyResult> {
+  const count = customers.length;
+  // The workflow ids of each side's latest batch, whose histories are counted.
+  let lastBankflow: string[] = [];
+  let lastFloor: string[] = [];
+  const quiet = (worker: ChildWorker) =>
+    Promise.all([waitUntilQuiet(sampleSelf), waitUntilQuiet(() => sampleProcess(worker.pid))]);
   const runBankflow = async () => {
     const tag = nextTag();
-    await waitUntilQuiet(sampleSelf);
-    return batch(stack, count, (index) => {
-      lastBankflow = `bench-journey-${tag}-${index}`;
-      return bankflowJourney(stack, customers[index]!, lastBankflow);
-    });
+    await quiet(workers.bankflow);
+    lastBankflow = customers.map((_, index) => `bench-journey-${tag}-${index}`);
+    return batch(stack, workers.bankflow, count, (index) =>
+      bankflowJourney(stack, workers.bankflow.taskQueue, customers[index]!, lastBankflow[index]!),
+    );
   };
   const runFloor = async () => {
     const tag = nextTag();
-    await waitUntilQuiet(sampleSelf);
-    return batch(stack, count, (index) => {
-      lastFloor = `skeleton-${tag}-${index}`;
-      return floorJourney(stack, lastFloor);
-    });
+    await quiet(workers.floor);
+    lastFloor = customers.map((_, index) => `skeleton-${tag}-${index}`);
+    return batch(stack, workers.floor, count, (index) =>
+      floorJourney(stack, workers.floor.taskQueue, lastFloor[index]!),
+    );
   };
 
   await runBankflow();
@@ -201,9 +270,11 @@ export async function benchJourney(
     }
   }
 
-  const [bankflowCost] = await runCosts(stack.client, workflowIds.payment(lastBankflow));
-  const [floorCost] = await runCosts(stack.skeleton.client, lastFloor);
-  if (!bankflowCost || !floorCost) throw new Error('no journey history to count');
+  const bankflowCost = await typicalRunCost(
+    stack.client,
+    lastBankflow.map((id) => workflowIds.payment(id)),
+  );
+  const floorCost = await typicalRunCost(stack.skeleton.client, lastFloor);
   const side = (batches: JourneyBatch[], cost: RunCost): JourneySide => ({
     batches,
     median: medianBatch(batches),
@@ -222,6 +293,11 @@ export async function benchJourney(
       bankflow.map((b) => b.journeysPerSecond),
       floor.map((b) => b.journeysPerSecond),
     ),
+    cpuRatio: medianRatio(
+      bankflow.map((b) => b.cpuMsPerJourney.total),
+      floor.map((b) => b.cpuMsPerJourney.total),
+    ),
+    eventsRatio: bankflowCost.events / floorCost.events,
     costPerJourneyMs: 0,
     costPerStepMs: 0,
   };

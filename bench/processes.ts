@@ -95,14 +95,29 @@ export async function startBankflowProcess(options: BankflowProcessOptions): Pro
   if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) {
     throw new Error('dist/ is missing: run `npm run build` first (`npm run bench` does)');
   }
+  return startNodeProcess({
+    ...options,
+    name: `bankflow ${options.command}`,
+    args: [...options.nodeArgs, path.join(repoRoot, 'bin', 'bankflow.js'), options.command],
+  });
+}
+
+/** A Node.js process of its own, running `args`; resolves once its output matches `ready`. */
+async function startNodeProcess(options: {
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  logFile: string;
+  ready: RegExp;
+}): Promise<BankflowProcess> {
   // Its output goes straight to the file: through a pipe to this busy process, a full pipe would stall its logging
   // (synchronous) and show up as its latency.
   const log = openSync(options.logFile, 'a');
-  const child = spawn(
-    process.execPath,
-    [...options.nodeArgs, path.join(repoRoot, 'bin', 'bankflow.js'), options.command],
-    { cwd: repoRoot, env: options.env, stdio: ['ignore', log, log] },
-  );
+  const child = spawn(process.execPath, options.args, {
+    cwd: repoRoot,
+    env: options.env,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = performance.now() + 120_000;
@@ -111,13 +126,11 @@ export async function startBankflowProcess(options: BankflowProcessOptions): Pro
       const match = options.ready.exec(readFileSync(options.logFile, 'utf8'));
       if (match) return match;
       if (child.exitCode !== null) {
-        throw new Error(
-          `bankflow ${options.command} exited with code ${child.exitCode}; see ${options.logFile}`,
-        );
+        throw new Error(`${options.name} exited with code ${child.exitCode}; see ${options.logFile}`);
       }
       if (performance.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`bankflow ${options.command} did not start within 120 s; see ${options.logFile}`);
+        throw new Error(`${options.name} did not start within 120 s; see ${options.logFile}`);
       }
       await sleep(200);
     }
@@ -146,6 +159,21 @@ export async function startChildWorker(stack: BenchStack, taskQueue: string): Pr
     nodeArgs: stack.workerNodeArgs,
     logFile: path.join(stack.workDir, `worker-${taskQueue}.log`),
     ready: /"worker running"/,
+  });
+  return { ...worker, taskQueue };
+}
+
+/**
+ * The engine floor's worker (skeleton/worker.ts) as a process of its own, like a `bankflow worker` child: each
+ * side's CPU is then its own worker process's, apart from the driver and the bank in the bench process.
+ */
+export async function startSkeletonWorker(stack: BenchStack, taskQueue: string): Promise<ChildWorker> {
+  const worker = await startNodeProcess({
+    name: 'the skeleton worker',
+    args: [...stack.workerNodeArgs, '--import', 'tsx', path.join(repoRoot, 'bench', 'skeleton', 'worker.ts')],
+    env: stack.processEnv(taskQueue),
+    logFile: path.join(stack.workDir, `skeleton-${taskQueue}.log`),
+    ready: /skeleton worker running/,
   });
   return { ...worker, taskQueue };
 }
