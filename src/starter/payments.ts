@@ -93,7 +93,12 @@ export async function startTunedPayment(
   const reference = parsed.externalId ?? `pix-${randomUUID()}`;
   const workflowId = workflowIds.payment(reference);
   const handle = handleFor(ctx, { externalId: reference });
-  const workflowInput: PaymentInput = { ...parsed, ...tuning, externalId: reference };
+  const workflowInput: PaymentInput = {
+    ...parsed,
+    ...tuning,
+    externalId: reference,
+    readsOnCourseChange: true,
+  };
   const { answer, ended } = await startOrJoin(ctx, {
     update: paymentCreatedUpdate,
     workflow: biometricPaymentWorkflow,

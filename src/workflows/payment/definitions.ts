@@ -22,6 +22,8 @@ export interface PaymentInput {
   /** How long a settlement waits for the Pix cash-in event before the bank's GET stands in for it. */
   cashInWaitMs?: number;
   polling?: PollingSettings;
+  /** Set by the starter: the run follows the course-change read rules (read-rules.ts) from its start. */
+  readsOnCourseChange?: true;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
   resume?: { journey: PaymentJourney; replies: KeptReplies<PaymentCreated> };
 }

@@ -40,7 +40,7 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
 
   constructor(
     readonly input: PaymentInput,
-    private readonly onCourseChange = readsOnlyOnCourseChange(),
+    private readonly onCourseChange = readsOnlyOnCourseChange(input),
   ) {
     const journey = input.resume?.journey ?? startJourney(input);
     super(journey, input.resume?.replies, paymentPresentation(input), onCourseChange);
