@@ -15,6 +15,9 @@ export interface JourneySettings {
   /** Journeys started at once; each has a customer of its own (a FIDO counter must only grow). */
   concurrency: number;
   rounds: number;
+  /** A larger batch, run after the rounds at `concurrency`, to see how the cost grows with the work. */
+  growthConcurrency?: number;
+  growthRounds?: number;
 }
 
 export interface JourneyBatch {
@@ -42,6 +45,14 @@ export interface JourneySide {
   steps: number;
 }
 
+/** Batches of `concurrency` journeys at once, beside the main rounds' smaller ones. */
+export interface JourneyGrowth {
+  concurrency: number;
+  bankflow: JourneyBatch[];
+  floor: JourneyBatch[];
+  median: { bankflow: JourneyBatch; floor: JourneyBatch };
+}
+
 export interface JourneyResult {
   concurrency: number;
   bankflow: JourneySide;
@@ -52,6 +63,7 @@ export interface JourneyResult {
   /** bankflow's median p50 minus the floor's. */
   costPerJourneyMs: number;
   costPerStepMs: number;
+  growth?: JourneyGrowth;
 }
 
 let sequence = 0;
@@ -157,6 +169,39 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
 });
 
 /**
+ * The larger batches of the cost-growth line, bankflow and floor in turns like the main rounds; none when the
+ * settings ask for none or there are too few customers (each journey needs one of its own).
+ */
+async function growthBatches(
+  settings: JourneySettings,
+  customers: number,
+  runBankflow: (size: number) => Promise<JourneyBatch>,
+  runFloor: (size: number) => Promise<JourneyBatch>,
+  progress: (line: string) => void,
+): Promise<JourneyGrowth | undefined> {
+  const size = settings.growthConcurrency;
+  if (size === undefined || size > customers) return undefined;
+  const bankflow: JourneyBatch[] = [];
+  const floor: JourneyBatch[] = [];
+  for (let round = 0; round < (settings.growthRounds ?? settings.rounds); round++) {
+    const order = round % 2 === 0 ? (['bankflow', 'floor'] as const) : (['floor', 'bankflow'] as const);
+    for (const side of order) {
+      const result = side === 'bankflow' ? await runBankflow(size) : await runFloor(size);
+      (side === 'bankflow' ? bankflow : floor).push(result);
+      progress(
+        `journeys x${size} round ${round + 1} ${side}: ${result.journeysPerSecond.toFixed(1)}/s p50 ${result.p50.toFixed(0)} ms, ${result.cpuMsPerJourney.total.toFixed(0)} CPU ms/journey`,
+      );
+    }
+  }
+  return {
+    concurrency: size,
+    bankflow,
+    floor,
+    median: { bankflow: medianBatch(bankflow), floor: medianBatch(floor) },
+  };
+}
+
+/**
  * Benchmark 2: full payment journeys against the zero-latency sandbox, next to the skeleton workflow with the
  * same activities, updates and signals on the same server (the engine's floor).
  */
@@ -169,18 +214,18 @@ export async function benchJourney(
   const count = Math.min(settings.concurrency, customers.length);
   let lastBankflow = '';
   let lastFloor = '';
-  const runBankflow = async () => {
+  const runBankflow = async (size = count) => {
     const tag = nextTag();
     await waitUntilQuiet(sampleSelf);
-    return batch(stack, count, (index) => {
+    return batch(stack, size, (index) => {
       lastBankflow = `bench-journey-${tag}-${index}`;
       return bankflowJourney(stack, customers[index]!, lastBankflow);
     });
   };
-  const runFloor = async () => {
+  const runFloor = async (size = count) => {
     const tag = nextTag();
     await waitUntilQuiet(sampleSelf);
-    return batch(stack, count, (index) => {
+    return batch(stack, size, (index) => {
       lastFloor = `skeleton-${tag}-${index}`;
       return floorJourney(stack, lastFloor);
     });
@@ -201,6 +246,7 @@ export async function benchJourney(
     }
   }
 
+  const growth = await growthBatches(settings, customers.length, runBankflow, runFloor, progress);
   const [bankflowCost] = await runCosts(stack.client, workflowIds.payment(lastBankflow));
   const [floorCost] = await runCosts(stack.skeleton.client, lastFloor);
   if (!bankflowCost || !floorCost) throw new Error('no journey history to count');
@@ -224,6 +270,7 @@ export async function benchJourney(
     ),
     costPerJourneyMs: 0,
     costPerStepMs: 0,
+    ...(growth ? { growth } : {}),
   };
   result.costPerJourneyMs = result.bankflow.median.p50 - result.floor.median.p50;
   result.costPerStepMs = result.costPerJourneyMs / result.bankflow.steps;
