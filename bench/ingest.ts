@@ -32,6 +32,11 @@ export interface IngestRun {
   maxLagMs: number;
   /** CPU time of the receiver process per acknowledged event (receiver runs only). */
   receiverCpuMsPerEvent: number;
+  /** CPU time of the Temporal server per acknowledged event, both modes. */
+  temporalCpuMsPerEvent: number;
+  /** CPU the receiver (receiver runs only) and the Temporal server used over the run, in cores (1 = one core busy). */
+  receiverCores: number;
+  temporalCores: number;
 }
 
 export interface IngestRow {
@@ -122,7 +127,7 @@ function signalRequest(stack: BenchStack, target: Target, envelope: WebhookEnvel
   };
 }
 
-function describeRun(run: OpenLoopRun, receiverCpuMs: number): IngestRun {
+function describeRun(run: OpenLoopRun, cpuMs: { receiver: number; temporal: number }): IngestRun {
   const latency = summarize(run.latenciesMs);
   return {
     throughput: throughputOf(run),
@@ -132,7 +137,10 @@ function describeRun(run: OpenLoopRun, receiverCpuMs: number): IngestRun {
     p99: latency.p99,
     max: latency.max,
     maxLagMs: run.maxLagMs,
-    receiverCpuMsPerEvent: receiverCpuMs / run.ok,
+    receiverCpuMsPerEvent: cpuMs.receiver / run.ok,
+    temporalCpuMsPerEvent: cpuMs.temporal / run.ok,
+    receiverCores: cpuMs.receiver / run.elapsedMs,
+    temporalCores: cpuMs.temporal / run.elapsedMs,
   };
 }
 
@@ -145,6 +153,15 @@ const medianRun = (runs: IngestRun[]): IngestRun => ({
   max: median(runs.map((run) => run.max)),
   maxLagMs: median(runs.map((run) => run.maxLagMs)),
   receiverCpuMsPerEvent: median(runs.map((run) => run.receiverCpuMsPerEvent)),
+  temporalCpuMsPerEvent: median(runs.map((run) => run.temporalCpuMsPerEvent)),
+  receiverCores: median(runs.map((run) => run.receiverCores)),
+  temporalCores: median(runs.map((run) => run.temporalCores)),
+});
+
+/** CPU time so far of the receiver and of the Temporal server (NaN when its process was not found). */
+const cpuOf = (stack: BenchStack) => ({
+  receiver: sampleProcess(stack.receiverPid).cpuMs,
+  temporal: stack.temporalPid === undefined ? Number.NaN : sampleProcess(stack.temporalPid).cpuMs,
 });
 
 /**
@@ -168,7 +185,7 @@ export async function benchIngest(
     // Both ends must be idle: the worker finishing the previous run's signals, the receiver its requests.
     await waitUntilQuiet(sampleSelf);
     await waitUntilQuiet(() => sampleProcess(stack.receiverPid));
-    const receiverBefore = sampleProcess(stack.receiverPid);
+    const before = cpuOf(stack);
     const run =
       mode === 'receiver'
         ? await load.run({
@@ -186,8 +203,11 @@ export async function benchIngest(
             durationMs,
             requests: events.map(({ target, envelope }) => signalRequest(stack, target, envelope)),
           });
-    const receiverCpuMs = sampleProcess(stack.receiverPid).cpuMs - receiverBefore.cpuMs;
-    return describeRun(run, mode === 'receiver' ? receiverCpuMs : Number.NaN);
+    const after = cpuOf(stack);
+    return describeRun(run, {
+      receiver: mode === 'receiver' ? after.receiver - before.receiver : Number.NaN,
+      temporal: after.temporal - before.temporal,
+    });
   };
 
   await offer('receiver', 50, 1_000);

@@ -171,6 +171,8 @@ export function renderReport(results: BenchResults): string {
           'bare p50 / p99 / max ms',
           'p99 ratio',
           'receiver CPU ms/event',
+          'Temporal CPU ms/event: receiver / bare',
+          'cores busy: receiver + Temporal / bare Temporal',
         ],
         ingest.rows.map((row) => [
           String(row.offered),
@@ -181,6 +183,8 @@ export function renderReport(results: BenchResults): string {
           latency(row.median.bare),
           times(row.p99Ratio),
           fixed(row.median.receiver.receiverCpuMsPerEvent, 2),
+          `${fixed(row.median.receiver.temporalCpuMsPerEvent, 2)} / ${fixed(row.median.bare.temporalCpuMsPerEvent, 2)}`,
+          `${fixed(row.median.receiver.receiverCores, 2)} + ${fixed(row.median.receiver.temporalCores, 2)} / ${fixed(row.median.bare.temporalCores, 2)}`,
         ]),
       ),
     );
