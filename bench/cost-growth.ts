@@ -1,5 +1,5 @@
 import { growthLine, measuredLines, type GrowthLine, type GrowthPoint } from './growth.js';
-import type { JourneyBatch, JourneyResult } from './journey.js';
+import type { JourneyBatch, JourneyGrowth } from './journey.js';
 import type { BenchResults } from './report.js';
 import type { SyncRow } from './sync.js';
 
@@ -19,24 +19,14 @@ const batchPoint = (size: number, batch: JourneyBatch): GrowthPoint => ({
   cost: batch.cpuMsPerJourney.total * size,
 });
 
-function journeyLines(journey: JourneyResult | undefined): (GrowthLine | undefined)[] {
-  const growth = journey?.growth;
-  if (!journey || !growth) return [];
-  const side = (
-    name: string,
-    read: (sides: { bankflow: JourneyBatch; floor: JourneyBatch }) => JourneyBatch,
-  ) =>
+function journeyLines(growth: JourneyGrowth | undefined): GrowthLine[] {
+  if (!growth) return [];
+  const line = (name: string, side: 'bankflow' | 'floor') =>
     growthLine(name, journeyUnits, [
-      batchPoint(
-        journey.concurrency,
-        read({ bankflow: journey.bankflow.median, floor: journey.floor.median }),
-      ),
-      batchPoint(growth.concurrency, read(growth.median)),
+      batchPoint(growth.small.concurrency, growth.small.median[side]),
+      batchPoint(growth.large.concurrency, growth.large.median[side]),
     ]);
-  return [
-    side('journeys', (sides) => sides.bankflow),
-    side('journeys, engine floor', (sides) => sides.floor),
-  ];
+  return [line('journeys', 'bankflow'), line('journeys, engine floor', 'floor')];
 }
 
 /** Every sync size present against the zero-latency bank; the cost is the sync's wall time. */
@@ -63,7 +53,7 @@ export const referenceLines = new Set(['journeys, engine floor']);
  */
 export function costGrowth(results: BenchResults): GrowthLine[] {
   return measuredLines([
-    ...journeyLines(results.journey),
+    ...journeyLines(results.journey?.growth),
     syncLine(results.sync?.rows),
     results.waitingGrowth &&
       growthLine('waiting workflows', results.waitingGrowth.units, results.waitingGrowth.points),

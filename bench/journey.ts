@@ -45,12 +45,10 @@ export interface JourneySide {
   steps: number;
 }
 
-/** Batches of `concurrency` journeys at once, beside the main rounds' smaller ones. */
+/** The main concurrency and the larger one, measured in the same rounds. */
 export interface JourneyGrowth {
-  concurrency: number;
-  bankflow: JourneyBatch[];
-  floor: JourneyBatch[];
-  median: { bankflow: JourneyBatch; floor: JourneyBatch };
+  small: GrowthSize;
+  large: GrowthSize;
 }
 
 export interface JourneyResult {
@@ -168,37 +166,54 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
   },
 });
 
+/** Batches of one size, for the cost-growth line. */
+export interface GrowthSize {
+  concurrency: number;
+  bankflow: JourneyBatch[];
+  floor: JourneyBatch[];
+  median: { bankflow: JourneyBatch; floor: JourneyBatch };
+}
+
 /**
- * The larger batches of the cost-growth line, bankflow and floor in turns like the main rounds; none when the
- * settings ask for none or there are too few customers (each journey needs one of its own).
+ * The cost-growth batches: in every round, bankflow and the floor each at the main concurrency and at the larger
+ * one, back to back (orders flipping each round). Pairing the sizes in time matters: every journey leaves a closed
+ * workflow behind, and what the server spends per journey can depend on how many there are, so the small batches
+ * of the main rounds, run earlier, would flatter the comparison. None when the settings ask for none or there are
+ * too few customers (each journey needs one of its own).
  */
 async function growthBatches(
   settings: JourneySettings,
-  customers: number,
-  runBankflow: (size: number) => Promise<JourneyBatch>,
-  runFloor: (size: number) => Promise<JourneyBatch>,
+  sizes: { small: number; customers: number },
+  run: { bankflow: (size: number) => Promise<JourneyBatch>; floor: (size: number) => Promise<JourneyBatch> },
   progress: (line: string) => void,
 ): Promise<JourneyGrowth | undefined> {
-  const size = settings.growthConcurrency;
-  if (size === undefined || size > customers) return undefined;
-  const bankflow: JourneyBatch[] = [];
-  const floor: JourneyBatch[] = [];
+  const large = settings.growthConcurrency;
+  if (large === undefined || large > sizes.customers) return undefined;
+  const batches = new Map<string, JourneyBatch[]>();
   for (let round = 0; round < (settings.growthRounds ?? settings.rounds); round++) {
-    const order = round % 2 === 0 ? (['bankflow', 'floor'] as const) : (['floor', 'bankflow'] as const);
-    for (const side of order) {
-      const result = side === 'bankflow' ? await runBankflow(size) : await runFloor(size);
-      (side === 'bankflow' ? bankflow : floor).push(result);
-      progress(
-        `journeys x${size} round ${round + 1} ${side}: ${result.journeysPerSecond.toFixed(1)}/s p50 ${result.p50.toFixed(0)} ms, ${result.cpuMsPerJourney.total.toFixed(0)} CPU ms/journey`,
-      );
+    const flip = <T>(pair: [T, T]) => (round % 2 === 0 ? pair : [pair[1], pair[0]]);
+    for (const side of flip<'bankflow' | 'floor'>(['bankflow', 'floor'])) {
+      for (const size of flip([sizes.small, large])) {
+        const result = await run[side](size);
+        const key = `${side}-${size}`;
+        batches.set(key, [...(batches.get(key) ?? []), result]);
+        progress(
+          `journeys x${size} round ${round + 1} ${side}: ${result.journeysPerSecond.toFixed(1)}/s p50 ${result.p50.toFixed(0)} ms, ${result.cpuMsPerJourney.total.toFixed(0)} CPU ms/journey`,
+        );
+      }
     }
   }
-  return {
-    concurrency: size,
-    bankflow,
-    floor,
-    median: { bankflow: medianBatch(bankflow), floor: medianBatch(floor) },
+  const sizeOf = (concurrency: number): GrowthSize => {
+    const bankflow = batches.get(`bankflow-${concurrency}`) ?? [];
+    const floor = batches.get(`floor-${concurrency}`) ?? [];
+    return {
+      concurrency,
+      bankflow,
+      floor,
+      median: { bankflow: medianBatch(bankflow), floor: medianBatch(floor) },
+    };
   };
+  return { small: sizeOf(sizes.small), large: sizeOf(large) };
 }
 
 /**
@@ -246,7 +261,12 @@ export async function benchJourney(
     }
   }
 
-  const growth = await growthBatches(settings, customers.length, runBankflow, runFloor, progress);
+  const growth = await growthBatches(
+    settings,
+    { small: count, customers: customers.length },
+    { bankflow: runBankflow, floor: runFloor },
+    progress,
+  );
   const [bankflowCost] = await runCosts(stack.client, workflowIds.payment(lastBankflow));
   const [floorCost] = await runCosts(stack.skeleton.client, lastFloor);
   if (!bankflowCost || !floorCost) throw new Error('no journey history to count');

@@ -170,7 +170,7 @@ export function renderReport(results: BenchResults): string {
           'receiver ack p50 / p99 / max ms',
           'bare p50 / p99 / max ms',
           'p99 ratio',
-          'receiver CPU ms/event',
+          'CPU ms/event: receiver / bare client',
           'Temporal CPU ms/event: receiver / bare',
           'cores busy: receiver + Temporal / bare Temporal',
         ],
@@ -182,7 +182,7 @@ export function renderReport(results: BenchResults): string {
           latency(row.median.receiver),
           latency(row.median.bare),
           times(row.p99Ratio),
-          fixed(row.median.receiver.receiverCpuMsPerEvent, 2),
+          `${fixed(row.median.receiver.receiverCpuMsPerEvent, 2)} / ${fixed(row.median.bare.bareClientCpuMsPerEvent, 2)}`,
           `${fixed(row.median.receiver.temporalCpuMsPerEvent, 2)} / ${fixed(row.median.bare.temporalCpuMsPerEvent, 2)}`,
           `${fixed(row.median.receiver.receiverCores, 2)} + ${fixed(row.median.receiver.temporalCores, 2)} / ${fixed(row.median.bare.temporalCores, 2)}`,
         ]),
@@ -236,7 +236,14 @@ export function renderReport(results: BenchResults): string {
       const at = (batch: JourneyBatch) =>
         `${fixed(batch.journeysPerSecond, 1)}/s, p50 ${fixed(batch.p50)} ms, ${fixed(batch.cpuMsPerJourney.total)} CPU ms/journey`;
       parts.push(
-        `${growth.concurrency} concurrent (medians of ${growth.bankflow.length} rounds): bankflow ${at(growth.median.bankflow)}; floor ${at(growth.median.floor)}.`,
+        `Cost growth, ${growth.small.concurrency} and ${growth.large.concurrency} concurrent in the same rounds (medians of ${growth.large.bankflow.length}): ` +
+          [growth.small, growth.large]
+            .map(
+              (size) =>
+                `${size.concurrency}: bankflow ${at(size.median.bankflow)}; floor ${at(size.median.floor)}`,
+            )
+            .join('. ') +
+          '.',
       );
     }
   }
