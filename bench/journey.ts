@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { authorizePayment, waitForPaymentResult } from '../src/starter/index.js';
 import { startTunedPayment } from '../src/starter/payments.js';
@@ -28,6 +28,8 @@ export interface JourneyBatch {
   cashInMissed: number;
   /** CPU time per journey of this process (sandbox, worker, driver), the receiver and the Temporal server. */
   cpuMsPerJourney: CpuSplit;
+  /** Activities of a journey (bank calls and the skeleton's stand-ins), median of a few spread over the batch. */
+  activitiesPerJourney: number;
 }
 
 export interface CpuSplit {
@@ -127,12 +129,20 @@ function cpuPer(before: CpuSplit, after: CpuSplit, count: number): CpuSplit {
   return { bench: per('bench'), receiver: per('receiver'), temporal: per('temporal'), total: per('total') };
 }
 
-/** N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in. */
+/** Journeys whose histories are counted, spread over a batch: enough to see polls appear, cheap to fetch. */
+const sampledJourneys = 5;
+
+/**
+ * N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in;
+ * `workflowOf` names the workflow of journey `index`, for counting its activities once the batch is done.
+ */
 async function batch(
-  stack: BenchStack,
   count: number,
+  run: { stack: BenchStack; client: Client },
   journey: (index: number) => Promise<boolean>,
+  workflowOf: (index: number) => string,
 ): Promise<JourneyBatch> {
+  const { stack } = run;
   const cpuBefore = stackCpuMs(stack);
   const started = performance.now();
   const journeys = await Promise.all(
@@ -143,12 +153,22 @@ async function batch(
     }),
   );
   const latency = summarize(journeys.map((done) => done.latency));
+  const cpuMsPerJourney = cpuPer(cpuBefore, stackCpuMs(stack), count);
+  const sampled = Array.from({ length: Math.min(sampledJourneys, count) }, (_, index) =>
+    Math.floor((index * count) / Math.min(sampledJourneys, count)),
+  );
+  const activities = await Promise.all(
+    sampled.map(async (index) =>
+      (await runCosts(run.client, workflowOf(index))).reduce((sum, cost) => sum + cost.activities, 0),
+    ),
+  );
   return {
     journeysPerSecond: (count * 1000) / (performance.now() - started),
     p50: latency.p50,
     p99: latency.p99,
     cashInMissed: journeys.filter((done) => !done.heard).length,
-    cpuMsPerJourney: cpuPer(cpuBefore, stackCpuMs(stack), count),
+    cpuMsPerJourney,
+    activitiesPerJourney: median(activities),
   };
 }
 
@@ -164,6 +184,7 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
     temporal: median(batches.map((b) => b.cpuMsPerJourney.temporal)),
     total: median(batches.map((b) => b.cpuMsPerJourney.total)),
   },
+  activitiesPerJourney: median(batches.map((b) => b.activitiesPerJourney)),
 });
 
 /** Batches of one size, for the cost-growth line. */
@@ -198,7 +219,7 @@ async function growthBatches(
         const key = `${side}-${size}`;
         batches.set(key, [...(batches.get(key) ?? []), result]);
         progress(
-          `journeys x${size} round ${round + 1} ${side}: ${result.journeysPerSecond.toFixed(1)}/s p50 ${result.p50.toFixed(0)} ms, ${result.cpuMsPerJourney.total.toFixed(0)} CPU ms/journey`,
+          `journeys x${size} round ${round + 1} ${side}: ${result.journeysPerSecond.toFixed(1)}/s p50 ${result.p50.toFixed(0)} ms, ${result.cpuMsPerJourney.total.toFixed(0)} CPU ms, ${result.activitiesPerJourney} activities per journey`,
         );
       }
     }
@@ -231,19 +252,27 @@ export async function benchJourney(
   let lastFloor = '';
   const runBankflow = async (size = count) => {
     const tag = nextTag();
+    const externalId = (index: number) => `bench-journey-${tag}-${index}`;
+    lastBankflow = externalId(size - 1);
     await waitUntilQuiet(sampleSelf);
-    return batch(stack, size, (index) => {
-      lastBankflow = `bench-journey-${tag}-${index}`;
-      return bankflowJourney(stack, customers[index]!, lastBankflow);
-    });
+    return batch(
+      size,
+      { stack, client: stack.client },
+      (index) => bankflowJourney(stack, customers[index]!, externalId(index)),
+      (index) => workflowIds.payment(externalId(index)),
+    );
   };
   const runFloor = async (size = count) => {
     const tag = nextTag();
+    const workflowId = (index: number) => `skeleton-${tag}-${index}`;
+    lastFloor = workflowId(size - 1);
     await waitUntilQuiet(sampleSelf);
-    return batch(stack, size, (index) => {
-      lastFloor = `skeleton-${tag}-${index}`;
-      return floorJourney(stack, lastFloor);
-    });
+    return batch(
+      size,
+      { stack, client: stack.skeleton.client },
+      (index) => floorJourney(stack, workflowId(index)),
+      workflowId,
+    );
   };
 
   await runBankflow();

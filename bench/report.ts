@@ -234,7 +234,7 @@ export function renderReport(results: BenchResults): string {
     const { growth } = journey;
     if (growth) {
       const at = (batch: JourneyBatch) =>
-        `${fixed(batch.journeysPerSecond, 1)}/s, p50 ${fixed(batch.p50)} ms, ${fixed(batch.cpuMsPerJourney.total)} CPU ms/journey`;
+        `${fixed(batch.journeysPerSecond, 1)}/s, p50 ${fixed(batch.p50)} ms, ${fixed(batch.cpuMsPerJourney.total)} CPU ms and ${fixed(batch.activitiesPerJourney)} activities per journey`;
       parts.push(
         `Cost growth, ${growth.small.concurrency} and ${growth.large.concurrency} concurrent in the same rounds (medians of ${growth.large.bankflow.length}): ` +
           [growth.small, growth.large]
