@@ -32,6 +32,13 @@ export interface IngestRun {
   maxLagMs: number;
   /** CPU time of the receiver process per acknowledged event (receiver runs only). */
   receiverCpuMsPerEvent: number;
+  /** CPU time of the plain Temporal client (the load generator process) per acknowledged event (bare runs only). */
+  bareClientCpuMsPerEvent: number;
+  /** CPU time of the Temporal server per acknowledged event, both modes. */
+  temporalCpuMsPerEvent: number;
+  /** CPU the receiver (receiver runs only) and the Temporal server used over the run, in cores (1 = one core busy). */
+  receiverCores: number;
+  temporalCores: number;
 }
 
 export interface IngestRow {
@@ -122,7 +129,10 @@ function signalRequest(stack: BenchStack, target: Target, envelope: WebhookEnvel
   };
 }
 
-function describeRun(run: OpenLoopRun, receiverCpuMs: number): IngestRun {
+function describeRun(
+  run: OpenLoopRun,
+  cpuMs: { receiver: number; bareClient: number; temporal: number },
+): IngestRun {
   const latency = summarize(run.latenciesMs);
   return {
     throughput: throughputOf(run),
@@ -132,7 +142,11 @@ function describeRun(run: OpenLoopRun, receiverCpuMs: number): IngestRun {
     p99: latency.p99,
     max: latency.max,
     maxLagMs: run.maxLagMs,
-    receiverCpuMsPerEvent: receiverCpuMs / run.ok,
+    receiverCpuMsPerEvent: cpuMs.receiver / run.ok,
+    bareClientCpuMsPerEvent: cpuMs.bareClient / run.ok,
+    temporalCpuMsPerEvent: cpuMs.temporal / run.ok,
+    receiverCores: cpuMs.receiver / run.elapsedMs,
+    temporalCores: cpuMs.temporal / run.elapsedMs,
   };
 }
 
@@ -145,6 +159,17 @@ const medianRun = (runs: IngestRun[]): IngestRun => ({
   max: median(runs.map((run) => run.max)),
   maxLagMs: median(runs.map((run) => run.maxLagMs)),
   receiverCpuMsPerEvent: median(runs.map((run) => run.receiverCpuMsPerEvent)),
+  bareClientCpuMsPerEvent: median(runs.map((run) => run.bareClientCpuMsPerEvent)),
+  temporalCpuMsPerEvent: median(runs.map((run) => run.temporalCpuMsPerEvent)),
+  receiverCores: median(runs.map((run) => run.receiverCores)),
+  temporalCores: median(runs.map((run) => run.temporalCores)),
+});
+
+/** CPU time so far of the receiver, the load generator and the Temporal server (NaN when it was not found). */
+const cpuOf = (stack: BenchStack, load: LoadGenerator) => ({
+  receiver: sampleProcess(stack.receiverPid).cpuMs,
+  generator: sampleProcess(load.pid).cpuMs,
+  temporal: stack.temporalPid === undefined ? Number.NaN : sampleProcess(stack.temporalPid).cpuMs,
 });
 
 /**
@@ -168,7 +193,7 @@ export async function benchIngest(
     // Both ends must be idle: the worker finishing the previous run's signals, the receiver its requests.
     await waitUntilQuiet(sampleSelf);
     await waitUntilQuiet(() => sampleProcess(stack.receiverPid));
-    const receiverBefore = sampleProcess(stack.receiverPid);
+    const before = cpuOf(stack, load);
     const run =
       mode === 'receiver'
         ? await load.run({
@@ -186,8 +211,12 @@ export async function benchIngest(
             durationMs,
             requests: events.map(({ target, envelope }) => signalRequest(stack, target, envelope)),
           });
-    const receiverCpuMs = sampleProcess(stack.receiverPid).cpuMs - receiverBefore.cpuMs;
-    return describeRun(run, mode === 'receiver' ? receiverCpuMs : Number.NaN);
+    const after = cpuOf(stack, load);
+    return describeRun(run, {
+      receiver: mode === 'receiver' ? after.receiver - before.receiver : Number.NaN,
+      bareClient: mode === 'bare' ? after.generator - before.generator : Number.NaN,
+      temporal: after.temporal - before.temporal,
+    });
   };
 
   await offer('receiver', 50, 1_000);

@@ -23,6 +23,9 @@ export interface JourneySettings {
   /** Journeys started at once; each has a customer of its own (a FIDO counter must only grow). */
   concurrency: number;
   rounds: number;
+  /** A larger batch, run after the rounds at `concurrency`, to see how the cost grows with the work. */
+  growthConcurrency?: number;
+  growthRounds?: number;
 }
 
 export interface JourneyBatch {
@@ -33,6 +36,8 @@ export interface JourneyBatch {
   cashInMissed: number;
   /** CPU time per journey of the side's worker process, the receiver and the Temporal server. */
   cpuMsPerJourney: CpuSplit;
+  /** Activities of a journey (bank calls and the skeleton's stand-ins), median of a few spread over the batch. */
+  activitiesPerJourney: number;
 }
 
 export interface CpuSplit {
@@ -53,6 +58,12 @@ export interface JourneySide {
   steps: number;
 }
 
+/** The main concurrency and the larger one, measured in the same rounds. */
+export interface JourneyGrowth {
+  small: GrowthSize;
+  large: GrowthSize;
+}
+
 export interface JourneyResult {
   concurrency: number;
   bankflow: JourneySide;
@@ -67,6 +78,7 @@ export interface JourneyResult {
   /** bankflow's median p50 minus the floor's. */
   costPerJourneyMs: number;
   costPerStepMs: number;
+  growth?: JourneyGrowth;
 }
 
 let sequence = 0;
@@ -143,13 +155,20 @@ function cpuPer(before: CpuSplit, after: CpuSplit, count: number): CpuSplit {
   };
 }
 
-/** N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in. */
+/** Journeys whose histories are counted, spread over a batch: enough to see polls appear, cheap to fetch. */
+const sampledJourneys = 5;
+
+/**
+ * N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in;
+ * `workflowOf` names the workflow of journey `index`, for counting its activities once the batch is done.
+ */
 async function batch(
-  stack: BenchStack,
-  worker: ChildWorker,
   count: number,
+  run: { stack: BenchStack; client: Client; worker: ChildWorker },
   journey: (index: number) => Promise<boolean>,
+  workflowOf: (index: number) => string,
 ): Promise<JourneyBatch> {
+  const { stack, worker } = run;
   const cpuBefore = stackCpuMs(stack, worker.pid);
   const started = performance.now();
   const journeys = await Promise.all(
@@ -160,12 +179,22 @@ async function batch(
     }),
   );
   const latency = summarize(journeys.map((done) => done.latency));
+  const cpuMsPerJourney = cpuPer(cpuBefore, stackCpuMs(stack, worker.pid), count);
+  const sampled = Array.from({ length: Math.min(sampledJourneys, count) }, (_, index) =>
+    Math.floor((index * count) / Math.min(sampledJourneys, count)),
+  );
+  const activities = await Promise.all(
+    sampled.map(async (index) =>
+      (await runCosts(run.client, workflowOf(index))).reduce((sum, cost) => sum + cost.activities, 0),
+    ),
+  );
   return {
     journeysPerSecond: (count * 1000) / (performance.now() - started),
     p50: latency.p50,
     p99: latency.p99,
     cashInMissed: journeys.filter((done) => !done.heard).length,
-    cpuMsPerJourney: cpuPer(cpuBefore, stackCpuMs(stack, worker.pid), count),
+    cpuMsPerJourney,
+    activitiesPerJourney: median(activities),
   };
 }
 
@@ -196,7 +225,58 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
     total: median(batches.map((b) => b.cpuMsPerJourney.total)),
     outside: median(batches.map((b) => b.cpuMsPerJourney.outside)),
   },
+  activitiesPerJourney: median(batches.map((b) => b.activitiesPerJourney)),
 });
+
+/** Batches of one size, for the cost-growth line. */
+export interface GrowthSize {
+  concurrency: number;
+  bankflow: JourneyBatch[];
+  floor: JourneyBatch[];
+  median: { bankflow: JourneyBatch; floor: JourneyBatch };
+}
+
+/**
+ * The cost-growth batches: in every round, bankflow and the floor each at the main concurrency and at the larger
+ * one, back to back (orders flipping each round). Pairing the sizes in time matters: every journey leaves a closed
+ * workflow behind, and what the server spends per journey can depend on how many there are, so the small batches
+ * of the main rounds, run earlier, would flatter the comparison. None when the settings ask for none or there are
+ * too few customers (each journey needs one of its own).
+ */
+async function growthBatches(
+  settings: JourneySettings,
+  sizes: { small: number; customers: number },
+  run: { bankflow: (size: number) => Promise<JourneyBatch>; floor: (size: number) => Promise<JourneyBatch> },
+  progress: (line: string) => void,
+): Promise<JourneyGrowth | undefined> {
+  const large = settings.growthConcurrency;
+  if (large === undefined || large > sizes.customers) return undefined;
+  const batches = new Map<string, JourneyBatch[]>();
+  for (let round = 0; round < (settings.growthRounds ?? settings.rounds); round++) {
+    const flip = <T>(pair: [T, T]) => (round % 2 === 0 ? pair : [pair[1], pair[0]]);
+    for (const side of flip<'bankflow' | 'floor'>(['bankflow', 'floor'])) {
+      for (const size of flip([sizes.small, large])) {
+        const result = await run[side](size);
+        const key = `${side}-${size}`;
+        batches.set(key, [...(batches.get(key) ?? []), result]);
+        progress(
+          `journeys x${size} round ${round + 1} ${side}: ${result.journeysPerSecond.toFixed(1)}/s p50 ${result.p50.toFixed(0)} ms, ${result.cpuMsPerJourney.total.toFixed(0)} CPU ms, ${result.activitiesPerJourney} activities per journey`,
+        );
+      }
+    }
+  }
+  const sizeOf = (concurrency: number): GrowthSize => {
+    const bankflow = batches.get(`bankflow-${concurrency}`) ?? [];
+    const floor = batches.get(`floor-${concurrency}`) ?? [];
+    return {
+      concurrency,
+      bankflow,
+      floor,
+      median: { bankflow: medianBatch(bankflow), floor: medianBatch(floor) },
+    };
+  };
+  return { small: sizeOf(sizes.small), large: sizeOf(large) };
+}
 
 /**
  * Benchmark 2: full payment journeys against the zero-latency sandbox, next to the skeleton workflow with the
@@ -216,10 +296,15 @@ export async function benchJourney(
     startSkeletonWorker(stack, `bench-skeleton-${queue}`),
   ]);
   try {
-    return await journeyRounds(stack, customers.slice(0, count), settings, progress, {
-      bankflow: bankflowWorker,
-      floor: floorWorker,
-    });
+    return await journeyRounds(
+      stack,
+      customers,
+      { count, settings, progress },
+      {
+        bankflow: bankflowWorker,
+        floor: floorWorker,
+      },
+    );
   } finally {
     await Promise.all([bankflowWorker.stop(), floorWorker.stop()]);
   }
@@ -228,30 +313,40 @@ export async function benchJourney(
 async function journeyRounds(
   stack: BenchStack,
   customers: Customer[],
-  settings: JourneySettings,
-  progress: (line: string) => void,
+  {
+    count,
+    settings,
+    progress,
+  }: { count: number; settings: JourneySettings; progress: (line: string) => void },
   workers: { bankflow: ChildWorker; floor: ChildWorker },
 ): Promise<JourneyResult> {
-  const count = customers.length;
-  // The workflow ids of each side's latest batch, whose histories are counted.
+  // The workflow ids of each side's latest batch.
   let lastBankflow: string[] = [];
   let lastFloor: string[] = [];
   const quiet = (worker: ChildWorker) =>
     Promise.all([waitUntilQuiet(sampleSelf), waitUntilQuiet(() => sampleProcess(worker.pid))]);
-  const runBankflow = async () => {
+  const runBankflow = async (size = count) => {
     const tag = nextTag();
+    lastBankflow = customers.slice(0, size).map((_, index) => `bench-journey-${tag}-${index}`);
+    const ids = lastBankflow;
     await quiet(workers.bankflow);
-    lastBankflow = customers.map((_, index) => `bench-journey-${tag}-${index}`);
-    return batch(stack, workers.bankflow, count, (index) =>
-      bankflowJourney(stack, workers.bankflow.taskQueue, customers[index]!, lastBankflow[index]!),
+    return batch(
+      size,
+      { stack, client: stack.client, worker: workers.bankflow },
+      (index) => bankflowJourney(stack, workers.bankflow.taskQueue, customers[index]!, ids[index]!),
+      (index) => workflowIds.payment(ids[index]!),
     );
   };
-  const runFloor = async () => {
+  const runFloor = async (size = count) => {
     const tag = nextTag();
+    lastFloor = customers.slice(0, size).map((_, index) => `skeleton-${tag}-${index}`);
+    const ids = lastFloor;
     await quiet(workers.floor);
-    lastFloor = customers.map((_, index) => `skeleton-${tag}-${index}`);
-    return batch(stack, workers.floor, count, (index) =>
-      floorJourney(stack, workers.floor.taskQueue, lastFloor[index]!),
+    return batch(
+      size,
+      { stack, client: stack.skeleton.client, worker: workers.floor },
+      (index) => floorJourney(stack, workers.floor.taskQueue, ids[index]!),
+      (index) => ids[index]!,
     );
   };
 
@@ -270,11 +365,18 @@ async function journeyRounds(
     }
   }
 
+  // Counted from the main rounds' last batches, before the growth batches run.
   const bankflowCost = await typicalRunCost(
     stack.client,
     lastBankflow.map((id) => workflowIds.payment(id)),
   );
   const floorCost = await typicalRunCost(stack.skeleton.client, lastFloor);
+  const growth = await growthBatches(
+    settings,
+    { small: count, customers: customers.length },
+    { bankflow: runBankflow, floor: runFloor },
+    progress,
+  );
   const side = (batches: JourneyBatch[], cost: RunCost): JourneySide => ({
     batches,
     median: medianBatch(batches),
@@ -300,6 +402,7 @@ async function journeyRounds(
     eventsRatio: bankflowCost.events / floorCost.events,
     costPerJourneyMs: 0,
     costPerStepMs: 0,
+    ...(growth ? { growth } : {}),
   };
   result.costPerJourneyMs = result.bankflow.median.p50 - result.floor.median.p50;
   result.costPerStepMs = result.costPerJourneyMs / result.bankflow.steps;

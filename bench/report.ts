@@ -1,6 +1,8 @@
+import { costGrowth, referenceLines, zeroLatencyRows } from './cost-growth.js';
 import type { FootprintResult } from './footprint.js';
+import { growthMet, maxGrowthRatio, type GrowthPoint } from './growth.js';
 import type { IngestRow } from './ingest.js';
-import type { JourneyResult } from './journey.js';
+import type { JourneyBatch, JourneyResult } from './journey.js';
 import type { SyncRow } from './sync.js';
 
 export interface Machine {
@@ -22,6 +24,8 @@ export interface BenchResults {
   journey?: JourneyResult & { rounds: number };
   sync?: { rounds: number; recurrences: number; rows: SyncRow[] };
   footprint?: FootprintResult;
+  /** Waiting workflows at two or more sizes, for the cost-growth line (see bench/cost-growth.ts). */
+  waitingGrowth?: { units: { work: string; cost: string }; points: GrowthPoint[] };
 }
 
 export interface TargetCheck {
@@ -50,10 +54,6 @@ function table(header: string[], rows: string[][]): string {
   ].join('\n');
 }
 
-/** The sync cases against the zero-latency bank, smallest first: what the targets and the growth line read. */
-const zeroLatencyRows = (rows: SyncRow[]) =>
-  rows.filter((row) => row.bankLatencyMs === 0).sort((a, b) => a.attempts - b.attempts);
-
 /** Every performance target of docs/performance.md, checked against this run's medians. */
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
@@ -71,6 +71,19 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
         target: 'receiver p99 ack < 250 ms at 200 events/s',
         measured: `${fixed(at200.median.receiver.p99)} ms`,
         met: at200.median.receiver.p99 < 250,
+      });
+    }
+    const at1000 = ingest.rows.find((row) => row.offered === 1_000);
+    if (at1000) {
+      checks.push({
+        target: 'receiver throughput >= 0.95x bare at 1000 events/s',
+        measured: exactly(at1000.throughputRatio),
+        met: at1000.throughputRatio >= 0.95,
+      });
+      checks.push({
+        target: 'receiver p99 ack <= 1.2x bare p99 at 1000 events/s',
+        measured: `${exactly(at1000.p99Ratio)} (${fixed(at1000.median.receiver.p99)} vs ${fixed(at1000.median.bare.p99)} ms)`,
+        met: at1000.p99Ratio <= 1.2,
       });
     }
     const slowest = Math.max(...ingest.rows.flatMap((row) => row.receiver.map((run) => run.max)));
@@ -137,6 +150,14 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       met: footprint.waiting.rssBytes < 300 * 2 ** 20 && footprint.open >= footprint.workflows,
     });
   }
+  for (const line of costGrowth(results)) {
+    if (referenceLines.has(line.name)) continue;
+    checks.push({
+      target: `${line.name}: cost growth / work growth <= ${maxGrowthRatio}x (every step)`,
+      measured: line.steps.map((step) => `${step.from} -> ${step.to}: ${exactly(step.ratio)}`).join(', '),
+      met: growthMet(line),
+    });
+  }
   return checks;
 }
 
@@ -161,7 +182,9 @@ export function renderReport(results: BenchResults): string {
           'receiver ack p50 / p99 / max ms',
           'bare p50 / p99 / max ms',
           'p99 ratio',
-          'receiver CPU ms/event',
+          'CPU ms/event: receiver / bare client',
+          'Temporal CPU ms/event: receiver / bare',
+          'cores busy: receiver + Temporal / bare Temporal',
         ],
         ingest.rows.map((row) => [
           String(row.offered),
@@ -171,7 +194,9 @@ export function renderReport(results: BenchResults): string {
           latency(row.median.receiver),
           latency(row.median.bare),
           times(row.p99Ratio),
-          fixed(row.median.receiver.receiverCpuMsPerEvent, 2),
+          `${fixed(row.median.receiver.receiverCpuMsPerEvent, 2)} / ${fixed(row.median.bare.bareClientCpuMsPerEvent, 2)}`,
+          `${fixed(row.median.receiver.temporalCpuMsPerEvent, 2)} / ${fixed(row.median.bare.temporalCpuMsPerEvent, 2)}`,
+          `${fixed(row.median.receiver.receiverCores, 2)} + ${fixed(row.median.receiver.temporalCores, 2)} / ${fixed(row.median.bare.temporalCores, 2)}`,
         ]),
       ),
     );
@@ -221,6 +246,21 @@ export function renderReport(results: BenchResults): string {
       `Cost over the floor: ${fixed(journey.costPerJourneyMs)} ms per journey at p50, ${fixed(journey.costPerStepMs, 1)} ms per step (${journey.bankflow.steps} steps). ` +
         `Journeys whose Pix cash-in webhook never reached the workflow (settled on the bank's GET after \`cashInWaitMs\`): ${journey.bankflow.median.cashInMissed} of ${journey.concurrency * journey.rounds}.`,
     );
+    const { growth } = journey;
+    if (growth) {
+      const at = (batch: JourneyBatch) =>
+        `${fixed(batch.journeysPerSecond, 1)}/s, p50 ${fixed(batch.p50)} ms, ${fixed(batch.cpuMsPerJourney.total)} CPU ms and ${fixed(batch.activitiesPerJourney)} activities per journey`;
+      parts.push(
+        `Cost growth, ${growth.small.concurrency} and ${growth.large.concurrency} concurrent in the same rounds (medians of ${growth.large.bankflow.length}): ` +
+          [growth.small, growth.large]
+            .map(
+              (size) =>
+                `${size.concurrency}: bankflow ${at(size.median.bankflow)}; floor ${at(size.median.floor)}`,
+            )
+            .join('. ') +
+          '.',
+      );
+    }
   }
   if (sync) {
     parts.push(
@@ -293,6 +333,27 @@ export function renderReport(results: BenchResults): string {
       ),
       `${footprint.open} open workflows; ${fixed(footprint.perWorkflowBytes / 1024)} KB RSS per waiting payment; ` +
         `peak RSS ${mb(footprint.rampPeakRssBytes)} MB while starting them in ${fixed(footprint.rampMs / 1000, 1)} s.`,
+    );
+  }
+  const growth = costGrowth(results);
+  if (growth.length > 0) {
+    parts.push(
+      `Cost growth: each step from one size to the next; ratio = cost growth / work growth (1 = linear; target <= ${maxGrowthRatio}x)`,
+      table(
+        ['line', 'work', 'cost', 'sizes (work: cost)', 'step', 'work growth', 'cost growth', 'ratio'],
+        growth.flatMap((line) =>
+          line.steps.map((step, index) => [
+            index === 0 ? line.name : '',
+            index === 0 ? line.work : '',
+            index === 0 ? line.cost : '',
+            index === 0 ? line.points.map((point) => `${point.label}: ${fixed(point.cost)}`).join(', ') : '',
+            `${step.from} -> ${step.to}`,
+            times(step.workGrowth),
+            times(step.costGrowth),
+            exactly(step.ratio),
+          ]),
+        ),
+      ),
     );
   }
   const checks = checkTargets(results);

@@ -53,7 +53,7 @@ const wanted = (name: Benchmark) => selected.has(name);
 const settings = values.quick
   ? {
       ingest: { loads: [20, 50], durationMs: 1_000, rounds, workflows: 10 } satisfies IngestSettings,
-      journey: { concurrency: 4, rounds } satisfies JourneySettings,
+      journey: { concurrency: 4, rounds, growthConcurrency: 8, growthRounds: 1 } satisfies JourneySettings,
       sync: {
         cases: [
           { attempts: 200, bankLatencyMs: 0 },
@@ -66,8 +66,18 @@ const settings = values.quick
       footprint: { workflows: 50, measureMs: 2_000 } satisfies FootprintSettings,
     }
   : {
-      ingest: { loads: [50, 200, 500], durationMs: 3_000, rounds, workflows: 200 } satisfies IngestSettings,
-      journey: { concurrency: 20, rounds: rounds * 2 } satisfies JourneySettings,
+      ingest: {
+        loads: [50, 200, 500, 1_000],
+        durationMs: 3_000,
+        rounds,
+        workflows: 200,
+      } satisfies IngestSettings,
+      journey: {
+        concurrency: 20,
+        rounds: rounds * 2,
+        growthConcurrency: 100,
+        growthRounds: rounds,
+      } satisfies JourneySettings,
       sync: {
         cases: [
           { attempts: 1_000, bankLatencyMs: 0 },
@@ -111,7 +121,8 @@ let failed = false;
 try {
   const needsJourneyCustomers = wanted('journey');
   const needsIdleCustomer = wanted('ingest') || wanted('footprint');
-  const count = (needsJourneyCustomers ? settings.journey.concurrency : 0) + (needsIdleCustomer ? 1 : 0);
+  const journeyCustomers = Math.max(settings.journey.concurrency, settings.journey.growthConcurrency);
+  const count = (needsJourneyCustomers ? journeyCustomers : 0) + (needsIdleCustomer ? 1 : 0);
   progress(`enrolling ${count} customers`);
   const customers = await mapLimit(
     Array.from({ length: count }, (_, index) => index),

@@ -4,6 +4,8 @@ import type { OpenLoopRun } from '../pacing.js';
 import type { LoadJob, LoadMessage, LoadReply } from './protocol.js';
 
 export interface LoadGenerator {
+  /** The generator process, whose CPU time in a bare run is what the plain Temporal client spends. */
+  pid: number;
   run(job: LoadJob): Promise<OpenLoopRun>;
   stop(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export function startLoadGenerator(): LoadGenerator {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
+    pid: child.pid ?? Number.NaN,
     run(job) {
       const id = ++sequence;
       return new Promise((resolve, reject) => {

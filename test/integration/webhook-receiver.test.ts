@@ -13,7 +13,7 @@ import {
 } from '../../src/workflows/unmatched-webhook.js';
 import { webhookEventKey } from '../../src/workflows/webhook-events.js';
 import { httpCall } from '../helpers/http.js';
-import { keyOf, newCustomer } from '../helpers/journey.js';
+import { eventually, keyOf, newCustomer } from '../helpers/journey.js';
 import { startEnrollment } from '../../src/starter/index.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { recordHistory } from '../helpers/replay.js';
@@ -276,6 +276,53 @@ describe('webhook receiver', () => {
     } finally {
       await unreachable.close();
       await connection.close();
+    }
+  });
+
+  it('answers 503 at once beyond its webhooks in flight, without doing their work, and takes more once done', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let routed = 0;
+    const narrow = createReceiver({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      auth: { secrets: [secret], disabled: false, acceptSecretHeader: false },
+      maxAgeMs: undefined,
+      router: async (event, lookup) => {
+        routed++;
+        await held;
+        return bankflowRouter(event, lookup);
+      },
+      logger: stack.logger,
+      maxInFlight: 1,
+      // The first webhook waits on the test, not on Temporal: the deadline must not end it first.
+      temporalDeadlineMs: 15_000,
+    });
+    try {
+      const narrowUrl = await narrow.listen({ host: '127.0.0.1', port: 0 });
+      const send = (type: string) => signed(JSON.stringify(envelope({ type })), secret, narrowUrl);
+      const first = send('in-flight-first');
+      await eventually(
+        async () => routed,
+        (count) => count === 1,
+      );
+      const refused = await send('in-flight-refused');
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json().error).toBe('busy: 1 webhooks in flight; retry later');
+      expect(routed).toBe(1);
+
+      release();
+      expect((await first).statusCode).toBe(202);
+      expect((await send('in-flight-after')).statusCode).toBe(202);
+      expect(routed).toBe(2);
+      expect((await httpCall(`${narrowUrl}/metrics`)).body).toMatch(
+        /bankflow_webhooks_received_total\{outcome="busy",category="unknown"\} 1\n/,
+      );
+    } finally {
+      release();
+      await narrow.close();
     }
   });
 
