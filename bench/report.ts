@@ -3,6 +3,7 @@ import type { FootprintResult } from './footprint.js';
 import { growthMet, maxGrowthRatio, type GrowthPoint } from './growth.js';
 import type { IngestRow } from './ingest.js';
 import type { JourneyBatch, JourneyResult } from './journey.js';
+import type { ParallelSyncResult } from './parallel-sync.js';
 import type { SyncRow } from './sync.js';
 
 export interface Machine {
@@ -23,6 +24,7 @@ export interface BenchResults {
   ingest?: { settings: { durationMs: number; workflows: number; rounds: number }; rows: IngestRow[] };
   journey?: JourneyResult & { rounds: number };
   sync?: { rounds: number; recurrences: number; rows: SyncRow[] };
+  parallelSync?: ParallelSyncResult;
   footprint?: FootprintResult;
   /** Waiting workflows at two or more sizes, for the cost-growth line (see bench/cost-growth.ts). */
   waitingGrowth?: { units: { work: string; cost: string }; points: GrowthPoint[] };
@@ -141,6 +143,15 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       target: `history events per run bounded from ${first.attempts} to ${last.attempts} attempts`,
       measured: `${fixed(first.median.sync.maxEventsPerRun)} -> ${fixed(last.median.sync.maxEventsPerRun)} events`,
       met: last.median.sync.maxEventsPerRun <= first.median.sync.maxEventsPerRun * 1.1,
+    });
+  }
+  const parallel = results.parallelSync;
+  if (parallel) {
+    const { settings } = parallel;
+    checks.push({
+      target: `parallel sync of ${settings.attempts} attempts (bank +${settings.bankLatencyMs} ms, ${settings.requestsPerSecond}/s, ${settings.workers} workers) >= 0.8x the limit's ceiling, no 429`,
+      measured: `${fixed(parallel.median.recordsPerSecond)} of ${fixed(parallel.ceilingRecordsPerSecond)} records/s: ${exactly(parallel.ceilingRatio)}; ${parallel.rateLimited} answered 429`,
+      met: parallel.ceilingRatio >= 0.8 && parallel.rateLimited === 0,
     });
   }
   if (footprint) {
@@ -316,6 +327,42 @@ export function renderReport(results: BenchResults): string {
           `max events per run ${grow((row) => row.median.sync.maxEventsPerRun)}.`,
       );
     }
+  }
+  const parallel = results.parallelSync;
+  if (parallel) {
+    const { settings, median: run } = parallel;
+    parts.push(
+      `3b. Parallel attempts sync: ${settings.attempts} attempts over ${settings.recurrences} recurrences, sandbox bank at +${settings.bankLatencyMs} ms and ${settings.requestsPerSecond} requests/s, ` +
+        `${settings.workers} \`bankflow worker\` processes with BANK_RATE_LIMIT_PER_SECOND=${settings.requestsPerSecond}; medians of ${parallel.runs.length} rounds, load ${fixed(parallel.loadAtStart, 2)} at start`,
+      table(
+        [
+          'records/s',
+          'ceiling records/s',
+          'ratio',
+          'bank calls/s',
+          'pages',
+          'workflow runs',
+          '429',
+          'time s',
+          'ms per page in the slices: queued / activity / workflow tasks',
+        ],
+        [
+          [
+            fixed(run.recordsPerSecond),
+            fixed(parallel.ceilingRecordsPerSecond),
+            times(parallel.ceilingRatio),
+            fixed(run.requestsPerSecond, 1),
+            fixed(run.pages),
+            fixed(run.runs),
+            String(parallel.rateLimited),
+            fixed(run.wallMs / 1000, 1),
+            [run.perPageMs.activityQueue, run.perPageMs.activity, run.perPageMs.workflowTasks]
+              .map((ms) => fixed(ms))
+              .join(' / '),
+          ],
+        ],
+      ),
+    );
   }
   if (footprint) {
     parts.push(

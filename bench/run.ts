@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { enrollCustomer, mapLimit } from './customers.js';
 import { benchFootprint, type FootprintSettings } from './footprint.js';
 import { benchIngest, type IngestSettings } from './ingest.js';
+import { benchParallelSync, type ParallelSyncSettings } from './parallel-sync.js';
 import { benchJourney, type JourneySettings } from './journey.js';
 import { startLoadGenerator } from './load/remote.js';
 import { checkTargets, renderReport, type BenchResults } from './report.js';
@@ -63,6 +64,14 @@ const settings = values.quick
         rounds,
         recurrences: 2,
       } satisfies SyncSettings,
+      parallelSync: {
+        attempts: 3_000,
+        bankLatencyMs: 100,
+        requestsPerSecond: 60,
+        workers: 2,
+        recurrences: 2,
+        rounds: 1,
+      } satisfies ParallelSyncSettings,
       footprint: { workflows: 50, measureMs: 2_000 } satisfies FootprintSettings,
     }
   : {
@@ -82,12 +91,21 @@ const settings = values.quick
         cases: [
           { attempts: 1_000, bankLatencyMs: 0 },
           { attempts: 10_000, bankLatencyMs: 0 },
+          { attempts: 100_000, bankLatencyMs: 0 },
           { attempts: 1_000, bankLatencyMs: 100 },
           { attempts: 10_000, bankLatencyMs: 100 },
         ],
         rounds,
         recurrences: 10,
       } satisfies SyncSettings,
+      parallelSync: {
+        attempts: 100_000,
+        bankLatencyMs: 100,
+        requestsPerSecond: 60,
+        workers: 2,
+        recurrences: 10,
+        rounds,
+      } satisfies ParallelSyncSettings,
       footprint: { workflows: 1_000, measureMs: 10_000 } satisfies FootprintSettings,
     };
 
@@ -142,6 +160,7 @@ try {
   if (wanted('sync')) {
     const rows = await benchSync(stack, settings.sync, progress);
     results.sync = { rounds, recurrences: settings.sync.recurrences, rows };
+    results.parallelSync = await benchParallelSync(stack, settings.parallelSync, progress);
   }
   if (wanted('footprint') && idleCustomer) {
     results.footprint = await benchFootprint(stack, idleCustomer, settings.footprint, progress);

@@ -1,6 +1,7 @@
 import { BankClient } from '../src/bank/client.js';
 import type { GenerateRecurrenceRequest } from '../src/bank/schemas/recurrence.js';
 import { exampleRecurrenceRequest } from '../src/sandbox/examples/recurrence-request.js';
+import type { SandboxWorld } from '../src/sandbox/seed/world.js';
 import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { workflowIds } from '../src/workflows/ids.js';
 import { control } from './customers.js';
@@ -101,10 +102,11 @@ function summarizeSync(syncCase: SyncCase, sync: SyncRun[], direct: DirectRun[])
   };
 }
 
-function recurrenceRequest(stack: BenchStack, externalId: string): GenerateRecurrenceRequest {
+/** A recurrence on the first virtual account of a sandbox's world. */
+export function recurrenceRequest(world: SandboxWorld, externalId: string): GenerateRecurrenceRequest {
   return exampleRecurrenceRequest({
     externalId,
-    virtualAccountId: stack.sandbox.state.world.virtualAccountIds[0] ?? '',
+    virtualAccountId: world.virtualAccountIds[0] ?? '',
     startDate: '2035-01-05',
   });
 }
@@ -145,7 +147,10 @@ export async function benchSync(
     const tag = Date.now();
     const recurrences = await Promise.all(
       Array.from({ length: settings.recurrences }, async (_, index) => {
-        const started = await startRecurrence(ctx, recurrenceRequest(stack, `bench-sync-${tag}-${index}`));
+        const started = await startRecurrence(
+          ctx,
+          recurrenceRequest(stack.sandbox.state.world, `bench-sync-${tag}-${index}`),
+        );
         return started.recurrence.id;
       }),
     );

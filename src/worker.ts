@@ -67,6 +67,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
   const dataConverter = bankflowDataConverter(options.encryptionKeys, 'mark');
   const activities = createActivities({
     bank,
+    bankRequestsPerSecond: options.bank.requestsPerSecond,
     jobs: options.jobs,
     // The same keys as the worker's: activities read and signal workflows whose payloads are encrypted; as a
     // client, it refuses plaintext outright.

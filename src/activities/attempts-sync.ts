@@ -7,9 +7,12 @@ import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import { workflowIds } from '../workflows/ids.js';
 import { recurrenceAttemptsSignal, toRecurrenceAttempt } from '../workflows/recurrence/definitions.js';
 import type {
+  AttemptsDelivery,
   AttemptsPageQuery,
   AttemptsPageResult,
   AttemptsPagesRequest,
+  AttemptsSlicePage,
+  SyncedAttempt,
   UnknownRecurrence,
 } from '../workflows/sync/attempts-definitions.js';
 import { bankActivity } from './failures.js';
@@ -30,7 +33,7 @@ const batchTimeMs = 10_000;
 async function signalRecurrence(
   client: Client,
   externalId: string,
-  attempts: CollectionAttempt[],
+  attempts: SyncedAttempt[],
 ): Promise<{ signals: number; unknown?: UnknownRecurrence }> {
   const handle = client.workflow.getHandle(workflowIds.recurrence(externalId));
   let signals = 0;
@@ -38,7 +41,7 @@ async function signalRecurrence(
     for (let start = 0; start < attempts.length; start += attemptsPerSignal) {
       await handle.signal(recurrenceAttemptsSignal, {
         source: 'sync',
-        attempts: attempts.slice(start, start + attemptsPerSignal).map(toRecurrenceAttempt),
+        attempts: attempts.slice(start, start + attemptsPerSignal).map((synced) => synced.attempt),
       });
       signals++;
     }
@@ -57,10 +60,10 @@ async function signalRecurrence(
     signals,
     unknown: {
       externalId,
-      recurrenceId: attempts.find((attempt) => attempt.recurrence_id)?.recurrence_id ?? null,
+      recurrenceId: attempts.find((synced) => synced.recurrenceId)?.recurrenceId ?? null,
       workflow: closed ? 'closed' : 'missing',
       attempts: attempts.length,
-      attemptIds: attempts.map((attempt) => attempt.id),
+      attemptIds: attempts.map((synced) => synced.attempt.id),
     },
   };
 }
@@ -79,9 +82,7 @@ export async function syncAttemptsPages(
   request: AttemptsPagesRequest,
 ): Promise<AttemptsPageResult> {
   const started = Date.now();
-  const byRecurrence = new Map<string, CollectionAttempt[]>();
-  const byStatus: Record<string, number> = {};
-  let attempts = 0;
+  const attempts: SyncedAttempt[] = [];
   let pages = 0;
   let next: string | null = request.query.after ?? null;
   do {
@@ -95,16 +96,37 @@ export async function syncAttemptsPages(
       break;
     }
     pages++;
-    attempts += page.data.length;
-    for (const attempt of page.data) {
-      byStatus[attempt.status] = (byStatus[attempt.status] ?? 0) + 1;
-      const group = byRecurrence.get(attempt.external_id) ?? [];
-      group.push(attempt);
-      byRecurrence.set(attempt.external_id, group);
-    }
+    attempts.push(...page.data.map(toSyncedAttempt));
     next = page.metadata.has_next ? page.metadata.after : null;
   } while (next && pages < request.maxPages && Date.now() - started < batchTimeMs);
+  return { ...(await deliverAttempts(client, attempts, pages)), next };
+}
 
+function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
+  return {
+    externalId: attempt.external_id,
+    recurrenceId: attempt.recurrence_id ?? null,
+    attempt: toRecurrenceAttempt(attempt),
+  };
+}
+
+/**
+ * Signals each recurrence the attempts of `pages` pages that concern it, once (more only past
+ * `attemptsPerSignal`), and counts them; only these counts go back into the sync's history.
+ */
+export async function deliverAttempts(
+  client: Client,
+  attempts: SyncedAttempt[],
+  pages: number,
+): Promise<AttemptsDelivery> {
+  const byRecurrence = new Map<string, SyncedAttempt[]>();
+  const byStatus: Record<string, number> = {};
+  for (const synced of attempts) {
+    byStatus[synced.attempt.status] = (byStatus[synced.attempt.status] ?? 0) + 1;
+    const group = byRecurrence.get(synced.externalId) ?? [];
+    group.push(synced);
+    byRecurrence.set(synced.externalId, group);
+  }
   const outcomes = await Promise.all(
     [...byRecurrence].map(async ([externalId, group]) => ({
       externalId,
@@ -113,21 +135,35 @@ export async function syncAttemptsPages(
   );
   return {
     pages,
-    attempts,
+    attempts: attempts.length,
     byStatus,
     signals: outcomes.reduce((sum, outcome) => sum + outcome.signals, 0),
     updated: outcomes.filter((outcome) => !outcome.unknown).map((outcome) => outcome.externalId),
     unknown: outcomes.flatMap((outcome) => (outcome.unknown ? [outcome.unknown] : [])),
-    next,
+  };
+}
+
+/** One page of a slice: a single bank call, so the task queue's rate limit paces it like every other call. */
+async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promise<AttemptsSlicePage> {
+  const page = await bank.listCollectionAttempts(query);
+  return {
+    attempts: page.data.map(toSyncedAttempt),
+    next: page.metadata.has_next ? page.metadata.after : null,
   };
 }
 
 /**
  * The sync's page activities; they signal through the worker's own Temporal client. `syncAttemptsPage` (one page
- * a call) serves the runs started before page batches, which go on calling it.
+ * a call) serves the runs started before page batches, which go on calling it; the slices of a rate-limited sync
+ * fetch with `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`.
  */
-export function createAttemptsSyncActivities(bank: BankClient) {
+export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSecond: number | undefined) {
   return {
+    fetchAttemptsSlicePage: bankActivity((query: AttemptsPageQuery) => fetchSlicePage(bank, query)),
+    deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number }) =>
+      deliverAttempts(Context.current().client, request.attempts, request.pages),
+    /** The fleet's bank rate limit, which decides whether and how wide the sync runs in slices. */
+    attemptsSyncPlan: async () => ({ bankRequestsPerSecond: bankRequestsPerSecond ?? null }),
     syncAttemptsPages: bankActivity((request: AttemptsPagesRequest) =>
       syncAttemptsPages(bank, Context.current().client, request),
     ),

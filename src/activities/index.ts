@@ -11,6 +11,8 @@ import { createUnmatchedEventActivities } from './unmatched-events.js';
 
 export interface ActivityDeps {
   bank: BankClient;
+  /** The fleet's bank calls per second (BANK_RATE_LIMIT_PER_SECOND); unset for no limit. */
+  bankRequestsPerSecond?: number;
   /** Scheduled jobs: the reports directory, the metrics accounts and an optional snapshot sink. */
   jobs: Omit<ReportActivityDeps, 'bank'>;
   /** A client on the worker's own connection, for what workflows ask of Temporal (schedule times, unmatched events). */
@@ -22,7 +24,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createBoletoActivities(deps.bank),
     ...createRecurrenceActivities(deps.bank),
-    ...createAttemptsSyncActivities(deps.bank),
+    ...createAttemptsSyncActivities(deps.bank, deps.bankRequestsPerSecond),
     ...createMetricsActivities(deps.bank),
     ...createBiometricsActivities(deps.bank),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),

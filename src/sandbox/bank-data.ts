@@ -1,10 +1,10 @@
 import type { CardInvoice } from '../bank/schemas/card-invoice.js';
 import type { CardPurchaseDocument } from '../bank/schemas/card-purchase.js';
 import type { Card } from '../bank/schemas/card.js';
-import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../bank/schemas/recurrence.js';
 import type { ReceivableRefund } from '../bank/schemas/refund.js';
 import type { SandboxTransferDocument } from '../bank/schemas/transfer.js';
+import { AttemptStore } from './attempt-store.js';
 import type { CreatedUnderExternalId } from './repeated-create.js';
 import { seedCards } from './seed/cards.js';
 import { seedCollectingDocuments, type SeededCollectingDocument } from './seed/collecting-documents.js';
@@ -36,7 +36,7 @@ export class BankData {
    * each with the generate request that made it.
    */
   private readonly recurrencesByExternalId = new Map<string, CreatedUnderExternalId<Recurrence>>();
-  readonly attempts = new Map<string, CollectionAttempt>();
+  readonly attempts = new AttemptStore();
   readonly cards: Map<string, Card>;
   readonly invoices: CardInvoice[];
   readonly purchasesByEndToEndId: Map<string, CardPurchaseDocument>;

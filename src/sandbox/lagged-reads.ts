@@ -17,6 +17,11 @@ export class LaggedReads {
 
   constructor(private readonly lagMs: () => number) {}
 
+  /** Whether reads may show older contents than the records hold now. */
+  get lagging(): boolean {
+    return this.lagMs() > 0;
+  }
+
   enrollment(record: EnrollmentRecord): EnrollmentRecord | undefined {
     return this.enrollments.asOf(record.id, record, this.lagMs());
   }

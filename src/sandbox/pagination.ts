@@ -75,13 +75,37 @@ export function readPageRequest(
   return request;
 }
 
-function compareKeys(a: PageKey, b: PageKey): number {
+export function compareKeys(a: PageKey, b: PageKey): number {
   return a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** The timestamp-and-id key of a record; `time` is the instant the list orders by. */
 export function keyOf(timestamp: string, id: string): PageKey {
   return { time: Date.parse(timestamp), id };
+}
+
+export interface KeyedRecord<T> {
+  record: T;
+  key: PageKey;
+}
+
+/** The first index in [lo, hi) of `keyed` (in key order) whose key is not below `key` (`above`: is above it). */
+export function searchKeys<T>(
+  keyed: readonly KeyedRecord<T>[],
+  key: PageKey,
+  lo = 0,
+  hi = keyed.length,
+  above = false,
+): number {
+  let low = lo;
+  let high = hi;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const order = compareKeys(keyed[middle]!.key, key);
+    if (order < 0 || (above && order === 0)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
@@ -96,20 +120,29 @@ export function paginate<T>(
 ): { data: T[]; metadata: PageMetadata } {
   const keyed = records.map((record) => ({ record, key: keyFor(record) }));
   keyed.sort((a, b) => compareKeys(a.key, b.key));
-  let start = 0;
-  let end = Math.min(keyed.length, request.limit);
+  return paginateOrdered(scope, keyed, request);
+}
+
+/** `paginate` over the records of `keyed[lo, hi)`, already in key order: a binary search and a slice. */
+export function paginateOrdered<T>(
+  scope: string,
+  keyed: readonly KeyedRecord<T>[],
+  request: PageRequest,
+  lo = 0,
+  hi = keyed.length,
+): { data: T[]; metadata: PageMetadata } {
+  let start = lo;
+  let end = Math.min(hi, lo + request.limit);
   const { after, before } = request;
   if (after) {
-    start = keyed.findIndex((item) => compareKeys(item.key, after) >= 0);
-    if (start < 0) start = keyed.length;
-    end = Math.min(keyed.length, start + request.limit);
+    start = searchKeys(keyed, after, lo, hi);
+    end = Math.min(hi, start + request.limit);
   } else if (before) {
-    end = keyed.findIndex((item) => compareKeys(item.key, before) > 0);
-    if (end < 0) end = keyed.length;
-    start = Math.max(0, end - request.limit);
+    end = searchKeys(keyed, before, lo, hi, true);
+    start = Math.max(lo, end - request.limit);
   }
-  const next = keyed[end];
-  const previous = keyed[start - 1];
+  const next = end < hi ? keyed[end] : undefined;
+  const previous = start > lo ? keyed[start - 1] : undefined;
   return {
     data: keyed.slice(start, end).map((item) => item.record),
     metadata: {

@@ -6,6 +6,9 @@ export const workflowIds = {
   recurrence: (externalId: string) => `recurrence:${externalId}`,
   /** One attempts sync per window; asking again while it runs joins it. */
   attemptsSync: (from: string, to: string) => `attempts-sync:${from}..${to}`,
+  /** A slice of an attempts sync's window, keyed by both windows: a child of that sync alone. */
+  attemptsSyncSlice: (window: { from: string; to: string }, slice: { from: string; to: string }) =>
+    `attempts-sync:${window.from}..${window.to}/slice:${slice.from}..${slice.to}`,
   /** One workflow per unclaimed bank event, keyed by the event's dedupe key. */
   unmatchedWebhook: (eventKey: string) => `webhook-unmatched:${eventKey}`,
 };

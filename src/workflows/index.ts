@@ -4,6 +4,7 @@ export { enrollmentWorkflow } from './enrollment/workflow.js';
 export { biometricPaymentWorkflow } from './payment/workflow.js';
 export { recurrenceWorkflow } from './recurrence/workflow.js';
 export { syncRecurrenceAttempts } from './sync/attempts-workflow.js';
+export { syncAttemptsSlice } from './sync/attempts-slice-workflow.js';
 export { refundReport } from './jobs/refund-report.js';
 export { transferReport } from './jobs/transfer-report.js';
 export { metricsSnapshot } from './jobs/metrics-snapshot.js';

@@ -6,6 +6,7 @@ import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrenc
 import type { RunningSandbox } from '../../src/sandbox/app.js';
 import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
 import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
+import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
 import type { TestStack } from './stack.js';
 
 let sequence = 0;
@@ -40,9 +41,25 @@ export function countByStatus(attempts: { status: string }[]): Record<string, nu
   return counts;
 }
 
+/** The summary a sync of these attempts must return, computed from the sandbox's records alone. */
+export function expectedSummary(
+  attempts: CollectionAttempt[],
+  withWorkflow: Set<string>,
+): Pick<AttemptsSyncSummary, 'attempts' | 'byStatus' | 'recurrencesUpdated' | 'unknownAttempts'> {
+  const recurrences = new Set(attempts.map((attempt) => attempt.external_id));
+  return {
+    attempts: attempts.length,
+    byStatus: countByStatus(attempts),
+    recurrencesUpdated: [...recurrences].filter((id) => withWorkflow.has(id)).length,
+    unknownAttempts: attempts.filter((attempt) => !withWorkflow.has(attempt.external_id)).length,
+  };
+}
+
 export interface AttemptsListRequest {
   after: string | null;
   status: number;
+  /** performance.now() when the sandbox answered. */
+  at: number;
 }
 
 /**
@@ -55,7 +72,7 @@ export function recordAttemptsListRequests(sandbox: RunningSandbox): AttemptsLis
     const url = new URL(request.url ?? '/', 'http://sandbox');
     if (request.method !== 'GET' || url.pathname !== collectionAttemptsPath) return;
     response.on('finish', () =>
-      seen.push({ after: url.searchParams.get('after'), status: response.statusCode }),
+      seen.push({ after: url.searchParams.get('after'), status: response.statusCode, at: performance.now() }),
     );
   });
   return seen;

@@ -8,12 +8,11 @@ import {
   startRecurrence,
 } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
-import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { control, eventually } from '../helpers/journey.js';
 import {
   attemptsIn,
-  countByStatus,
+  expectedSummary,
   recordAttemptsListRequests,
   recurrenceRequest,
   runHistoryLengths,
@@ -21,20 +20,6 @@ import {
 } from '../helpers/recurrences.js';
 import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
-
-/** The summary a sync of these attempts must return, computed from the sandbox's records alone. */
-function expectedSummary(
-  attempts: CollectionAttempt[],
-  withWorkflow: Set<string>,
-): Pick<AttemptsSyncSummary, 'attempts' | 'byStatus' | 'recurrencesUpdated' | 'unknownAttempts'> {
-  const recurrences = new Set(attempts.map((attempt) => attempt.external_id));
-  return {
-    attempts: attempts.length,
-    byStatus: countByStatus(attempts),
-    recurrencesUpdated: [...recurrences].filter((id) => withWorkflow.has(id)).length,
-    unknownAttempts: attempts.filter((attempt) => !withWorkflow.has(attempt.external_id)).length,
-  };
-}
 
 describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
   let stack: TestStack;

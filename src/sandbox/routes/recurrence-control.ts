@@ -171,6 +171,7 @@ export function recurrenceControlRoutes(
     const at = parsed.data.timestamp ? new Date(parsed.data.timestamp) : new Date();
     const before = structuredClone(attempt);
     moveAttempt(state.bankData.random, attempt, recurrence, parsed.data.status, at);
+    state.bankData.attempts.touched();
     state.reads.attempts.changed(attempt.id, attempt, before);
     announce(attempt);
     return { data: attempt };

@@ -13,12 +13,48 @@ import {
 } from '../../bank/schemas/recurrence.js';
 import { sendError, sendValidationErrors, zodErrorItems } from '../errors.js';
 import { answerRepeatedCreate } from '../repeated-create.js';
-import { defaultPageSize, keyOf, paginate, readPageRequest } from '../pagination.js';
+import {
+  defaultPageSize,
+  keyOf,
+  paginate,
+  paginateOrdered,
+  readPageRequest,
+  searchKeys,
+  type PageRequest,
+} from '../pagination.js';
 import { parseParameters, withinWindow } from '../query.js';
 import { ownerOf } from '../seed/accounts.js';
 import { listedAttempt } from '../seed/collection-attempts.js';
 import { buildRecurrence } from '../seed/recurrences.js';
 import type { SandboxState } from '../state.js';
+
+/**
+ * A page of the attempts a query matches. The sync's query (a window, no other filter) reads the stored order by
+ * binary search; other filters, and reads that lag behind writes (whose older contents may sit elsewhere in the
+ * order), filter and sort every attempt.
+ */
+function listAttempts(state: SandboxState, query: CollectionAttemptListQuery, page: PageRequest) {
+  const scope = 'collection-attempts';
+  const filtered =
+    query.entity_id !== undefined || query.recurrence_id !== undefined || query.collection_id !== undefined;
+  if (filtered || state.reads.lagging) {
+    const matching = [...state.bankData.attempts.values()].flatMap((stored) => {
+      const attempt = state.reads.attempt(stored);
+      return attempt && matches(attempt, query) ? [attempt] : [];
+    });
+    return paginate(scope, matching, (attempt) => keyOf(attempt.timestamp, attempt.id), page);
+  }
+  const ordered = state.bankData.attempts.inListOrder();
+  const bound = (at: string | undefined, otherwise: number) =>
+    at === undefined ? otherwise : searchKeys(ordered, { time: Date.parse(at), id: '' });
+  return paginateOrdered(
+    scope,
+    ordered,
+    page,
+    bound(query.from_datetime, 0),
+    bound(query.to_datetime, ordered.length),
+  );
+}
 
 export const collectionAttemptsPath = '/banking/cashin/pix/recurrences/collections/attempts';
 
@@ -73,16 +109,7 @@ export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): voi
     const limit = Math.min(query.limit ?? defaultPageSize, maxCollectionAttemptPageSize);
     const page = readPageRequest(reply, 'collection-attempts', query, limit);
     if (!page) return reply;
-    const matching = [...state.bankData.attempts.values()].flatMap((stored) => {
-      const attempt = state.reads.attempt(stored);
-      return attempt && matches(attempt, query) ? [attempt] : [];
-    });
-    const result = paginate(
-      'collection-attempts',
-      matching,
-      (attempt) => keyOf(attempt.timestamp, attempt.id),
-      page,
-    );
+    const result = listAttempts(state, query, page);
     return { data: result.data.map(listedAttempt), metadata: result.metadata };
   });
 

@@ -1,4 +1,6 @@
 import type { CollectionAttemptListQuery } from '../../bank/schemas/collection-attempt.js';
+import type { RecurrenceAttempt } from '../recurrence/definitions.js';
+import { bankCallOptions } from '../activity-options.js';
 import type { JobWindowInput } from '../shared/schedule-window.js';
 
 /**
@@ -15,6 +17,12 @@ export interface AttemptsSyncInput extends JobWindowInput {
 }
 
 export const defaultPagesPerRun = 20;
+
+/** Pages and their signals; the bank's transient failures are retried with backoff for as long as they last. */
+export const attemptsPageOptions = {
+  retry: bankCallOptions.retry,
+  startToCloseTimeout: '2 minutes',
+} as const;
 
 /** Pages one batch (one local activity) takes at most. */
 export const pagesPerBatch = 20;
@@ -70,6 +78,36 @@ export interface AttemptsPageResult {
   unknown: UnknownRecurrence[];
   /** The cursor of the next page, null on the last one. */
   next: string | null;
+}
+
+/** The pages of a result; the sum of its delivered batches when the sync ran in slices. */
+export type AttemptsDelivery = Omit<AttemptsPageResult, 'next'>;
+
+/** An attempt as a slice's page hands it back: what its recurrence is signalled, and whose it is. */
+export interface SyncedAttempt {
+  externalId: string;
+  recurrenceId: string | null;
+  attempt: RecurrenceAttempt;
+}
+
+/** One page of a slice, fetched by a queued activity: the records, since the slice signals them in batches. */
+export interface AttemptsSlicePage {
+  attempts: SyncedAttempt[];
+  next: string | null;
+}
+
+/** One time slice [from, to) of a sync's window, paged by a child workflow of its own. */
+export interface AttemptsSliceInput {
+  from: string;
+  to: string;
+  pageSize?: number;
+  pagesPerRun?: number;
+  resume?: AttemptsSyncCarry;
+}
+
+export interface AttemptsSliceResult {
+  summary: AttemptsSyncSummary;
+  updatedRecurrences: string[];
 }
 
 /** A batch of consecutive pages: from the query's cursor, at most `maxPages`. */

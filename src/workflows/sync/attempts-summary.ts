@@ -1,6 +1,7 @@
 import {
   unknownAttemptIdsKept,
-  type AttemptsPageResult,
+  type AttemptsDelivery,
+  type AttemptsSliceResult,
   type AttemptsSyncSummary,
   type UnknownRecurrence,
 } from './attempts-definitions.js';
@@ -34,7 +35,7 @@ function addUnknown(known: UnknownRecurrence[], found: UnknownRecurrence): void 
 }
 
 /** Adds a page activity's result to the running summary; `updated` collects the recurrences signalled so far. */
-export function addPage(summary: AttemptsSyncSummary, page: AttemptsPageResult, updated: Set<string>): void {
+export function addPage(summary: AttemptsSyncSummary, page: AttemptsDelivery, updated: Set<string>): void {
   summary.pages += page.pages ?? 1;
   summary.attempts += page.attempts;
   for (const [status, count] of Object.entries(page.byStatus)) {
@@ -47,4 +48,25 @@ export function addPage(summary: AttemptsSyncSummary, page: AttemptsPageResult, 
     summary.unknownAttempts += unknown.attempts;
     addUnknown(summary.unknownRecurrences, unknown);
   }
+}
+
+/** Adds a slice's summary to the whole window's; `updated` collects the recurrences signalled so far. */
+export function addSlice(
+  summary: AttemptsSyncSummary,
+  slice: AttemptsSliceResult,
+  updated: Set<string>,
+): void {
+  addPage(
+    summary,
+    {
+      pages: slice.summary.pages,
+      attempts: slice.summary.attempts,
+      byStatus: slice.summary.byStatus,
+      signals: slice.summary.signals,
+      updated: slice.updatedRecurrences,
+      unknown: slice.summary.unknownRecurrences,
+    },
+    updated,
+  );
+  summary.runs += slice.summary.runs;
 }

@@ -8,11 +8,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { bankCallOptions } from '../activity-options.js';
 import { jobIds } from '../jobs/definitions.js';
 import { searchAttributes } from '../search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
 import {
+  attemptsPageOptions,
   defaultPagesPerRun,
   pagesPerBatch,
   type AttemptsPageQuery,
@@ -20,12 +20,11 @@ import {
   type AttemptsSyncInput,
   type AttemptsSyncSummary,
 } from './attempts-definitions.js';
+import { planSlices, syncInSlices } from './attempts-slices.js';
 import { addPage, emptySummary } from './attempts-summary.js';
 import { jobStatuses } from '../job-statuses.js';
 
-/** Pages and their signals; the bank's transient failures are retried with backoff for as long as they last. */
-const pageOptions = { retry: bankCallOptions.retry, startToCloseTimeout: '2 minutes' } as const;
-const queued = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>(pageOptions);
+const queued = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>(attemptsPageOptions);
 
 /**
  * Pages as local activities: they run in the worker that runs the workflow, with no trip through a task queue
@@ -35,8 +34,18 @@ const queued = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>(pageOptions
  * completes, and the workflow's current details show it then; a worker that dies mid-task repeats the pages since
  * the last completed workflow task, which the recurrences take as duplicates, as they do a retried call.
  */
-const local = proxyLocalActivities<Pick<Activities, 'syncAttemptsPage' | 'syncAttemptsPages'>>(pageOptions);
+const local =
+  proxyLocalActivities<Pick<Activities, 'syncAttemptsPage' | 'syncAttemptsPages' | 'attemptsSyncPlan'>>(
+    attemptsPageOptions,
+  );
 const localPagesPatch = 'attempts-sync-local-pages';
+
+/**
+ * With a fleet-wide bank rate limit, a new run pages its window in time slices at once, each page a queued
+ * activity the limit paces (attempts-slices.ts); local activities would bypass the limit. Without one it pages
+ * serially with local activities, as runs started before did.
+ */
+const slicesPatch = 'attempts-sync-parallel-slices';
 
 /**
  * Pages in batches of up to `pagesPerBatch`, each recurrence signalled once per batch: signalling every
@@ -57,42 +66,21 @@ function pageFetch(): PageFetch {
 }
 
 /**
- * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its schedule's last
- * completed window) in batches of pages, one activity per batch that fetches its pages and signals each recurrence
- * workflow its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes
- * from the last page in history; every `pagesPerRun` pages the run continues as new with the cursor and the running
- * summary, so the history stays the same size whatever the volume.
+ * Pages the window from the cursor in `progress`, a batch of pages per local activity, continuing as new every
+ * `pagesPerRun` pages with the cursor and the running summary.
  */
-export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
-  const window = await resolveJobWindow(input);
+async function pageSerially(
+  input: AttemptsSyncInput,
+  window: { from: string; to: string },
+  summary: AttemptsSyncSummary,
+  progress: { cursor: string | undefined },
+  publish: () => void,
+): Promise<void> {
   const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
-  const summary = input.resume?.summary ?? emptySummary(window.from, window.to);
-  summary.runs++;
   const updated = new Set(input.resume?.updatedRecurrences ?? []);
-  let cursor = input.resume?.cursor;
-  let done = false;
-
-  const publish = () =>
-    setCurrentDetails(
-      [
-        `**Attempts sync** ${window.from} to ${window.to} — **${done ? jobStatuses.completed : jobStatuses.running}**`,
-        `Pages: ${summary.pages}; attempts: ${summary.attempts} (${Object.entries(summary.byStatus)
-          .map(([status, count]) => `${count} ${status}`)
-          .join(', ')})`,
-        `Recurrences updated: ${summary.recurrencesUpdated}; unknown recurrences: ${summary.unknownRecurrences.length} (${summary.unknownAttempts} attempts)`,
-        `Run ${summary.runs}${cursor ? `, next cursor ${cursor}` : ''}`,
-      ].join('\n\n'),
-    );
-  if (!input.resume) {
-    upsertSearchAttributes([
-      { key: searchAttributes.kind, value: jobIds.attemptsSync },
-      { key: searchAttributes.status, value: jobStatuses.running },
-    ]);
-  }
-  publish();
-
   const fetchPages = pageFetch();
   for (let pagesThisRun = 0; ;) {
+    const { cursor } = progress;
     if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
       await continueAsNew<typeof syncRecurrenceAttempts>({
         ...input,
@@ -111,12 +99,50 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
     );
     pagesThisRun += page.pages ?? 1;
     addPage(summary, page, updated);
-    cursor = page.next ?? undefined;
+    progress.cursor = page.next ?? undefined;
     publish();
-    if (!cursor) break;
+    if (!progress.cursor) return;
   }
+}
 
-  done = true;
+/**
+ * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its schedule's last
+ * completed window) in batches of pages, one activity per batch that fetches its pages and signals each recurrence
+ * workflow its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes
+ * from the last page in history; every `pagesPerRun` pages the run continues as new with the cursor and the running
+ * summary, so the history stays the same size whatever the volume.
+ */
+export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
+  const window = await resolveJobWindow(input);
+  const summary = input.resume?.summary ?? emptySummary(window.from, window.to);
+  summary.runs++;
+  const progress = { cursor: input.resume?.cursor, done: false };
+
+  const publish = () =>
+    setCurrentDetails(
+      [
+        `**Attempts sync** ${window.from} to ${window.to} — **${progress.done ? jobStatuses.completed : jobStatuses.running}**`,
+        `Pages: ${summary.pages}; attempts: ${summary.attempts} (${Object.entries(summary.byStatus)
+          .map(([status, count]) => `${count} ${status}`)
+          .join(', ')})`,
+        `Recurrences updated: ${summary.recurrencesUpdated}; unknown recurrences: ${summary.unknownRecurrences.length} (${summary.unknownAttempts} attempts)`,
+        `Run ${summary.runs}${progress.cursor ? `, next cursor ${progress.cursor}` : ''}`,
+      ].join('\n\n'),
+    );
+  if (!input.resume) {
+    upsertSearchAttributes([
+      { key: searchAttributes.kind, value: jobIds.attemptsSync },
+      { key: searchAttributes.status, value: jobStatuses.running },
+    ]);
+  }
+  publish();
+
+  const rateLimit =
+    !input.resume && patched(slicesPatch) ? (await local.attemptsSyncPlan()).bankRequestsPerSecond : null;
+  if (rateLimit) await syncInSlices(window, input, planSlices(window, rateLimit), summary, publish);
+  else await pageSerially(input, window, summary, progress, publish);
+
+  progress.done = true;
   upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);
   publish();
   if (await completeJobWindow(window)) {

@@ -1,0 +1,53 @@
+import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import {
+  attemptsPageOptions,
+  defaultPagesPerRun,
+  type AttemptsSliceInput,
+  type AttemptsSliceResult,
+  type SyncedAttempt,
+} from './attempts-definitions.js';
+import { addPage, emptySummary } from './attempts-summary.js';
+
+/** One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. */
+const { fetchAttemptsSlicePage } =
+  proxyActivities<Pick<Activities, 'fetchAttemptsSlicePage'>>(attemptsPageOptions);
+/** Signalling calls Temporal, not the bank: a local activity, outside the bank's rate limit. */
+const { deliverSyncedAttempts } =
+  proxyLocalActivities<Pick<Activities, 'deliverSyncedAttempts'>>(attemptsPageOptions);
+
+/**
+ * Pages one time slice of an attempts sync, `pagesPerRun` pages a run, and signals each recurrence once a run with
+ * that run's attempts. The pages' records sit in the run's history until they are signalled (the next page's
+ * cursor is workflow state, as in the serial sync): a worker that dies mid-run replays them from there and
+ * signals them again, which the recurrences take as duplicates; the run then continues as new with counts only.
+ */
+export async function syncAttemptsSlice(input: AttemptsSliceInput): Promise<AttemptsSliceResult> {
+  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
+  const summary = input.resume?.summary ?? emptySummary(input.from, input.to);
+  summary.runs++;
+  const updated = new Set(input.resume?.updatedRecurrences ?? []);
+  let cursor = input.resume?.cursor;
+  const fetched: SyncedAttempt[] = [];
+  let pages = 0;
+  do {
+    const page = await fetchAttemptsSlicePage({
+      from_datetime: input.from,
+      to_datetime: input.to,
+      ...(input.pageSize ? { limit: input.pageSize } : {}),
+      ...(cursor ? { after: cursor } : {}),
+    });
+    fetched.push(...page.attempts);
+    pages++;
+    cursor = page.next ?? undefined;
+  } while (cursor && pages < pagesPerRun && !workflowInfo().continueAsNewSuggested);
+
+  addPage(summary, await deliverSyncedAttempts({ attempts: fetched, pages }), updated);
+  if (cursor) {
+    await continueAsNew<typeof syncAttemptsSlice>({
+      ...input,
+      resume: { cursor, summary, updatedRecurrences: [...updated] },
+    });
+  }
+  return { summary, updatedRecurrences: [...updated] };
+}
