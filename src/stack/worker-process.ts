@@ -46,6 +46,7 @@ export async function startWorker(
     metrics: metricsServer ? metrics : undefined,
     tracing,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
+    workflowThreadHeap: temporal.workflowThreadHeap,
   });
   const done = worker.run().finally(async () => {
     await connection.close();
