@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { resolveBank } from '../../bank/base-url.js';
 import { loadDevelopmentConfig, type Config } from '../../config.js';
-import { startCodecServer } from '../../stack/codec-process.js';
-import { startReceiver } from '../../stack/receiver-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
 import { startConfiguredTracing, type Tracing } from '../../tracing/setup.js';
@@ -100,7 +98,9 @@ export function processCommands(program: Command): void {
     name: 'webhooks',
     description:
       'run the webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT (POST /webhooks, /healthz, /readyz, /metrics)',
-    start: (config, logger) => startReceiver(config, config.temporal, logger),
+    // Fastify and the receiver load only for the commands that serve them: a worker process never holds them.
+    start: async (config, logger) =>
+      (await import('../../stack/receiver-process.js')).startReceiver(config, config.temporal, logger),
     title: 'webhook receiver is running',
     urls: (receiver) => ({ Webhooks: `${receiver.url}/webhooks`, Metrics: `${receiver.url}/metrics` }),
   });
@@ -109,7 +109,8 @@ export function processCommands(program: Command): void {
     name: 'codec-server',
     description:
       'run the codec server the Temporal UI and CLI use to show decrypted payloads (CODEC_HOST:CODEC_PORT)',
-    start: startCodecServer,
+    start: async (config, logger) =>
+      (await import('../../stack/codec-process.js')).startCodecServer(config, logger),
     title: 'codec server is running',
     urls: (codec) => ({
       'Codec endpoint': codec.url,
