@@ -63,7 +63,7 @@ const settings = values.quick
         rounds,
         recurrences: 2,
       } satisfies SyncSettings,
-      footprint: { workflows: 50, measureMs: 2_000 } satisfies FootprintSettings,
+      footprint: { levels: [20, 50], measureMs: 2_000, startConcurrency: 25 } satisfies FootprintSettings,
     }
   : {
       ingest: { loads: [50, 200, 500], durationMs: 3_000, rounds, workflows: 200 } satisfies IngestSettings,
@@ -78,7 +78,11 @@ const settings = values.quick
         rounds,
         recurrences: 10,
       } satisfies SyncSettings,
-      footprint: { workflows: 1_000, measureMs: 10_000 } satisfies FootprintSettings,
+      footprint: {
+        levels: [1_000, 10_000],
+        measureMs: 10_000,
+        startConcurrency: 50,
+      } satisfies FootprintSettings,
     };
 
 const began = performance.now();
