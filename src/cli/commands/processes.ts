@@ -4,7 +4,7 @@ import { resolveBank } from '../../bank/base-url.js';
 import { loadDevelopmentConfig, type Config } from '../../config.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
-import { startConfiguredTracing, type Tracing } from '../../tracing/setup.js';
+import type { Tracing } from '../../tracing/setup.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
 import { cliContext } from '../context.js';
 import { action } from '../errors.js';
@@ -28,6 +28,12 @@ interface ServerCommand<Running extends { stop(): Promise<void> }> {
   urls(running: Running): Record<string, string>;
 }
 
+/** The OpenTelemetry SDK loads only when tracing is on: a process that does not trace never holds it. */
+async function configuredTracing(config: Config, logger: Logger): Promise<Tracing | undefined> {
+  if (!config.tracing) return undefined;
+  return (await import('../../tracing/setup.js')).startConfiguredTracing(config.tracing, logger);
+}
+
 function addServerCommand<Running extends { stop(): Promise<void> }>(
   program: Command,
   server: ServerCommand<Running>,
@@ -38,7 +44,7 @@ function addServerCommand<Running extends { stop(): Promise<void> }>(
     .action(
       action(async () => {
         const { config, logger } = cliContext(server.load);
-        const tracing = startConfiguredTracing(config.tracing, logger);
+        const tracing = await configuredTracing(config, logger);
         const running = await server.start(config, logger, tracing);
         // Ctrl-C stops it cleanly from the moment the banner says so; the last spans are sent after.
         stopOnSignals(logger, async () => {
@@ -80,7 +86,7 @@ export function processCommands(program: Command): void {
     .action(
       action(async () => {
         const { config, logger } = cliContext();
-        const tracing = startConfiguredTracing(config.tracing, logger);
+        const tracing = await configuredTracing(config, logger);
         const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs, tracing);
         stopOnSignals(logger, async () => {
           await worker.stop();
