@@ -146,6 +146,8 @@ export const envSchema = z
     WORKFLOW_THREAD_HEAP_MB: z.coerce.number().int().min(32).optional(),
     /** V8's cap on each half of the workflow thread's young generation, MB (V8's own default here: 16). */
     WORKFLOW_THREAD_SEMI_SPACE_MB: z.coerce.number().int().min(1).max(64).default(2),
+    /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 leaves V8's own factor. */
+    WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
     TEMPORAL_DEV_PORT: port(7233),
     /** Where workers serve Prometheus metrics: the Temporal SDK's own, and bankflow's bank calls. Off when unset. */
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -303,6 +305,8 @@ export interface TemporalConfig {
   maxCachedWorkflows: number;
   /** The V8 heap of the worker's workflow thread. */
   workflowThreadHeap: WorkflowThreadHeap;
+  /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 is V8's own factor. */
+  heapGrowingPercent: number;
   devServerPort: number;
   uiPort: number;
   /** Prometheus endpoints of a worker process; each off when its port is unset. */
@@ -464,6 +468,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         oldSpaceMb: e.WORKFLOW_THREAD_HEAP_MB ?? 64 + e.TEMPORAL_MAX_CACHED_WORKFLOWS,
         semiSpaceMb: e.WORKFLOW_THREAD_SEMI_SPACE_MB,
       },
+      heapGrowingPercent: e.WORKER_HEAP_GROWING_PERCENT,
       devServerPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
       metrics: { host: e.METRICS_HOST, sdkPort: e.TEMPORAL_METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },

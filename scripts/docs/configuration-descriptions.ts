@@ -54,6 +54,11 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       '(`NODE_OPTIONS`, [decisions.md](decisions.md))',
     unset: '64 MB plus 1 MB per cached workflow (`TEMPORAL_MAX_CACHED_WORKFLOWS`): 114 MB by default',
   },
+  WORKER_HEAP_GROWING_PERCENT: {
+    meaning:
+      "how far a worker process's V8 heaps (its main thread's too) grow past what their last full collection kept " +
+      "before V8 collects again (`--heap-growing-percent`); `0` leaves V8's own factor, up to 4x the live heap",
+  },
   WORKFLOW_THREAD_SEMI_SPACE_MB: {
     meaning:
       "V8's cap on each half of the workflow thread's young generation (`--max-semi-space-size`); V8's own " +
