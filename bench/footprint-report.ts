@@ -11,10 +11,26 @@ const allOpen = (level: FootprintLevel) => level.open >= level.workflows;
  * memory the workflow cache bounds stays below 1.
  */
 export function footprintGrowth(result: FootprintResult): number | undefined {
-  const first = result.levels[0];
-  const last = result.levels.at(-1);
+  const { points } = waitingGrowthPoints(result);
+  const first = points[0];
+  const last = points.at(-1);
   if (!first || !last || first === last) return undefined;
-  return last.perWorkflowBytes / first.perWorkflowBytes;
+  return last.cost / first.cost / (last.work / first.work);
+}
+
+/**
+ * The waiting-workflows line of the cost-growth report: work is the payments waiting, cost the worker's RSS above
+ * idle, one point per level. Its growth over the work's, step by step, is footprintGrowth's ratio.
+ */
+export function waitingGrowthPoints(result: FootprintResult) {
+  return {
+    units: { work: 'waiting payments', cost: 'worker RSS above idle, bytes' },
+    points: result.levels.map((level) => ({
+      label: `${level.workflows} waiting`,
+      work: level.workflows,
+      cost: level.waiting.rssBytes - result.idle.rssBytes,
+    })),
+  };
 }
 
 /** The worker-memory targets of docs/performance.md. */
