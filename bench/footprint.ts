@@ -6,9 +6,12 @@ import type { BenchStack } from './stack.js';
 import { median } from './stats.js';
 
 export interface FootprintSettings {
-  workflows: number;
+  /** How many payments wait at each level, ascending: each level adds payments to the one before. */
+  levels: number[];
   /** How long each steady state is sampled. */
   measureMs: number;
+  /** Payments being started at once. */
+  startConcurrency: number;
 }
 
 export interface SteadyState {
@@ -17,17 +20,23 @@ export interface SteadyState {
   cpu: number;
 }
 
-export interface FootprintResult {
+export interface FootprintLevel {
   workflows: number;
-  measureMs: number;
   /** Open payment workflows on the worker's task queue, as Temporal's visibility counts them. */
   open: number;
-  idle: SteadyState;
   waiting: SteadyState;
-  /** Highest RSS while the payments were being started, and how long starting them took. */
+  /** Highest RSS while this level's payments were being started, how long that took, and how many. */
   rampPeakRssBytes: number;
   rampMs: number;
+  started: number;
+  /** RSS above idle per waiting payment. */
   perWorkflowBytes: number;
+}
+
+export interface FootprintResult {
+  measureMs: number;
+  idle: SteadyState;
+  levels: FootprintLevel[];
 }
 
 async function steady(pid: number, measureMs: number): Promise<SteadyState> {
@@ -41,8 +50,9 @@ async function steady(pid: number, measureMs: number): Promise<SteadyState> {
 }
 
 /**
- * Benchmark 4: a `bankflow worker` process holding `workflows` open payments that wait for their customer's
- * consent and the bank's webhooks (the merchant's own polling settings push bank polls past the measurement).
+ * Benchmark 4: a `bankflow worker` process, idle, then holding each level's number of open payments that wait for
+ * their customer's consent and the bank's webhooks (the merchant's own polling settings push bank polls past the
+ * measurement). One process climbs every level, as a worker's load grows.
  */
 export async function benchFootprint(
   stack: BenchStack,
@@ -59,47 +69,53 @@ export async function benchFootprint(
 
     const ctx = { client: stack.client, taskQueue: worker.taskQueue };
     const tag = Date.now();
-    const watch = watchProcess(worker.pid, 100);
-    const started = performance.now();
-    await mapLimit(
-      Array.from({ length: settings.workflows }, (_, index) => index),
-      50,
-      (index) =>
-        startTunedPayment(
-          ctx,
-          {
-            externalId: `bench-footprint-${tag}-${index}`,
-            enrollmentId: customer.enrollmentId,
-            deviceId: customer.deviceId,
-            amountCents: 20_000 + index,
-            description: 'Bench footprint',
-            ...merchant(stack),
-          },
-          {
-            consentWindowMs: 3_600_000,
-            polling: { firstPollAfterMs: 3_600_000, maxPollIntervalMs: 3_600_000 },
-          },
-        ),
-    );
-    const rampMs = performance.now() - started;
-    const rampPeakRssBytes = Math.max(...watch.stop().map((sample) => sample.rssBytes));
-    progress(`footprint: ${settings.workflows} payments started in ${(rampMs / 1000).toFixed(1)} s`);
+    const levels: FootprintLevel[] = [];
+    let open = 0;
+    for (const workflows of settings.levels) {
+      const watch = watchProcess(worker.pid, 100);
+      const started = performance.now();
+      await mapLimit(
+        Array.from({ length: workflows - open }, (_, index) => open + index),
+        settings.startConcurrency,
+        (index) =>
+          startTunedPayment(
+            ctx,
+            {
+              externalId: `bench-footprint-${tag}-${index}`,
+              enrollmentId: customer.enrollmentId,
+              deviceId: customer.deviceId,
+              amountCents: 20_000 + index,
+              description: 'Bench footprint',
+              ...merchant(stack),
+            },
+            {
+              consentWindowMs: 3_600_000,
+              polling: { firstPollAfterMs: 3_600_000, maxPollIntervalMs: 3_600_000 },
+            },
+          ),
+      );
+      const rampMs = performance.now() - started;
+      const rampPeakRssBytes = Math.max(...watch.stop().map((sample) => sample.rssBytes));
+      progress(`footprint: ${workflows - open} payments started in ${(rampMs / 1000).toFixed(1)} s`);
 
-    await quiet();
-    const waiting = await steady(worker.pid, settings.measureMs);
-    const { count: open } = await stack.client.workflow.count(
-      `TaskQueue = '${worker.taskQueue}' AND ExecutionStatus = 'Running'`,
-    );
-    return {
-      workflows: settings.workflows,
-      measureMs: settings.measureMs,
-      open,
-      idle,
-      waiting,
-      rampPeakRssBytes,
-      rampMs,
-      perWorkflowBytes: (waiting.rssBytes - idle.rssBytes) / settings.workflows,
-    };
+      await quiet();
+      const waiting = await steady(worker.pid, settings.measureMs);
+      const { count } = await stack.client.workflow.count(
+        `TaskQueue = '${worker.taskQueue}' AND ExecutionStatus = 'Running'`,
+      );
+      levels.push({
+        workflows,
+        open: count,
+        waiting,
+        rampPeakRssBytes,
+        rampMs,
+        started: workflows - open,
+        perWorkflowBytes: (waiting.rssBytes - idle.rssBytes) / workflows,
+      });
+      progress(`footprint: ${workflows} waiting: ${(waiting.rssBytes / 2 ** 20).toFixed(0)} MB`);
+      open = workflows;
+    }
+    return { measureMs: settings.measureMs, idle, levels };
   } finally {
     await worker.stop();
   }

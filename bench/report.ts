@@ -1,6 +1,7 @@
 import { costGrowth, referenceLines, zeroLatencyRows } from './cost-growth.js';
 import type { FootprintResult } from './footprint.js';
 import { growthMet, maxGrowthRatio, type GrowthPoint } from './growth.js';
+import { footprintTargets, renderFootprint } from './footprint-report.js';
 import type { IngestRow } from './ingest.js';
 import type { JourneyBatch, JourneyResult } from './journey.js';
 import type { ParallelSyncResult } from './parallel-sync.js';
@@ -36,14 +37,14 @@ export interface TargetCheck {
   met: boolean;
 }
 
-const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+export const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const times = (value: number) => `${fixed(value, 2)}x`;
 /** Targets are judged on the unrounded ratio; three digits keep a near miss from reading as a pass. */
-const exactly = (value: number) => `${fixed(value, 3)}x`;
-const mb = (bytes: number) => fixed(bytes / 2 ** 20);
-const percent = (share: number) => `${fixed(share * 100, 1)} %`;
+export const exactly = (value: number) => `${fixed(value, 3)}x`;
+export const mb = (bytes: number) => fixed(bytes / 2 ** 20);
+export const percent = (share: number) => `${fixed(share * 100, 1)} %`;
 
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, column) =>
     Math.max(cell.length, ...rows.map((row) => row[column]?.length ?? 0)),
   );
@@ -154,13 +155,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       met: parallel.ceilingRatio >= 0.8 && parallel.rateLimited === 0,
     });
   }
-  if (footprint) {
-    checks.push({
-      target: `worker RSS < 300 MB with ${footprint.workflows} waiting payments`,
-      measured: `${mb(footprint.waiting.rssBytes)} MB (${footprint.open} open)`,
-      met: footprint.waiting.rssBytes < 300 * 2 ** 20 && footprint.open >= footprint.workflows,
-    });
-  }
+  if (footprint) checks.push(...footprintTargets(footprint));
   for (const line of costGrowth(results)) {
     if (referenceLines.has(line.name)) continue;
     checks.push({
@@ -364,24 +359,7 @@ export function renderReport(results: BenchResults): string {
       ),
     );
   }
-  if (footprint) {
-    parts.push(
-      `4. Worker footprint: a \`bankflow worker\` process; RSS is the median of samples over ${fixed(footprint.measureMs / 1000)} s, CPU the average over the same window`,
-      table(
-        ['', 'RSS MB', 'CPU (share of one core)'],
-        [
-          ['idle, no workflow', mb(footprint.idle.rssBytes), percent(footprint.idle.cpu)],
-          [
-            `${footprint.workflows} payments waiting on webhooks`,
-            mb(footprint.waiting.rssBytes),
-            percent(footprint.waiting.cpu),
-          ],
-        ],
-      ),
-      `${footprint.open} open workflows; ${fixed(footprint.perWorkflowBytes / 1024)} KB RSS per waiting payment; ` +
-        `peak RSS ${mb(footprint.rampPeakRssBytes)} MB while starting them in ${fixed(footprint.rampMs / 1000, 1)} s.`,
-    );
-  }
+  if (footprint) parts.push(...renderFootprint(footprint));
   const growth = costGrowth(results);
   if (growth.length > 0) {
     parts.push(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { enrollCustomer, mapLimit } from './customers.js';
+import { waitingGrowthPoints } from './footprint-report.js';
 import { benchFootprint, type FootprintSettings } from './footprint.js';
 import { benchIngest, type IngestSettings } from './ingest.js';
 import { benchParallelSync, type ParallelSyncSettings } from './parallel-sync.js';
@@ -72,7 +73,7 @@ const settings = values.quick
         recurrences: 2,
         rounds: 1,
       } satisfies ParallelSyncSettings,
-      footprint: { workflows: 50, measureMs: 2_000 } satisfies FootprintSettings,
+      footprint: { levels: [20, 50], measureMs: 2_000, startConcurrency: 25 } satisfies FootprintSettings,
     }
   : {
       ingest: {
@@ -106,7 +107,11 @@ const settings = values.quick
         recurrences: 10,
         rounds,
       } satisfies ParallelSyncSettings,
-      footprint: { workflows: 1_000, measureMs: 10_000 } satisfies FootprintSettings,
+      footprint: {
+        levels: [1_000, 10_000],
+        measureMs: 10_000,
+        startConcurrency: 50,
+      } satisfies FootprintSettings,
     };
 
 const began = performance.now();
@@ -164,6 +169,7 @@ try {
   }
   if (wanted('footprint') && idleCustomer) {
     results.footprint = await benchFootprint(stack, idleCustomer, settings.footprint, progress);
+    results.waitingGrowth = waitingGrowthPoints(results.footprint);
   }
 } catch (error) {
   failed = true;

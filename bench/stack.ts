@@ -159,24 +159,26 @@ export async function startBenchStack(
     const reportsDir = path.join(workDir, 'reports');
     mkdirSync(reportsDir, { recursive: true });
     const skeletonQueue = `bench-skeleton-${randomUUID()}`;
-    const [worker, skeletonWorker] = await Promise.all([
-      createBankflowWorker({
-        connection: workerConnection,
-        namespace,
-        taskQueue,
-        bank,
-        jobs: { reportsDir, metricsBankAccountIds: [] },
-        encryptionKeys,
-        logger,
-      }),
-      Worker.create({
-        connection: workerConnection,
-        namespace,
-        taskQueue: skeletonQueue,
-        workflowsPath: fileURLToPath(new URL('./skeleton/workflows.ts', import.meta.url)),
-        activities: skeletonActivities,
-      }),
-    ]);
+    // As `bankflow worker` runs at default settings: its workflow cache and its workflow thread's heap. One after
+    // the other, so that heap is the bankflow worker's only.
+    const worker = await createBankflowWorker({
+      connection: workerConnection,
+      namespace,
+      taskQueue,
+      bank,
+      jobs: { reportsDir, metricsBankAccountIds: [] },
+      encryptionKeys,
+      logger,
+      tuning: { maxCachedWorkflows: config.temporal.maxCachedWorkflows },
+      workflowThreadHeap: config.temporal.workflowThreadHeap,
+    });
+    const skeletonWorker = await Worker.create({
+      connection: workerConnection,
+      namespace,
+      taskQueue: skeletonQueue,
+      workflowsPath: fileURLToPath(new URL('./skeleton/workflows.ts', import.meta.url)),
+      activities: skeletonActivities,
+    });
     for (const running of [worker, skeletonWorker]) {
       const done = running.run();
       stops.push(async () => {

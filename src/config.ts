@@ -10,6 +10,7 @@ import {
 import { productionChecks } from './production-checks.js';
 import { defaultWebhookMaxAgeSeconds } from './webhooks/freshness.js';
 import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
+import type { WorkflowThreadHeap } from './temporal/workflow-thread-heap.js';
 
 export {
   developmentEncryptionKeys,
@@ -129,8 +130,8 @@ export const envSchema = z
     PATH: optionalText,
     /**
      * Workflows a worker keeps in memory between their tasks; an evicted one replays its history on its next
-     * task. Each cached workflow holds about 1.7 MB (docs/performance.md), so the SDK's default, sized from the
-     * heap limit (about 2,300 here), lets a worker with many waiting payments grow to gigabytes.
+     * task. The SDK's default, sized from the heap limit (about 2,300 here), lets a worker with many waiting
+     * payments grow to gigabytes (docs/performance.md).
      */
     TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce
       .number()
@@ -138,6 +139,15 @@ export const envSchema = z
       .nonnegative()
       .refine((value) => value !== 1, { message: 'must be 0 (no cache) or at least 2' })
       .default(50),
+    /**
+     * V8's old-generation cap of the worker's workflow thread, MB; unset, 64 MB plus 1 MB per cached workflow.
+     * A cap close to what the thread holds makes V8 collect evicted workflows instead of growing the heap.
+     */
+    WORKFLOW_THREAD_HEAP_MB: z.coerce.number().int().min(32).optional(),
+    /** V8's cap on each half of the workflow thread's young generation, MB (V8's own default here: 16). */
+    WORKFLOW_THREAD_SEMI_SPACE_MB: z.coerce.number().int().min(1).max(64).default(2),
+    /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 leaves V8's own factor. */
+    WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
     TEMPORAL_DEV_PORT: port(7233),
     /** Where workers serve Prometheus metrics: the Temporal SDK's own, and bankflow's bank calls. Off when unset. */
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -293,6 +303,10 @@ export interface TemporalConfig {
   searchPath: string | undefined;
   /** Workflows a worker keeps cached; 0 disables the cache. */
   maxCachedWorkflows: number;
+  /** The V8 heap of the worker's workflow thread. */
+  workflowThreadHeap: WorkflowThreadHeap;
+  /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 is V8's own factor. */
+  heapGrowingPercent: number;
   devServerPort: number;
   uiPort: number;
   /** Prometheus endpoints of a worker process; each off when its port is unset. */
@@ -450,6 +464,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       encryptionKeys: parseEncryptionKeys(e.TEMPORAL_ENCRYPTION_KEYS ?? developmentEncryptionKeys),
       searchPath: e.PATH,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+      workflowThreadHeap: {
+        oldSpaceMb: e.WORKFLOW_THREAD_HEAP_MB ?? 64 + e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+        semiSpaceMb: e.WORKFLOW_THREAD_SEMI_SPACE_MB,
+      },
+      heapGrowingPercent: e.WORKER_HEAP_GROWING_PERCENT,
       devServerPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
       metrics: { host: e.METRICS_HOST, sdkPort: e.TEMPORAL_METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },

@@ -8,6 +8,7 @@ import type { BankConfig, JobsConfig } from './config.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
+import { withWorkflowThreadHeap, type WorkflowThreadHeap } from './temporal/workflow-thread-heap.js';
 import type { Tracing } from './tracing/setup.js';
 import {
   tracingActivityInterceptor,
@@ -44,6 +45,8 @@ export interface BankflowWorkerOptions {
     WorkerOptions,
     'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'
   >;
+  /** The V8 heap of the SDK's workflow thread; V8's defaults, sized from the machine's memory, when unset. */
+  workflowThreadHeap?: WorkflowThreadHeap;
 }
 
 /**
@@ -81,23 +84,25 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
   const metrics = options.metrics
     ? [bankCallInterceptor(options.metrics, bankActivityNames(activities))]
     : [];
-  return Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    activities,
-    interceptors: {
-      // Bundled with the workflows; only a worker bundling at start reads this list.
-      workflowModules: workflowInterceptorModules(options.tracing !== undefined),
-      // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
-      activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
-    },
-    sinks: workflowSpanSinks(options.tracing),
-    dataConverter,
-    // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
-    // together; every bank call is an activity on this queue (docs/decisions.md).
-    maxTaskQueueActivitiesPerSecond: options.bank.requestsPerSecond,
-    ...workflowCode(options.workflowBundle, options.tracing !== undefined),
-    ...options.tuning,
-  });
+  const create = () =>
+    Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: options.taskQueue,
+      activities,
+      interceptors: {
+        // Bundled with the workflows; only a worker bundling at start reads this list.
+        workflowModules: workflowInterceptorModules(options.tracing !== undefined),
+        // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
+        activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
+      },
+      sinks: workflowSpanSinks(options.tracing),
+      dataConverter,
+      // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
+      // together; every bank call is an activity on this queue (docs/decisions.md).
+      maxTaskQueueActivitiesPerSecond: options.bank.requestsPerSecond,
+      ...workflowCode(options.workflowBundle, options.tracing !== undefined),
+      ...options.tuning,
+    });
+  return options.workflowThreadHeap ? withWorkflowThreadHeap(options.workflowThreadHeap, create) : create();
 }

@@ -45,8 +45,24 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   TEMPORAL_MAX_CACHED_WORKFLOWS: {
     meaning:
       'workflows a worker keeps in memory between tasks (about 0.3 MB each); an evicted one replays its history on ' +
-      'its next task; `0` disables the cache. Run workers with a heap cap (`NODE_OPTIONS=--max-old-space-size=160`) ' +
-      'so V8 collects evicted workflows early ([performance.md](performance.md))',
+      'its next task; `0` disables the cache ([performance.md](performance.md))',
+  },
+  WORKFLOW_THREAD_HEAP_MB: {
+    meaning:
+      "V8's old-generation cap of the worker's workflow thread (the SDK's thread that runs every workflow), so V8 " +
+      'collects evicted workflows instead of growing its heap; the main thread keeps the heap node started with ' +
+      '(`NODE_OPTIONS`, [decisions.md](decisions.md))',
+    unset: '64 MB plus 1 MB per cached workflow (`TEMPORAL_MAX_CACHED_WORKFLOWS`): 114 MB by default',
+  },
+  WORKER_HEAP_GROWING_PERCENT: {
+    meaning:
+      "how far a worker process's V8 heaps (its main thread's too) grow past what their last full collection kept " +
+      "before V8 collects again (`--heap-growing-percent`); `0` leaves V8's own factor, up to 4x the live heap",
+  },
+  WORKFLOW_THREAD_SEMI_SPACE_MB: {
+    meaning:
+      "V8's cap on each half of the workflow thread's young generation (`--max-semi-space-size`); V8's own " +
+      'default here is 16',
   },
   METRICS_HOST: { meaning: 'where a worker serves its Prometheus metrics ([operations.md](operations.md))' },
   TEMPORAL_METRICS_PORT: {

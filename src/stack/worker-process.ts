@@ -2,6 +2,7 @@ import type { Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
+import { limitHeapGrowth } from '../temporal/heap-growth.js';
 import { installTemporalRuntime, sdkMetricsBindAddress } from '../temporal/runtime.js';
 import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js';
 import type { Tracing } from '../tracing/setup.js';
@@ -22,6 +23,7 @@ export async function startWorker(
   jobs: JobsConfig,
   tracing?: Tracing,
 ): Promise<RunningWorker> {
+  limitHeapGrowth(temporal.heapGrowingPercent);
   const metricsConfig = temporal.metrics;
   installTemporalRuntime(
     logger,
@@ -46,6 +48,7 @@ export async function startWorker(
     metrics: metricsServer ? metrics : undefined,
     tracing,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
+    workflowThreadHeap: temporal.workflowThreadHeap,
   });
   const done = worker.run().finally(async () => {
     await connection.close();

@@ -142,7 +142,9 @@ describe('syncRecurrenceAttempts in time slices, paced by the fleet-wide bank ra
     expect(summary).toMatchObject({ attempts: 4_000, pages: pagesOf(window), recurrencesUpdated: 1 });
     expect(answered(429)).toEqual([]);
     expect(limited().admitted - admitted).toBe(summary.pages);
-    expect(sustainedRate(answered(200))).toBeLessThanOrEqual(limit * 1.1);
+    // The sandbox's own count (no 429 above) is the limit; this estimate, from arrival times over the middle of
+    // the run, carries the jitter of a loaded machine and of the bucket Temporal's limiter refills, hence the margin.
+    expect(sustainedRate(answered(200))).toBeLessThanOrEqual(limit * 1.2);
     await eventually(
       () => getRecurrence(stack, { externalId: external_id }),
       (s) => s.updates.fromSync === 4_000,

@@ -2,11 +2,9 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { resolveBank } from '../../bank/base-url.js';
 import { loadDevelopmentConfig, type Config } from '../../config.js';
-import { startCodecServer } from '../../stack/codec-process.js';
-import { startReceiver } from '../../stack/receiver-process.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
 import { startWorker } from '../../stack/worker-process.js';
-import { startConfiguredTracing, type Tracing } from '../../tracing/setup.js';
+import type { Tracing } from '../../tracing/setup.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
 import { cliContext } from '../context.js';
 import { action } from '../errors.js';
@@ -30,6 +28,12 @@ interface ServerCommand<Running extends { stop(): Promise<void> }> {
   urls(running: Running): Record<string, string>;
 }
 
+/** The OpenTelemetry SDK loads only when tracing is on: a process that does not trace never holds it. */
+async function configuredTracing(config: Config, logger: Logger): Promise<Tracing | undefined> {
+  if (!config.tracing) return undefined;
+  return (await import('../../tracing/setup.js')).startConfiguredTracing(config.tracing, logger);
+}
+
 function addServerCommand<Running extends { stop(): Promise<void> }>(
   program: Command,
   server: ServerCommand<Running>,
@@ -40,7 +44,7 @@ function addServerCommand<Running extends { stop(): Promise<void> }>(
     .action(
       action(async () => {
         const { config, logger } = cliContext(server.load);
-        const tracing = startConfiguredTracing(config.tracing, logger);
+        const tracing = await configuredTracing(config, logger);
         const running = await server.start(config, logger, tracing);
         // Ctrl-C stops it cleanly from the moment the banner says so; the last spans are sent after.
         stopOnSignals(logger, async () => {
@@ -82,7 +86,7 @@ export function processCommands(program: Command): void {
     .action(
       action(async () => {
         const { config, logger } = cliContext();
-        const tracing = startConfiguredTracing(config.tracing, logger);
+        const tracing = await configuredTracing(config, logger);
         const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs, tracing);
         stopOnSignals(logger, async () => {
           await worker.stop();
@@ -100,7 +104,9 @@ export function processCommands(program: Command): void {
     name: 'webhooks',
     description:
       'run the webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT (POST /webhooks, /healthz, /readyz, /metrics)',
-    start: (config, logger) => startReceiver(config, config.temporal, logger),
+    // Fastify and the receiver load only for the commands that serve them: a worker process never holds them.
+    start: async (config, logger) =>
+      (await import('../../stack/receiver-process.js')).startReceiver(config, config.temporal, logger),
     title: 'webhook receiver is running',
     urls: (receiver) => ({ Webhooks: `${receiver.url}/webhooks`, Metrics: `${receiver.url}/metrics` }),
   });
@@ -109,7 +115,8 @@ export function processCommands(program: Command): void {
     name: 'codec-server',
     description:
       'run the codec server the Temporal UI and CLI use to show decrypted payloads (CODEC_HOST:CODEC_PORT)',
-    start: startCodecServer,
+    start: async (config, logger) =>
+      (await import('../../stack/codec-process.js')).startCodecServer(config, logger),
     title: 'codec server is running',
     urls: (codec) => ({
       'Codec endpoint': codec.url,
