@@ -842,11 +842,14 @@ describe('biometric payments', () => {
 
   it('closes the consent window: authorize is refused and the payment is rejected', async () => {
     const ready = await authorizedEnrollment();
-    await control.put('/sandbox/biometrics/settings', { consent_window_ms: 150 });
+    // Long enough for the options to be fetched within it on a loaded machine; the test then waits it out.
+    const consentWindowMs = 2_000;
+    await control.put('/sandbox/biometrics/settings', { consent_window_ms: consentWindowMs });
     try {
+      const createdAt = Date.now();
       const payment = await newPayment(ready.enrollment.id);
       const fido = await assertionFor(ready, payment.id);
-      await sleep(200);
+      await sleep(Math.max(0, createdAt + consentWindowMs + 100 - Date.now()));
       const refused = await rejection(
         bank.authorizeBiometricPayment(ready.enrollment.id, payment.id, { fido_assertion: fido }),
       );
