@@ -9,7 +9,7 @@ export const zeroLatencyRows = (rows: SyncRow[]) =>
 
 const journeyUnits = {
   work: 'concurrent journeys',
-  cost: 'CPU ms for the batch (bench + receiver + Temporal)',
+  cost: 'CPU ms for the batch (worker + receiver + Temporal)',
 };
 
 /** A batch's cost is the CPU every process spent on it: CPU per journey times the journeys. */

@@ -319,4 +319,34 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       expect(length).toBeLessThan(2_100);
     }
   }, 120_000);
+
+  it('pages a large window in one run of batches of 100 pages by default', async () => {
+    const { id, external_id } = await adopt(`long-run-${Date.now()}`);
+    const window = { from: '2032-03-01T00:00:00.000Z', to: '2032-03-02T00:00:00.000Z' };
+    await bulk(id, { count: 6_000, statuses: ['settled', 'failed'], ...window });
+
+    const summary = await runAttemptsSync(stack, window);
+    // 120 pages of 50: a batch of 100 pages and one of 20, both in the one run. The first batch's 5,000 attempts
+    // of the one recurrence go out in 20 signals of 250, the second's 1,000 in 4.
+    expect(summary).toMatchObject({
+      ...expectedSummary(attemptsIn(stack.sandbox, window.from, window.to), new Set([external_id])),
+      attempts: 6_000,
+      pages: 120,
+      runs: 1,
+      signals: 24,
+    });
+    const history = await syncHandle(window.from, window.to).fetchHistory();
+    const localActivities = (history.events ?? []).flatMap((event) => {
+      const data = event.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+      return data
+        ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type]
+        : [];
+    });
+    expect(localActivities).toEqual(['attemptsSyncPlan', 'syncAttemptsPages', 'syncAttemptsPages']);
+    await eventually(
+      () => getRecurrence(stack, { externalId: external_id }),
+      (s) => s.updates.fromSync === 6_000,
+      60_000,
+    );
+  }, 120_000);
 });

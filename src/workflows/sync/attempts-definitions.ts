@@ -10,13 +10,29 @@ import type { JobWindowInput } from '../shared/schedule-window.js';
 export interface AttemptsSyncInput extends JobWindowInput {
   /** Records per page asked of the bank (`limit`, at most 100); the bank's default of 50 when absent. */
   pageSize?: number;
-  /** Pages per workflow run before continue-as-new (default 20); bounds the history whatever the volume. */
+  /**
+   * Pages per workflow run before continue-as-new (default 1,000; 20 for a slice of a rate-limited sync, whose
+   * run keeps its pages' records in its history); bounds the history whatever the volume.
+   */
   pagesPerRun?: number;
   /** Set by continue-as-new. */
   resume?: AttemptsSyncCarry;
 }
 
-export const defaultPagesPerRun = 20;
+/**
+ * A serial run's pages: a batch of pages costs the run one marker event, so 1,000 pages (10 batches) make a run of
+ * about 25 events. Runs this long also stay clear of the Temporal server's minimum interval between runs of one
+ * workflow id (`history.workflowIdReuseMinimalInterval`, 1 s by default): a run that continues as new sooner has
+ * its next run's first workflow task held back until that second has passed, which made a 10,000-attempt sync of
+ * 20-page runs spend 9 of its 9.5 s waiting (docs/performance.md).
+ */
+export const defaultPagesPerRun = 1_000;
+
+/** Pages per serial run, and per batch, of the runs started before `defaultPagesPerRun`, which keep both. */
+export const pagesBeforeLongRuns = 20;
+
+/** Pages per run of a slice: the pages' records sit in the run's history until the run signals them. */
+export const defaultPagesPerSliceRun = 20;
 
 /** Pages and their signals; the bank's transient failures are retried with backoff for as long as they last. */
 export const attemptsPageOptions = {
@@ -24,8 +40,12 @@ export const attemptsPageOptions = {
   startToCloseTimeout: '2 minutes',
 } as const;
 
-/** Pages one batch (one local activity) takes at most. */
-export const pagesPerBatch = 20;
+/**
+ * Pages one batch (one local activity) takes at most: 5,000 attempts at the default page size, each recurrence
+ * signalled once a batch (more past 250 attempts). Every batch is a round trip through the workflow and wakes
+ * every recurrence on it, so fewer, larger batches cost less.
+ */
+export const pagesPerBatch = 100;
 
 /** What continue-as-new carries: where the listing stands and what it found so far. */
 export interface AttemptsSyncCarry {

@@ -2,7 +2,7 @@ import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } fr
 import type { Activities } from '../../activities/index.js';
 import {
   attemptsPageOptions,
-  defaultPagesPerRun,
+  defaultPagesPerSliceRun,
   type AttemptsSliceInput,
   type AttemptsSliceResult,
   type SyncedAttempt,
@@ -23,7 +23,7 @@ const { deliverSyncedAttempts } =
  * signals them again, which the recurrences take as duplicates; the run then continues as new with counts only.
  */
 export async function syncAttemptsSlice(input: AttemptsSliceInput): Promise<AttemptsSliceResult> {
-  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
+  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerSliceRun;
   const summary = input.resume?.summary ?? emptySummary(input.from, input.to);
   summary.runs++;
   const updated = new Set(input.resume?.updatedRecurrences ?? []);

@@ -15,6 +15,7 @@ import {
   attemptsPageOptions,
   defaultPagesPerRun,
   pagesPerBatch,
+  pagesBeforeLongRuns,
   type AttemptsPageQuery,
   type AttemptsPageResult,
   type AttemptsSyncInput,
@@ -54,12 +55,18 @@ const slicesPatch = 'attempts-sync-parallel-slices';
  */
 const pageBatchesPatch = 'attempts-sync-page-batches';
 
+/**
+ * Runs of `defaultPagesPerRun` pages in batches of `pagesPerBatch`; runs started before keep continuing as new
+ * every 20 pages, in batches of 20.
+ */
+const longRunsPatch = 'attempts-sync-long-runs';
+
 /** Fetches and delivers the pages from `query`'s cursor, at most `room` of them. */
 type PageFetch = (query: AttemptsPageQuery, room: number) => Promise<AttemptsPageResult>;
 
-function pageFetch(): PageFetch {
+function pageFetch(batchPages: number): PageFetch {
   if (patched(pageBatchesPatch)) {
-    return (query, room) => local.syncAttemptsPages({ query, maxPages: Math.min(room, pagesPerBatch) });
+    return (query, room) => local.syncAttemptsPages({ query, maxPages: Math.min(room, batchPages) });
   }
   const { syncAttemptsPage } = patched(localPagesPatch) ? local : queued;
   return (query) => syncAttemptsPage(query);
@@ -76,9 +83,10 @@ async function pageSerially(
   progress: { cursor: string | undefined },
   publish: () => void,
 ): Promise<void> {
-  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
+  const longRuns = patched(longRunsPatch);
+  const pagesPerRun = input.pagesPerRun ?? (longRuns ? defaultPagesPerRun : pagesBeforeLongRuns);
   const updated = new Set(input.resume?.updatedRecurrences ?? []);
-  const fetchPages = pageFetch();
+  const fetchPages = pageFetch(longRuns ? pagesPerBatch : pagesBeforeLongRuns);
   for (let pagesThisRun = 0; ;) {
     const { cursor } = progress;
     if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
