@@ -56,6 +56,17 @@ export interface BenchStack {
   stop(options?: { keepFiles?: boolean }): Promise<void>;
 }
 
+/** The worker settings an operator tunes; set in the bench's environment, they reach every bankflow child. */
+const workerTuningKeys = [
+  'TEMPORAL_MAX_CACHED_WORKFLOWS',
+  'WORKFLOW_THREAD_HEAP_MB',
+  'WORKFLOW_THREAD_SEMI_SPACE_MB',
+  'WORKER_HEAP_GROWING_PERCENT',
+] as const;
+
+const workerTuning = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(workerTuningKeys.flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
+
 /**
  * The embedded stack the benchmarks measure: a Temporal dev server of its own (the Temporal CLI bankflow finds,
  * started by @temporalio/testing on a free port with in-memory SQLite, as the tests run it: on this disk the
@@ -135,6 +146,7 @@ export async function startBenchStack(
       BANK_BASE_URL: sandbox.url,
       BANK_CLIENT_ID: benchCredentials.clientId,
       BANK_CLIENT_SECRET: benchCredentials.clientSecret,
+      ...workerTuning(process.env),
     });
 
     // As deployed: the bank posts to a receiver process of its own, which does nothing else.
