@@ -268,4 +268,11 @@ describe('long-running commands', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/\/temporal$/);
   });
+
+  it('`temporal-cli` works in production before anything is configured: CI fetches the CLI first', async () => {
+    const result = await runCli(['temporal-cli'], { BANKFLOW_ENV: 'production' });
+    expect(result.stderr).not.toContain('Invalid configuration');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/\/temporal$/);
+  });
 });

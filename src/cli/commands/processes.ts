@@ -143,12 +143,13 @@ export function processCommands(program: Command): void {
     .command('temporal-cli')
     .description('print the path of a usable Temporal CLI, building it with Go into a cache on first use')
     .action(
+      // Only TEMPORAL_CLI and PATH matter here: a CI job or a fresh machine fetches the CLI before any bank,
+      // key or Temporal connection is configured, so the production checks of loadConfig do not apply.
       action(async () => {
-        const { config } = cliContext();
         console.log(
           await findTemporalCli({
-            explicitPath: config.temporal.cliPath,
-            pathEnv: config.temporal.searchPath,
+            explicitPath: process.env.TEMPORAL_CLI || undefined,
+            pathEnv: process.env.PATH,
           }),
         );
       }),
