@@ -101,6 +101,7 @@ export async function startTunedEnrollment(
     externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
     suggestedAccount: parsed.suggestedAccount,
     ...tuning,
+    hintsAcrossWaits: true,
   };
   const { answer, ended } = await startOrJoin(ctx, {
     update: enrollmentStartedUpdate,

@@ -98,6 +98,7 @@ export async function startTunedPayment(
     ...tuning,
     externalId: reference,
     readsOnCourseChange: true,
+    hintsAcrossWaits: true,
   };
   const { answer, ended } = await startOrJoin(ctx, {
     update: paymentCreatedUpdate,

@@ -16,7 +16,9 @@ import {
   type StartPaymentInput,
 } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
+import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
 import {
+  bankFor,
   control,
   enroll,
   eventually,
@@ -391,6 +393,81 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
         webhook_duplicate_rate: 0,
         webhook_reorder_rate: 0,
       });
+    }
+  });
+
+  it('asks the bank at once about a settlement heard in the same workflow task as the authorize answer', async () => {
+    const faults = stack.sandbox.faults.current();
+    const silent = { ...faults, webhook_drop_rate: 1 };
+    stack.sandbox.faults.configure(silent);
+    try {
+      const created = await startTunedPayment(stack, paymentInput(), { cashInWaitMs: 500 });
+      const handle = stack.client.workflow.getHandle(created.workflowId);
+      const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+      // A slow bank keeps the authorize call in flight while the worker stops; the stopping worker finishes it,
+      // and its answer waits in history, with the webhook sent meanwhile, for the next worker's one workflow task.
+      stack.sandbox.faults.configure({ ...silent, latency_ms: 1_500 });
+      const authorized = authorizePayment(stack, { externalId: created.externalId, assertion });
+      await eventually(
+        () => handle.describe(),
+        (description) =>
+          (description.raw.pendingActivities ?? []).some(
+            (activity) => activity.activityType?.name === 'authorizeBiometricPayment',
+          ),
+      );
+      await stack.stopWorker();
+      stack.sandbox.faults.configure(silent);
+      const settled = await eventually(
+        () => bankFor(stack).getBiometricPayment(enrollmentId, created.payment.id),
+        (payment) => payment.status === 'settled',
+      );
+      const envelope = {
+        category: webhookCategories.initiationDocument,
+        type: 'settled',
+        ref_id: settled.id,
+        context_type: 'enrollment',
+        context_id: enrollmentId,
+        timestamp: new Date().toISOString(),
+        data: settled,
+      };
+      expect(
+        await deliverWebhook(stack.client, stack.taskQueue, receivedWebhook(envelope), async () => ({
+          workflowId: created.workflowId,
+          signal: paymentWebhookSignal,
+        })),
+      ).toMatchObject({ delivered: 'signal' });
+      await stack.restartWorker();
+
+      expect(await authorized).toMatchObject({ ok: true });
+      expect(await waitForPaymentResult(stack, { externalId: created.externalId })).toMatchObject({
+        outcome: 'settled',
+      });
+      const events = (await handle.fetchHistory()).events ?? [];
+      const indexOf = (found: (event: (typeof events)[number]) => boolean) => events.findIndex(found);
+      const authorizeScheduled = events.find(
+        (event) =>
+          event.activityTaskScheduledEventAttributes?.activityType?.name === 'authorizeBiometricPayment',
+      )?.eventId;
+      const answer = indexOf(
+        (event) =>
+          String(event.activityTaskCompletedEventAttributes?.scheduledEventId) === String(authorizeScheduled),
+      );
+      const hint = indexOf((event) => Boolean(event.workflowExecutionSignaledEventAttributes));
+      const taskStarted = (event: (typeof events)[number]) =>
+        Boolean(event.workflowTaskStartedEventAttributes);
+      // The case itself: no workflow task ran between the authorize's answer and the hint.
+      expect(answer).toBeGreaterThan(-1);
+      expect(hint).toBeGreaterThan(answer);
+      expect(events.slice(answer, hint).some(taskStarted)).toBe(false);
+      const firstGet = indexOf(
+        (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'getBiometricPayment',
+      );
+      const firstPollDue = indexOf((event) => Boolean(event.timerFiredEventAttributes));
+      expect(firstGet).toBeGreaterThan(hint);
+      expect(firstPollDue === -1 || firstPollDue > firstGet).toBe(true);
+      await recordHistory(stack.client, created.workflowId, 'payment-hint-with-authorize-answer');
+    } finally {
+      stack.sandbox.faults.configure(faults);
     }
   });
 

@@ -18,6 +18,8 @@ export interface EnrollmentInput {
   /** Open Finance no-redirect journey defaults: 15 minutes for the account holder, 5 for the registration. */
   deadlines?: { accountHolderValidationMs?: number; registrationMs?: number };
   polling?: PollingSettings;
+  /** Set by the starter: the run keeps its webhook hints across its waits (hint-ledger.ts) from its start. */
+  hintsAcrossWaits?: true;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
   resume?: { journey: EnrollmentJourney; replies: KeptReplies<EnrollmentStarted> };
 }

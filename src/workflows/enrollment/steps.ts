@@ -1,9 +1,10 @@
 import { allHandlersFinished, ApplicationFailure, condition } from '@temporalio/workflow';
-import type { Enrollment } from '../../bank/schemas/enrollment.js';
+import type { Enrollment, EnrollmentStatus } from '../../bank/schemas/enrollment.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
 import { answered, refused } from '../shared/merchant-requests.js';
+import { HintLedger, keepsHintsAcrossWaits } from '../shared/hint-ledger.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type {
@@ -44,11 +45,16 @@ export const started = (created: Enrollment): EnrollmentStarted => ({
  */
 export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentStarted> {
   private readonly polling;
+  private readonly hints;
   readonly registration = new EnrollmentRegistration(this);
 
   constructor(private readonly input: EnrollmentInput) {
     super(input.resume?.journey ?? startJourney(input), input.resume?.replies, enrollmentPresentation);
     this.polling = input.polling ?? defaultPolling;
+    this.hints = new HintLedger(
+      keepsHintsAcrossWaits(input.hintsAcrossWaits),
+      (status: EnrollmentStatus) => !ended(this.journey) && status !== this.journey.enrollment?.status,
+    );
     installEnrollmentHandlers(this);
   }
 
@@ -100,7 +106,7 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
         deadline: Date.now() + windowOf[step] + enrollmentTimings.afterWindowMs,
         poll: () => this.poll(),
         polling: this.polling,
-        hints: () => this.hints,
+        hints: this.hints.forWait(() => this.registration.registering),
       });
       await condition(() => !this.registration.registering);
       if (arrived === 'deadline' && pendingStep(journey) === step) stepExpired(journey);
@@ -126,7 +132,7 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
           firstPollAfterMs: enrollmentTimings.authorizedCheckIntervalMs,
           maxPollIntervalMs: enrollmentTimings.authorizedCheckIntervalMs,
         },
-        hints: () => this.hints,
+        hints: this.hints.forWait(),
         historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
       });
       if (end === 'history-full') await this.continueAsNew();
@@ -155,8 +161,9 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
 
   /** Takes a webhook the receiver routed here. */
   receive(event: ReceivedWebhook): void {
-    if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event) === 'ask-bank')
-      this.hints++;
+    if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event) === 'ask-bank') {
+      if (event.resource?.kind === 'enrollment') this.hints.heard(event.resource.data.status);
+    }
   }
 
   private continueAsNew(): Promise<never> {

@@ -24,6 +24,8 @@ export interface PaymentInput {
   polling?: PollingSettings;
   /** Set by the starter: the run follows the course-change read rules (read-rules.ts) from its start. */
   readsOnCourseChange?: true;
+  /** Set by the starter: the run keeps its webhook hints across its waits (hint-ledger.ts) from its start. */
+  hintsAcrossWaits?: true;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
   resume?: { journey: PaymentJourney; replies: KeptReplies<PaymentCreated> };
 }

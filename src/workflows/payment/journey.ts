@@ -5,12 +5,20 @@ import {
   type PaymentJourney,
 } from './definitions.js';
 import { awaitsConsent, isFinalPaymentStatus } from './status.js';
+import { paymentTimings } from './timings.js';
 
 /** The evidence kept for callers and support staff; older entries give way so the memo stays small. */
 const keptEvidence = 40;
 
 export function startJourney(input: PaymentInput): PaymentJourney {
   return { state: initialPaymentState(input), authorizedAtBank: false, cashIns: [] };
+}
+
+/** The customer's consent window opens once the bank created the payment: `windowMs`, the bank's by default. */
+export function openConsentWindow(journey: PaymentJourney, windowMs: number | undefined): void {
+  journey.state.consentDeadline = new Date(
+    Date.now() + (windowMs ?? paymentTimings.consentWindowMs),
+  ).toISOString();
 }
 
 /** Records a piece of evidence, keeping only the newest `keptEvidence`. */

@@ -4,19 +4,22 @@ import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
 import { answered, refused } from '../shared/merchant-requests.js';
+import { keepsHintsAcrossWaits } from '../shared/hint-ledger.js';
 import { PollTimer } from '../shared/poll-timer.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import { PaymentAuthorization } from './authorization.js';
-import { bank, bankReads, now } from './bank-calls.js';
+import { bank, bankReads, createRequest, now } from './bank-calls.js';
 import { awaitCashIn } from './cash-in.js';
 import type { PaymentCreated, PaymentInput, PaymentJourney, PaymentResult } from './definitions.js';
 import { enrollmentRefusal } from './enrollment-check.js';
+import { openConsentWindow } from './journey.js';
 import {
   awaitingCustomer,
   bankAnswered,
   conclude,
   followPlan,
+  paymentHints,
   isFinal,
   paymentResult,
   startJourney,
@@ -36,6 +39,7 @@ import { failureTypes } from '../failure-types.js';
 export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
   private readonly polling;
   private readonly pollTimer;
+  private readonly hints;
   readonly authorization = new PaymentAuthorization(this);
 
   constructor(
@@ -46,6 +50,7 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     super(journey, input.resume?.replies, paymentPresentation(input), onCourseChange);
     this.polling = input.polling ?? defaultPolling;
     this.pollTimer = onCourseChange ? new PollTimer() : undefined;
+    this.hints = paymentHints(journey, onCourseChange && keepsHintsAcrossWaits(input.hintsAcrossWaits));
     installPaymentHandlers(this);
   }
 
@@ -60,20 +65,12 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     const { input, journey } = this;
     journey.state.phase = 'creating';
     try {
-      const created = await bank.createBiometricPayment(input.enrollmentId, {
-        entity_id: input.entityId,
-        virtual_account_id: input.virtualAccountId,
-        amount: input.amountCents,
-        description: input.description,
-        external_id: input.externalId,
-      });
+      const created = await bank.createBiometricPayment(input.enrollmentId, createRequest(input));
       // Under the course-change rule the new payment is published with the start's answer, in one memo change.
       if (this.onCourseChange) bankAnswered(journey, created, 'create', now());
       else this.take(created, 'create');
       if (!awaitingCustomer(journey)) return this.followExistingPayment();
-      journey.state.consentDeadline = new Date(
-        Date.now() + (input.consentWindowMs ?? paymentTimings.consentWindowMs),
-      ).toISOString();
+      openConsentWindow(journey, input.consentWindowMs);
       const options = await bank.getPaymentAuthorizationOptions(input.enrollmentId, this.paymentId());
       const { payment } = journey;
       if (payment)
@@ -108,7 +105,10 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
       deadline: Date.parse(this.journey.state.consentDeadline ?? ''),
       poll: () => this.poll(),
       polling: this.polling,
-      hints: this.onCourseChange ? () => this.hints : () => this.hints + this.journey.state.authorizeAttempts,
+      hints: this.hints.forWait(
+        () => this.authorization.authorizing,
+        () => (this.onCourseChange ? 0 : this.journey.state.authorizeAttempts),
+      ),
       timer: this.pollTimer,
     });
     await condition(() => !this.authorization.authorizing);
@@ -131,7 +131,7 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
         deadline: plan.until,
         poll: () => this.poll(),
         polling: plan.frequent ? this.polling : paymentTimings.sparsePolling,
-        hints: () => this.hints,
+        hints: this.hints.forWait(),
         timer: this.pollTimer,
         historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
       });
@@ -193,7 +193,7 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
   receive(event: ReceivedWebhook): void {
     const isNew = this.inbox.isNew(event, this.journey.state);
     const rule = this.onCourseChange ? 'course-change' : 'every-step';
-    if (isNew && webhookHeard(this.journey, event, now(), rule) === 'ask-bank') this.hints++;
+    if (isNew && webhookHeard(this.journey, event, now(), rule) === 'ask-bank') this.hints.heard(event);
     if (this.onCourseChange) this.showDetails();
     else this.publish();
   }

@@ -1,4 +1,6 @@
+import type { BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
 import { webhookCategories } from '../../bank/webhook-categories.js';
+import { HintLedger } from '../shared/hint-ledger.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type { PaymentJourney } from './definitions.js';
 import { isFinal, note } from './journey.js';
@@ -9,6 +11,17 @@ export type WebhookEffect = 'ask-bank' | 'nothing';
 
 /** Which hinted steps send the workflow to the bank at once: every forward step, or only a change of course. */
 export type HintRule = 'every-step' | 'course-change';
+
+/**
+ * The webhooks that asked the payment to read the bank, kept across its waits when `acrossWaits` (hint-ledger.ts):
+ * one is pending while the bank's record, as the journey holds it, is behind the status it names (a Pix cash-in
+ * names the settlement it evidences).
+ */
+export function paymentHints(journey: PaymentJourney, acrossWaits: boolean): HintLedger<ReceivedWebhook> {
+  const named = (event: ReceivedWebhook): BiometricPaymentStatus =>
+    event.resource?.kind === 'payment' ? event.resource.data.status : 'settled';
+  return new HintLedger(acrossWaits, (event) => movesForward(journey.payment?.status, named(event)));
+}
 
 /**
  * Takes in a webhook as a hint. A payment event that would move this payment on sends the workflow to the bank's

@@ -25,8 +25,6 @@ export class JourneySteps<Journey extends { state: WebhookCounters }, Start> {
   protected readonly inbox = new EventInbox();
   readonly replies: MerchantReplies<Start>;
   private readonly searchAttributesPublisher = new SearchAttributesPublisher();
-  /** Webhooks that asked the workflow to read the bank's record. */
-  protected hints = 0;
 
   /**
    * @param startedWithMemo the run is known to have started after workflows published their memo

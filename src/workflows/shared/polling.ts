@@ -15,6 +15,14 @@ export const defaultPolling: PollingSettings = { firstPollAfterMs: 20_000, maxPo
  */
 const hintRecheckMs = 1_000;
 
+/** The webhooks that asked a workflow to read the bank: whether one is still unanswered, and when a read answers them. */
+export interface Hints {
+  /** A hint heard since the bank was last asked names something its record does not show yet. */
+  pending(): boolean;
+  /** The bank is being asked now: this read answers every hint heard so far. */
+  asked(): void;
+}
+
 /** How a wait for the bank ended. */
 export type FollowEnd = 'done' | 'deadline' | 'history-full';
 
@@ -29,16 +37,14 @@ export async function followBank(options: {
   deadline: number;
   poll: () => Promise<void>;
   polling: PollingSettings;
-  /** A counter of hints: any change makes the workflow ask the bank now. */
-  hints?: () => number;
+  /** A pending hint makes the workflow ask the bank now. */
+  hints?: Hints;
   historyBound?: number;
   /** Keeps one poll timer across waits (poll-timer.ts); without it each wait has a timer of its own. */
   timer?: PollTimer;
 }): Promise<FollowEnd> {
   const { done, poll, polling, hints, timer } = options;
   let interval = polling.firstPollAfterMs;
-  // Hints that arrive while a poll is under way count too: the bank's answer may predate them.
-  let asked = hints?.();
   while (!done()) {
     if (options.historyBound !== undefined && historyFull(options.historyBound)) return 'history-full';
     const remaining = options.deadline - Date.now();
@@ -46,11 +52,12 @@ export async function followBank(options: {
       await poll();
       return done() ? 'done' : 'deadline';
     }
-    const ready = () => done() || (asked !== undefined && hints?.() !== asked);
+    const ready = () => done() || (hints?.pending() ?? false);
     const wait = Math.min(interval, remaining);
     const fellDue = timer ? await timer.wait(Date.now() + wait, ready) : !(await condition(ready, wait));
     if (done()) return 'done';
-    asked = hints?.();
+    // Marked before the read: a hint that arrives while it is under way stays pending, the answer may predate it.
+    hints?.asked();
     await poll();
     interval = fellDue
       ? Math.min(interval * 2, polling.maxPollIntervalMs)
