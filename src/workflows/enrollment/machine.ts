@@ -1,4 +1,5 @@
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
+import { HintLedger } from '../shared/hint-ledger.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import { accountMatchesSuggestion } from './account.js';
 import {
@@ -63,6 +64,24 @@ export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, sou
  * Takes in a webhook as a hint: an event about this enrollment that reports another status than the bank's record
  * held sends the workflow to the bank; anything else changes nothing.
  */
+/**
+ * The webhooks that asked the enrollment to read the bank, kept across its waits when `acrossWaits`
+ * (hint-ledger.ts): one is pending while the journey goes on and the bank's record, as it holds it, shows another
+ * status than the event names.
+ */
+export function enrollmentHints(
+  journey: EnrollmentJourney,
+  acrossWaits: boolean,
+): HintLedger<ReceivedWebhook> {
+  return new HintLedger(
+    acrossWaits,
+    ({ resource }) =>
+      resource?.kind === 'enrollment' &&
+      !ended(journey) &&
+      resource.data.status !== journey.enrollment?.status,
+  );
+}
+
 export function webhookHeard(journey: EnrollmentJourney, event: ReceivedWebhook): 'ask-bank' | 'nothing' {
   const { resource } = event;
   if (resource?.kind !== 'enrollment' || resource.data.id !== journey.state.enrollmentId) return 'nothing';

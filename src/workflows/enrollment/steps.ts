@@ -1,10 +1,10 @@
 import { allHandlersFinished, ApplicationFailure, condition } from '@temporalio/workflow';
-import type { Enrollment, EnrollmentStatus } from '../../bank/schemas/enrollment.js';
+import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
 import { answered, refused } from '../shared/merchant-requests.js';
-import { HintLedger, keepsHintsAcrossWaits } from '../shared/hint-ledger.js';
+import { keepsHintsAcrossWaits } from '../shared/hint-ledger.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type {
@@ -19,6 +19,7 @@ import {
   concludeAuthorized,
   conclude,
   ended,
+  enrollmentHints,
   enrollmentResult,
   pendingStep,
   startJourney,
@@ -51,10 +52,7 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
   constructor(private readonly input: EnrollmentInput) {
     super(input.resume?.journey ?? startJourney(input), input.resume?.replies, enrollmentPresentation);
     this.polling = input.polling ?? defaultPolling;
-    this.hints = new HintLedger(
-      keepsHintsAcrossWaits(input.hintsAcrossWaits),
-      (status: EnrollmentStatus) => !ended(this.journey) && status !== this.journey.enrollment?.status,
-    );
+    this.hints = enrollmentHints(this.journey, keepsHintsAcrossWaits(input.hintsAcrossWaits));
     installEnrollmentHandlers(this);
   }
 
@@ -161,9 +159,8 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
 
   /** Takes a webhook the receiver routed here. */
   receive(event: ReceivedWebhook): void {
-    if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event) === 'ask-bank') {
-      if (event.resource?.kind === 'enrollment') this.hints.heard(event.resource.data.status);
-    }
+    if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event) === 'ask-bank')
+      this.hints.heard(event);
   }
 
   private continueAsNew(): Promise<never> {
