@@ -1,5 +1,5 @@
 import { growthLine, measuredLines, type GrowthLine, type GrowthPoint } from './growth.js';
-import type { JourneyBatch, JourneyGrowth } from './journey.js';
+import type { GrowthSide, JourneyBatch, JourneyGrowth } from './journey.js';
 import type { BenchResults } from './report.js';
 import type { SyncRow } from './sync.js';
 
@@ -19,14 +19,21 @@ const batchPoint = (size: number, batch: JourneyBatch): GrowthPoint => ({
   cost: batch.cpuMsPerJourney.total * size,
 });
 
+const floorAtCacheLine = (cacheSize: number) =>
+  `journeys, engine floor with bankflow's workflow cache (${cacheSize})`;
+
 function journeyLines(growth: JourneyGrowth | undefined): GrowthLine[] {
   if (!growth) return [];
-  const line = (name: string, side: 'bankflow' | 'floor') =>
+  const line = (name: string, side: GrowthSide) =>
     growthLine(name, journeyUnits, [
       batchPoint(growth.small.concurrency, growth.small.median[side]),
       batchPoint(growth.large.concurrency, growth.large.median[side]),
     ]);
-  return [line('journeys', 'bankflow'), line('journeys, engine floor', 'floor')];
+  return [
+    line('journeys', 'bankflow'),
+    line('journeys, engine floor', 'floor'),
+    line(floorAtCacheLine(growth.cacheSize), 'floorAtCache'),
+  ];
 }
 
 /** Every sync size present against the zero-latency bank; the cost is the sync's wall time. */
@@ -43,8 +50,8 @@ function syncLine(rows: SyncRow[] | undefined): GrowthLine | undefined {
   );
 }
 
-/** Lines named here are shown for comparison and carry no target. */
-export const referenceLines = new Set(['journeys, engine floor']);
+/** Lines shown for comparison, which carry no target: the engine floor's. */
+export const isReferenceLine = (line: GrowthLine) => line.name.startsWith('journeys, engine floor');
 
 /**
  * Every cost-growth line this run measured. The waiting-workflows line comes from `results.waitingGrowth`, the

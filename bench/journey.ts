@@ -58,8 +58,13 @@ export interface JourneySide {
   steps: number;
 }
 
-/** The main concurrency and the larger one, measured in the same rounds. */
+/**
+ * The main concurrency and the larger one, measured in the same rounds. The floor runs twice: with the SDK's
+ * default workflow cache (thousands here, so it never replays) and with bankflow's (`cacheSize`), which a batch
+ * larger than the cache makes evict and replay as bankflow's worker does.
+ */
 export interface JourneyGrowth {
+  cacheSize: number;
   small: GrowthSize;
   large: GrowthSize;
 }
@@ -228,12 +233,14 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
   activitiesPerJourney: median(batches.map((b) => b.activitiesPerJourney)),
 });
 
+/** The sides a growth batch runs: bankflow, the floor, and the floor at bankflow's workflow cache. */
+export type GrowthSide = 'bankflow' | 'floor' | 'floorAtCache';
+
 /** Batches of one size, for the cost-growth line. */
 export interface GrowthSize {
   concurrency: number;
-  bankflow: JourneyBatch[];
-  floor: JourneyBatch[];
-  median: { bankflow: JourneyBatch; floor: JourneyBatch };
+  batches: Record<GrowthSide, JourneyBatch[]>;
+  median: Record<GrowthSide, JourneyBatch>;
 }
 
 /**
@@ -245,16 +252,16 @@ export interface GrowthSize {
  */
 async function growthBatches(
   settings: JourneySettings,
-  sizes: { small: number; customers: number },
-  run: { bankflow: (size: number) => Promise<JourneyBatch>; floor: (size: number) => Promise<JourneyBatch> },
+  sizes: { small: number; large: number; cacheSize: number },
+  run: Record<GrowthSide, (size: number) => Promise<JourneyBatch>>,
   progress: (line: string) => void,
-): Promise<JourneyGrowth | undefined> {
-  const large = settings.growthConcurrency;
-  if (large === undefined || large > sizes.customers) return undefined;
+): Promise<JourneyGrowth> {
+  const { large, cacheSize } = sizes;
   const batches = new Map<string, JourneyBatch[]>();
+  const sides: GrowthSide[] = ['bankflow', 'floor', 'floorAtCache'];
   for (let round = 0; round < (settings.growthRounds ?? settings.rounds); round++) {
-    const flip = <T>(pair: [T, T]) => (round % 2 === 0 ? pair : [pair[1], pair[0]]);
-    for (const side of flip<'bankflow' | 'floor'>(['bankflow', 'floor'])) {
+    const flip = <T>(list: T[]) => (round % 2 === 0 ? list : [...list].reverse());
+    for (const side of flip(sides)) {
       for (const size of flip([sizes.small, large])) {
         const result = await run[side](size);
         const key = `${side}-${size}`;
@@ -266,16 +273,12 @@ async function growthBatches(
     }
   }
   const sizeOf = (concurrency: number): GrowthSize => {
-    const bankflow = batches.get(`bankflow-${concurrency}`) ?? [];
-    const floor = batches.get(`floor-${concurrency}`) ?? [];
-    return {
-      concurrency,
-      bankflow,
-      floor,
-      median: { bankflow: medianBatch(bankflow), floor: medianBatch(floor) },
-    };
+    const of = (side: GrowthSide) => batches.get(`${side}-${concurrency}`) ?? [];
+    const bySide = <T>(value: (side: GrowthSide) => T) =>
+      Object.fromEntries(sides.map((side) => [side, value(side)])) as Record<GrowthSide, T>;
+    return { concurrency, batches: bySide(of), median: bySide((side) => medianBatch(of(side))) };
   };
-  return { small: sizeOf(sizes.small), large: sizeOf(large) };
+  return { cacheSize, small: sizeOf(sizes.small), large: sizeOf(large) };
 }
 
 /**
@@ -289,24 +292,26 @@ export async function benchJourney(
   progress: (line: string) => void,
 ): Promise<JourneyResult> {
   const count = Math.min(settings.concurrency, customers.length);
+  const large = settings.growthConcurrency;
+  const growth = large !== undefined && large <= customers.length;
   // Each side's worker is a process of its own, as deployed: the driver and the sandbox bank stay in this process.
   const queue = randomUUID();
-  const [bankflowWorker, floorWorker] = await Promise.all([
+  const [bankflowWorker, floorWorker, floorAtCacheWorker] = await Promise.all([
     startChildWorker(stack, `bench-journey-${queue}`),
     startSkeletonWorker(stack, `bench-skeleton-${queue}`),
+    growth
+      ? startSkeletonWorker(stack, `bench-skeleton-cached-${queue}`, {
+          maxCachedWorkflows: stack.workflowCacheSize,
+        })
+      : undefined,
   ]);
+  const workers = { bankflow: bankflowWorker, floor: floorWorker, floorAtCache: floorAtCacheWorker };
   try {
-    return await journeyRounds(
-      stack,
-      customers,
-      { count, settings, progress },
-      {
-        bankflow: bankflowWorker,
-        floor: floorWorker,
-      },
-    );
+    return await journeyRounds(stack, customers, { count, settings, progress }, workers);
   } finally {
-    await Promise.all([bankflowWorker.stop(), floorWorker.stop()]);
+    await Promise.all(
+      [bankflowWorker, floorWorker, floorAtCacheWorker].flatMap((worker) => (worker ? [worker.stop()] : [])),
+    );
   }
 }
 
@@ -318,7 +323,7 @@ async function journeyRounds(
     settings,
     progress,
   }: { count: number; settings: JourneySettings; progress: (line: string) => void },
-  workers: { bankflow: ChildWorker; floor: ChildWorker },
+  workers: { bankflow: ChildWorker; floor: ChildWorker; floorAtCache: ChildWorker | undefined },
 ): Promise<JourneyResult> {
   // The workflow ids of each side's latest batch.
   let lastBankflow: string[] = [];
@@ -337,17 +342,22 @@ async function journeyRounds(
       (index) => workflowIds.payment(ids[index]!),
     );
   };
-  const runFloor = async (size = count) => {
+  const runSkeleton = async (worker: ChildWorker, size: number) => {
     const tag = nextTag();
-    lastFloor = customers.slice(0, size).map((_, index) => `skeleton-${tag}-${index}`);
-    const ids = lastFloor;
-    await quiet(workers.floor);
-    return batch(
+    const ids = customers.slice(0, size).map((_, index) => `skeleton-${tag}-${index}`);
+    await quiet(worker);
+    const result = await batch(
       size,
-      { stack, client: stack.skeleton.client, worker: workers.floor },
-      (index) => floorJourney(stack, workers.floor.taskQueue, ids[index]!),
+      { stack, client: stack.skeleton.client, worker },
+      (index) => floorJourney(stack, worker.taskQueue, ids[index]!),
       (index) => ids[index]!,
     );
+    return { ids, result };
+  };
+  const runFloor = async (size = count) => {
+    const { ids, result } = await runSkeleton(workers.floor, size);
+    lastFloor = ids;
+    return result;
   };
 
   await runBankflow();
@@ -371,12 +381,20 @@ async function journeyRounds(
     lastBankflow.map((id) => workflowIds.payment(id)),
   );
   const floorCost = await typicalRunCost(stack.skeleton.client, lastFloor);
-  const growth = await growthBatches(
-    settings,
-    { small: count, customers: customers.length },
-    { bankflow: runBankflow, floor: runFloor },
-    progress,
-  );
+  const { floorAtCache } = workers;
+  const growth =
+    settings.growthConcurrency !== undefined && floorAtCache
+      ? await growthBatches(
+          settings,
+          { small: count, large: settings.growthConcurrency, cacheSize: stack.workflowCacheSize },
+          {
+            bankflow: runBankflow,
+            floor: runFloor,
+            floorAtCache: async (size) => (await runSkeleton(floorAtCache, size)).result,
+          },
+          progress,
+        )
+      : undefined;
   const side = (batches: JourneyBatch[], cost: RunCost): JourneySide => ({
     batches,
     median: medianBatch(batches),

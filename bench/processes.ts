@@ -165,13 +165,22 @@ export async function startChildWorker(stack: BenchStack, taskQueue: string): Pr
 
 /**
  * The engine floor's worker (skeleton/worker.ts) as a process of its own, like a `bankflow worker` child: each
- * side's CPU is then its own worker process's, apart from the driver and the bank in the bench process.
+ * side's CPU is then its own worker process's, apart from the driver and the bank in the bench process. With
+ * `maxCachedWorkflows` it keeps that many workflows cached instead of the SDK's default.
  */
-export async function startSkeletonWorker(stack: BenchStack, taskQueue: string): Promise<ChildWorker> {
+export async function startSkeletonWorker(
+  stack: BenchStack,
+  taskQueue: string,
+  options: { maxCachedWorkflows?: number } = {},
+): Promise<ChildWorker> {
+  const cache = options.maxCachedWorkflows;
   const worker = await startNodeProcess({
     name: 'the skeleton worker',
     args: [...stack.workerNodeArgs, '--import', 'tsx', path.join(repoRoot, 'bench', 'skeleton', 'worker.ts')],
-    env: stack.processEnv(taskQueue),
+    env: {
+      ...stack.processEnv(taskQueue),
+      ...(cache === undefined ? {} : { SKELETON_MAX_CACHED_WORKFLOWS: String(cache) }),
+    },
     logFile: path.join(stack.workDir, `skeleton-${taskQueue}.log`),
     ready: /skeleton worker running/,
   });

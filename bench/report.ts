@@ -1,4 +1,4 @@
-import { costGrowth, referenceLines, zeroLatencyRows } from './cost-growth.js';
+import { costGrowth, isReferenceLine, zeroLatencyRows } from './cost-growth.js';
 import type { FootprintResult } from './footprint.js';
 import { growthMet, maxGrowthRatio, type GrowthPoint } from './growth.js';
 import { footprintTargets, renderFootprint } from './footprint-report.js';
@@ -176,7 +176,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   }
   if (footprint) checks.push(...footprintTargets(footprint));
   for (const line of costGrowth(results)) {
-    if (referenceLines.has(line.name)) continue;
+    if (isReferenceLine(line)) continue;
     checks.push({
       target: `${line.name}: cost growth / work growth <= ${maxGrowthRatio}x (every step)`,
       measured: line.steps.map((step) => `${step.from} -> ${step.to}: ${exactly(step.ratio)}`).join(', '),
@@ -276,11 +276,11 @@ export function renderReport(results: BenchResults): string {
       const at = (batch: JourneyBatch) =>
         `${fixed(batch.journeysPerSecond, 1)}/s, p50 ${fixed(batch.p50)} ms, ${fixed(batch.cpuMsPerJourney.total)} CPU ms and ${fixed(batch.activitiesPerJourney)} activities per journey`;
       parts.push(
-        `Cost growth, ${growth.small.concurrency} and ${growth.large.concurrency} concurrent in the same rounds (medians of ${growth.large.bankflow.length}): ` +
+        `Cost growth, ${growth.small.concurrency} and ${growth.large.concurrency} concurrent in the same rounds (medians of ${growth.large.batches.bankflow.length}): ` +
           [growth.small, growth.large]
             .map(
               (size) =>
-                `${size.concurrency}: bankflow ${at(size.median.bankflow)}; floor ${at(size.median.floor)}`,
+                `${size.concurrency}: bankflow ${at(size.median.bankflow)}; floor ${at(size.median.floor)}; floor with bankflow's workflow cache of ${growth.cacheSize} ${at(size.median.floorAtCache)}`,
             )
             .join('. ') +
           '.',

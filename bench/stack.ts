@@ -49,6 +49,8 @@ export interface BenchStack {
   receiverPid: number;
   /** The engine's floor: a plain client and a worker running only bench/skeleton. */
   skeleton: { client: Client; taskQueue: string };
+  /** How many workflows a `bankflow worker` child keeps cached (its default, or TEMPORAL_MAX_CACHED_WORKFLOWS). */
+  workflowCacheSize: number;
   /** Environment of a `bankflow` child process reaching this stack on `taskQueue`. */
   processEnv(taskQueue: string): Record<string, string>;
   /** Node options of `bankflow` children, e.g. `--cpu-prof` when profiling. */
@@ -213,6 +215,7 @@ export async function startBenchStack(
       receiverUrl,
       receiverPid: receiver.pid,
       skeleton: { client: new Client({ connection, namespace }), taskQueue: skeletonQueue },
+      workflowCacheSize: config.temporal.maxCachedWorkflows,
       workerNodeArgs,
       processEnv,
       async stop(options = {}) {
