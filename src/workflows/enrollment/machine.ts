@@ -61,27 +61,20 @@ export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, sou
 }
 
 /**
- * Takes in a webhook as a hint: an event about this enrollment that reports another status than the bank's record
- * held sends the workflow to the bank; anything else changes nothing.
- */
-/**
  * The webhooks that asked the enrollment to read the bank, kept across its waits when `acrossWaits`
- * (hint-ledger.ts): one is pending while the journey goes on and the bank's record, as it holds it, shows another
- * status than the event names.
+ * (hint-ledger.ts): one is pending for as long as it would still send the workflow to the bank.
  */
 export function enrollmentHints(
   journey: EnrollmentJourney,
   acrossWaits: boolean,
 ): HintLedger<ReceivedWebhook> {
-  return new HintLedger(
-    acrossWaits,
-    ({ resource }) =>
-      resource?.kind === 'enrollment' &&
-      !ended(journey) &&
-      resource.data.status !== journey.enrollment?.status,
-  );
+  return new HintLedger(acrossWaits, (event) => webhookHeard(journey, event) === 'ask-bank');
 }
 
+/**
+ * Takes in a webhook as a hint: an event about this enrollment that reports another status than the bank's record
+ * held sends the workflow to the bank; anything else changes nothing.
+ */
 export function webhookHeard(journey: EnrollmentJourney, event: ReceivedWebhook): 'ask-bank' | 'nothing' {
   const { resource } = event;
   if (resource?.kind !== 'enrollment' || resource.data.id !== journey.state.enrollmentId) return 'nothing';
