@@ -19,9 +19,6 @@ const batchPoint = (size: number, batch: JourneyBatch): GrowthPoint => ({
   cost: batch.cpuMsPerJourney.total * size,
 });
 
-const floorAtCacheLine = (cacheSize: number) =>
-  `journeys, engine floor with bankflow's workflow cache (${cacheSize})`;
-
 function journeyLines(growth: JourneyGrowth | undefined): GrowthLine[] {
   if (!growth) return [];
   const line = (name: string, side: GrowthSide) =>
@@ -31,8 +28,11 @@ function journeyLines(growth: JourneyGrowth | undefined): GrowthLine[] {
     ]);
   return [
     line('journeys', 'bankflow'),
-    line('journeys, engine floor', 'floor'),
-    line(floorAtCacheLine(growth.cacheSize), 'floorAtCache'),
+    { ...line('journeys, engine floor', 'floor'), reference: true },
+    {
+      ...line(`journeys, engine floor with bankflow's workflow cache (${growth.cacheSize})`, 'floorAtCache'),
+      reference: true,
+    },
   ];
 }
 
@@ -49,9 +49,6 @@ function syncLine(rows: SyncRow[] | undefined): GrowthLine | undefined {
     })),
   );
 }
-
-/** Lines shown for comparison, which carry no target: the engine floor's. */
-export const isReferenceLine = (line: GrowthLine) => line.name.startsWith('journeys, engine floor');
 
 /**
  * Every cost-growth line this run measured. The waiting-workflows line comes from `results.waitingGrowth`, the

@@ -31,6 +31,8 @@ export interface GrowthLine {
   steps: GrowthStep[];
   /** The largest step ratio: the line meets its target when this is at most `maxGrowthRatio`. */
   worst: number;
+  /** Shown for comparison only, with no target of its own (the engine floor's lines). */
+  reference?: true;
 }
 
 /** "Cost growth over work growth at most 1.2x": doing n times the work may cost at most 1.2 n times as much. */

@@ -244,11 +244,11 @@ export interface GrowthSize {
 }
 
 /**
- * The cost-growth batches: in every round, bankflow and the floor each at the main concurrency and at the larger
- * one, back to back (orders flipping each round). Pairing the sizes in time matters: every journey leaves a closed
- * workflow behind, and what the server spends per journey can depend on how many there are, so the small batches
- * of the main rounds, run earlier, would flatter the comparison. None when the settings ask for none or there are
- * too few customers (each journey needs one of its own).
+ * The cost-growth batches: in every round, each side (bankflow and both floors) at the main concurrency and at the
+ * larger one, back to back (orders flipping each round). Pairing the sizes in time matters: every journey leaves a
+ * closed workflow behind, and what the server spends per journey can depend on how many there are, so the small
+ * batches of the main rounds, run earlier, would flatter the comparison. `benchJourney` runs none when the settings
+ * ask for none or there are too few customers (each journey needs one of its own).
  */
 async function growthBatches(
   settings: JourneySettings,

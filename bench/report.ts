@@ -1,4 +1,4 @@
-import { costGrowth, isReferenceLine, zeroLatencyRows } from './cost-growth.js';
+import { costGrowth, zeroLatencyRows } from './cost-growth.js';
 import type { FootprintResult } from './footprint.js';
 import { growthMet, maxGrowthRatio, type GrowthPoint } from './growth.js';
 import { footprintTargets, renderFootprint } from './footprint-report.js';
@@ -176,7 +176,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   }
   if (footprint) checks.push(...footprintTargets(footprint));
   for (const line of costGrowth(results)) {
-    if (isReferenceLine(line)) continue;
+    if (line.reference) continue;
     checks.push({
       target: `${line.name}: cost growth / work growth <= ${maxGrowthRatio}x (every step)`,
       measured: line.steps.map((step) => `${step.from} -> ${step.to}: ${exactly(step.ratio)}`).join(', '),
