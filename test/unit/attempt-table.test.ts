@@ -74,4 +74,43 @@ describe('AttemptTable', () => {
     ]);
     expect(table.countByStatus()).toEqual({ failed: 1, settled: 3 });
   });
+
+  it('answers the newest attempt as the first listed, a tie in time going to the greater id', () => {
+    const table = new AttemptTable([], noArchivedAttempts(), 10);
+    expect(table.latest()).toBeUndefined();
+    table.applyAll(
+      [
+        attempt('b', 'created', '2030-01-02T00:00:00Z'),
+        attempt('c', 'settled', '2030-01-02T00:00:00.000+00:00'),
+        attempt('a', 'settled', '2030-01-01T23:00:00-03:00'),
+      ],
+      'sync',
+    );
+    expect(table.list().map((a) => a.id)).toEqual(['a', 'c', 'b']);
+    expect(table.latest()).toEqual(table.list()[0]);
+  });
+
+  it('takes the archive watermark a previous run carried, and moves it only forward', () => {
+    const carried = { count: 3, byStatus: { settled: 3 }, through: '2030-01-10T00:00:00Z' };
+    const table = new AttemptTable([attempt('kept', 'settled', '2030-01-11T00:00:00Z')], carried, 2);
+    expect(
+      table.applyAll(
+        [
+          attempt('archived', 'settled', '2030-01-09T21:00:00-03:00'),
+          attempt('late-pending', 'created', '2030-01-01T00:00:00Z'),
+        ],
+        'sync',
+      ),
+    ).toEqual(['duplicate', 'applied']);
+    table.applyAll([attempt('newer', 'failed', '2030-01-12T00:00:00Z')], 'sync');
+    expect(table.list().map((a) => a.id)).toEqual(['newer', 'late-pending']);
+    expect(table.archived).toEqual({
+      count: 4,
+      byStatus: { settled: 4 },
+      through: '2030-01-11T00:00:00Z',
+    });
+    expect(table.applyAll([attempt('older', 'failed', '2030-01-10T12:00:00Z')], 'webhook')).toEqual([
+      'duplicate',
+    ]);
+  });
 });

@@ -39,21 +39,26 @@ export const reachedAttemptStatus = (status: string, other: string) => rank(stat
  * Which of two reports of the same attempt is newer: the further status first, then the later timestamp.
  * Zero only for the same status at the same time; a different status at the same rank and time keeps the first.
  */
-function compare(update: RecurrenceAttempt, known: RecurrenceAttempt): number {
-  const byRank = rank(update.status) - rank(known.status);
+function compare(update: TimedAttempt, known: TimedAttempt): number {
+  const byRank = rank(update.attempt.status) - rank(known.attempt.status);
   if (byRank !== 0) return byRank;
-  const byTime = Date.parse(update.timestamp) - Date.parse(known.timestamp);
+  const byTime = update.at - known.at;
   if (byTime !== 0) return byTime;
-  return update.status === known.status ? 0 : -1;
+  return update.attempt.status === known.attempt.status ? 0 : -1;
 }
 
-/** Newest first: the later timestamp, then the greater id. Parses each timestamp once, not once a comparison. */
-function newestFirst(attempts: Iterable<RecurrenceAttempt>): RecurrenceAttempt[] {
-  return [...attempts]
-    .map((attempt) => ({ attempt, at: Date.parse(attempt.timestamp) }))
-    .sort((a, b) => b.at - a.at || (a.attempt.id < b.attempt.id ? 1 : a.attempt.id > b.attempt.id ? -1 : 0))
-    .map(({ attempt }) => attempt);
+/** Newest first: the later timestamp, then the greater id. */
+function newerFirst(a: TimedAttempt, b: TimedAttempt): number {
+  return b.at - a.at || (a.attempt.id < b.attempt.id ? 1 : a.attempt.id > b.attempt.id ? -1 : 0);
 }
+
+/** An attempt with its timestamp parsed once: sorting and archiving compare it at every signal. */
+interface TimedAttempt {
+  attempt: RecurrenceAttempt;
+  at: number;
+}
+
+const timed = (attempt: RecurrenceAttempt): TimedAttempt => ({ attempt, at: Date.parse(attempt.timestamp) });
 
 /**
  * The attempts of one recurrence, deduplicated by attempt id + status + timestamp: the same report through the
@@ -62,14 +67,16 @@ function newestFirst(attempts: Iterable<RecurrenceAttempt>): RecurrenceAttempt[]
  * into `archived`, and a final report no newer than the archive's watermark is taken as one of those.
  */
 export class AttemptTable {
-  private readonly byId: Map<string, RecurrenceAttempt>;
+  private readonly byId: Map<string, TimedAttempt>;
+  /** `archived.through` parsed, for the string it was parsed from. */
+  private archivedThrough: { through: string | null; at: number } = { through: null, at: -Infinity };
 
   constructor(
     attempts: RecurrenceAttempt[],
     readonly archived: ArchivedAttempts,
     private readonly maxKept: number,
   ) {
-    this.byId = new Map(attempts.map((attempt) => [attempt.id, attempt]));
+    this.byId = new Map(attempts.map((attempt) => [attempt.id, timed(attempt)]));
   }
 
   /** Applies a batch, then archives what exceeds the limit. */
@@ -81,56 +88,72 @@ export class AttemptTable {
 
   private apply(update: RecurrenceAttempt, source: AttemptSource): AttemptUpdateOutcome {
     const known = this.byId.get(update.id);
+    const incoming = timed({ ...update, sources: [source] });
     if (!known) {
-      if (this.isArchived(update)) return 'duplicate';
-      this.byId.set(update.id, { ...update, sources: [source] });
+      if (this.isArchived(incoming)) return 'duplicate';
+      this.byId.set(update.id, incoming);
       return 'applied';
     }
-    const order = compare(update, known);
+    const order = compare(incoming, known);
     if (order < 0) return 'stale';
     if (order === 0) {
-      if (!known.sources.includes(source)) known.sources.push(source);
+      if (!known.attempt.sources.includes(source)) known.attempt.sources.push(source);
       return 'duplicate';
     }
-    this.byId.set(update.id, { ...update, sources: [source] });
+    this.byId.set(update.id, incoming);
     return 'applied';
   }
 
-  private isArchived(update: RecurrenceAttempt): boolean {
-    const through = this.archived.through;
-    return (
-      through !== null && rank(update.status) === 2 && Date.parse(update.timestamp) <= Date.parse(through)
-    );
+  private isArchived({ attempt, at }: TimedAttempt): boolean {
+    return rank(attempt.status) === 2 && at <= this.archivedThroughAt();
+  }
+
+  private archivedThroughAt(): number {
+    const { through } = this.archived;
+    if (this.archivedThrough.through !== through) {
+      this.archivedThrough = { through, at: through === null ? -Infinity : Date.parse(through) };
+    }
+    return this.archivedThrough.at;
   }
 
   private trim(): void {
     const excess = this.byId.size - this.maxKept;
     if (excess <= 0) return;
-    const oldestFinal = newestFirst([...this.byId.values()].filter((attempt) => rank(attempt.status) === 2))
+    const oldestFinal = [...this.byId.values()]
+      .filter(({ attempt }) => rank(attempt.status) === 2)
+      .sort(newerFirst)
       .reverse()
       .slice(0, excess);
-    for (const attempt of oldestFinal) {
+    for (const archiving of oldestFinal) {
+      const { attempt } = archiving;
       this.byId.delete(attempt.id);
       this.archived.count++;
       this.archived.byStatus[attempt.status] = (this.archived.byStatus[attempt.status] ?? 0) + 1;
-      if (
-        this.archived.through === null ||
-        Date.parse(attempt.timestamp) > Date.parse(this.archived.through)
-      ) {
+      if (this.archived.through === null || archiving.at > this.archivedThroughAt()) {
         this.archived.through = attempt.timestamp;
+        this.archivedThrough = { through: attempt.timestamp, at: archiving.at };
       }
     }
   }
 
   /** Listed attempts, newest first. */
   list(): RecurrenceAttempt[] {
-    return newestFirst(this.byId.values());
+    return [...this.byId.values()].sort(newerFirst).map(({ attempt }) => attempt);
+  }
+
+  /** The newest listed attempt, as `list()[0]` without sorting them all. */
+  latest(): RecurrenceAttempt | undefined {
+    let newest: TimedAttempt | undefined;
+    for (const candidate of this.byId.values()) {
+      if (!newest || newerFirst(candidate, newest) < 0) newest = candidate;
+    }
+    return newest?.attempt;
   }
 
   /** Every attempt known, listed or archived, by its current status. */
   countByStatus(): Record<string, number> {
     const counts: Record<string, number> = { ...this.archived.byStatus };
-    for (const attempt of this.byId.values()) counts[attempt.status] = (counts[attempt.status] ?? 0) + 1;
+    for (const { attempt } of this.byId.values()) counts[attempt.status] = (counts[attempt.status] ?? 0) + 1;
     return counts;
   }
 

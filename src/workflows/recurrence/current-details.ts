@@ -9,7 +9,7 @@ export function currentDetails({
   recurrence,
 }: Pick<RecurrenceRun, 'externalId' | 'state' | 'table' | 'recurrence'>): string {
   const counts = table.countByStatus();
-  const latest = table.list()[0];
+  const latest = table.latest();
   const amount = recurrence?.minimum_amount ?? recurrence?.first_payment_amount;
   return [
     `**Recurrence ${externalId}** — **${state.status ?? state.phase}**`,
