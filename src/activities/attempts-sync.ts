@@ -1,11 +1,9 @@
 import { Context, log } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { BankClient } from '../bank/client.js';
 import type { Page } from '../bank/pagination.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
-import { workflowIds } from '../workflows/ids.js';
-import { recurrenceAttemptsSignal, toRecurrenceAttempt } from '../workflows/recurrence/definitions.js';
+import { toRecurrenceAttempt } from '../workflows/recurrence/definitions.js';
 import type {
   AttemptsDelivery,
   AttemptsPageQuery,
@@ -13,65 +11,17 @@ import type {
   AttemptsPagesRequest,
   AttemptsSlicePage,
   SyncedAttempt,
-  UnknownRecurrence,
 } from '../workflows/sync/attempts-definitions.js';
+import { AttemptsDeliveryBatch } from './attempts-delivery.js';
 import { bankActivity } from './failures.js';
-
-/** Temporal's answer to a signal for a workflow that does not exist or has closed. */
-const isNotFound = (error: unknown) => error instanceof WorkflowNotFoundError;
-
-/** Attempts per signal: keeps one signal's payload near 60 KB however many attempts a batch holds. */
-export const attemptsPerSignal = 250;
 
 /** A batch stops taking pages after this long, so one local activity stays short against a slow bank. */
 const batchTimeMs = 10_000;
 
 /**
- * Signals one recurrence its attempts, in signals of at most `attemptsPerSignal`; answers how many signals went
- * out, or the recurrence as unknown when it has no workflow.
- */
-async function signalRecurrence(
-  client: Client,
-  externalId: string,
-  attempts: SyncedAttempt[],
-): Promise<{ signals: number; unknown?: UnknownRecurrence }> {
-  const handle = client.workflow.getHandle(workflowIds.recurrence(externalId));
-  let signals = 0;
-  try {
-    for (let start = 0; start < attempts.length; start += attemptsPerSignal) {
-      await handle.signal(recurrenceAttemptsSignal, {
-        source: 'sync',
-        attempts: attempts.slice(start, start + attemptsPerSignal).map((synced) => synced.attempt),
-      });
-      signals++;
-    }
-    return { signals };
-  } catch (error) {
-    if (!isNotFound(error) || signals > 0) throw error;
-  }
-  const closed = await handle.describe().then(
-    () => true,
-    (error: unknown) => {
-      if (isNotFound(error)) return false;
-      throw error;
-    },
-  );
-  return {
-    signals,
-    unknown: {
-      externalId,
-      recurrenceId: attempts.find((synced) => synced.recurrenceId)?.recurrenceId ?? null,
-      workflow: closed ? 'closed' : 'missing',
-      attempts: attempts.length,
-      attemptIds: attempts.map((synced) => synced.attempt.id),
-    },
-  };
-}
-
-/**
- * Up to `maxPages` consecutive pages of the attempts sync, then one signal per recurrence with every attempt of
- * those pages (more only past `attemptsPerSignal`): a recurrence on every page wakes once per batch, not once per
- * page. A page that fails after others were fetched ends the batch there: the fetched pages are delivered and the
+ * Up to `maxPages` consecutive pages of the attempts sync, each recurrence signalled its attempts in signals of
+ * `attemptsPerSignal` while the pages come and the rest once at the end: a recurrence on every page wakes once per
+ * `attemptsPerSignal` attempts, not once per page (AttemptsDeliveryBatch). A page that fails after others were fetched ends the batch there: the fetched pages are delivered and the
  * failed page's cursor goes back as `next`, so the next call asks for it again and no page is fetched twice. A
  * retry after a failed signal fetches and signals the batch again, which the recurrence workflows take as
  * duplicates. Only counts go back into the sync's history, never the records.
@@ -82,7 +32,7 @@ export async function syncAttemptsPages(
   request: AttemptsPagesRequest,
 ): Promise<AttemptsPageResult> {
   const started = Date.now();
-  const attempts: SyncedAttempt[] = [];
+  const delivery = new AttemptsDeliveryBatch(client);
   let pages = 0;
   let next: string | null = request.query.after ?? null;
   do {
@@ -96,10 +46,10 @@ export async function syncAttemptsPages(
       break;
     }
     pages++;
-    attempts.push(...page.data.map(toSyncedAttempt));
+    delivery.add(page.data.map(toSyncedAttempt));
     next = page.metadata.has_next ? page.metadata.after : null;
-  } while (next && pages < request.maxPages && Date.now() - started < batchTimeMs);
-  return { ...(await deliverAttempts(client, attempts, pages)), next };
+  } while (next && !delivery.failed && pages < request.maxPages && Date.now() - started < batchTimeMs);
+  return { ...(await delivery.finish(pages)), next };
 }
 
 function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
@@ -110,37 +60,15 @@ function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
   };
 }
 
-/**
- * Signals each recurrence the attempts of `pages` pages that concern it, once (more only past
- * `attemptsPerSignal`), and counts them; only these counts go back into the sync's history.
- */
-export async function deliverAttempts(
+/** Signals each recurrence the attempts of a slice's `pages` pages and counts them (see AttemptsDeliveryBatch). */
+function deliverAttempts(
   client: Client,
   attempts: SyncedAttempt[],
   pages: number,
 ): Promise<AttemptsDelivery> {
-  const byRecurrence = new Map<string, SyncedAttempt[]>();
-  const byStatus: Record<string, number> = {};
-  for (const synced of attempts) {
-    byStatus[synced.attempt.status] = (byStatus[synced.attempt.status] ?? 0) + 1;
-    const group = byRecurrence.get(synced.externalId) ?? [];
-    group.push(synced);
-    byRecurrence.set(synced.externalId, group);
-  }
-  const outcomes = await Promise.all(
-    [...byRecurrence].map(async ([externalId, group]) => ({
-      externalId,
-      ...(await signalRecurrence(client, externalId, group)),
-    })),
-  );
-  return {
-    pages,
-    attempts: attempts.length,
-    byStatus,
-    signals: outcomes.reduce((sum, outcome) => sum + outcome.signals, 0),
-    updated: outcomes.filter((outcome) => !outcome.unknown).map((outcome) => outcome.externalId),
-    unknown: outcomes.flatMap((outcome) => (outcome.unknown ? [outcome.unknown] : [])),
-  };
+  const delivery = new AttemptsDeliveryBatch(client);
+  delivery.add(attempts);
+  return delivery.finish(pages);
 }
 
 /** One page of a slice: a single bank call, so the task queue's rate limit paces it like every other call. */

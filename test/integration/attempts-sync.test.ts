@@ -296,8 +296,8 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       attempts: 10_000,
       pages: 200,
       runs: 20,
-      // Each run is one batch of ten pages; its 500 attempts of the one recurrence go out in two signals.
-      signals: 40,
+      // Each run is one batch of ten pages; its 500 attempts of the one recurrence go out in one signal.
+      signals: 20,
     });
 
     const smallRuns = await runHistoryLengths(stack.client, workflowIds.attemptsSync(small.from, small.to));
@@ -327,13 +327,13 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
 
     const summary = await runAttemptsSync(stack, window);
     // 120 pages of 50: a batch of 100 pages and one of 20, both in the one run. The first batch's 5,000 attempts
-    // of the one recurrence go out in 20 signals of 250, the second's 1,000 in 4.
+    // of the one recurrence go out in 5 signals of 1,000 as its pages come, the second's 1,000 in one.
     expect(summary).toMatchObject({
       ...expectedSummary(attemptsIn(stack.sandbox, window.from, window.to), new Set([external_id])),
       attempts: 6_000,
       pages: 120,
       runs: 1,
-      signals: 24,
+      signals: 6,
     });
     const history = await syncHandle(window.from, window.to).fetchHistory();
     const localActivities = (history.events ?? []).flatMap((event) => {

@@ -42,7 +42,7 @@ export const attemptsPageOptions = {
 
 /**
  * Pages one batch (one local activity) takes at most: 5,000 attempts at the default page size, each recurrence
- * signalled once a batch (more past 250 attempts). Every batch is a round trip through the workflow and wakes
+ * signalled once a batch (more past 1,000 attempts). Every batch is a round trip through the workflow and wakes
  * every recurrence on it, so fewer, larger batches cost less.
  */
 export const pagesPerBatch = 100;
