@@ -1,7 +1,6 @@
 import { Context, log } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
-import type { Page } from '../bank/pagination.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import { toRecurrenceAttempt } from '../workflows/recurrence/definitions.js';
 import type {
@@ -13,6 +12,7 @@ import type {
   SyncedAttempt,
 } from '../workflows/sync/attempts-definitions.js';
 import { AttemptsDeliveryBatch } from './attempts-delivery.js';
+import { AttemptsReadAhead } from './attempts-read-ahead.js';
 import { bankActivity } from './failures.js';
 
 /** A batch stops taking pages after this long, so one local activity stays short against a slow bank. */
@@ -21,35 +21,47 @@ const batchTimeMs = 10_000;
 /**
  * Up to `maxPages` consecutive pages of the attempts sync, each recurrence signalled its attempts in signals of
  * `attemptsPerSignal` while the pages come and the rest once at the end: a recurrence on every page wakes once per
- * `attemptsPerSignal` attempts, not once per page (AttemptsDeliveryBatch). A page that fails after others were fetched ends the batch there: the fetched pages are delivered and the
- * failed page's cursor goes back as `next`, so the next call asks for it again and no page is fetched twice. A
- * retry after a failed signal fetches and signals the batch again, which the recurrence workflows take as
- * duplicates. Only counts go back into the sync's history, never the records.
+ * `attemptsPerSignal` attempts, not once per page (AttemptsDeliveryBatch). The pages come from a reader that
+ * fetches each as soon as the one before it has come; when the batch ends before the window does, the reader
+ * goes on fetching for the next batch while this one's last signals go out (AttemptsReadAhead). A page that
+ * fails after others were fetched ends the batch there: the fetched pages are delivered and the failed page's
+ * cursor goes back as `next`, so the next call asks for it again and no page is fetched twice. A retry after a
+ * failed signal fetches and signals the batch again, which the recurrence workflows take as duplicates. Only
+ * counts go back into the sync's history, never the records.
  */
 export async function syncAttemptsPages(
-  bank: BankClient,
+  readAhead: AttemptsReadAhead,
   client: Client,
   request: AttemptsPagesRequest,
 ): Promise<AttemptsPageResult> {
   const started = Date.now();
   const delivery = new AttemptsDeliveryBatch(client);
+  const reader = readAhead.open(request.query, request.maxPages);
   let pages = 0;
   let next: string | null = request.query.after ?? null;
-  do {
-    const query = { ...request.query, ...(next ? { after: next } : {}) };
-    let page: Page<CollectionAttempt>;
-    try {
-      page = await bank.listCollectionAttempts(query);
-    } catch (error) {
-      if (pages === 0) throw error;
-      log.warn('attempts page failed; delivering the pages fetched before it', { pages, error });
-      break;
-    }
-    pages++;
-    delivery.add(page.data.map(toSyncedAttempt));
-    next = page.metadata.has_next ? page.metadata.after : null;
-  } while (next && !delivery.failed && pages < request.maxPages && Date.now() - started < batchTimeMs);
-  return { ...(await delivery.finish(pages)), next };
+  let cutShort = false;
+  try {
+    do {
+      const read = await reader.read();
+      if ('error' in read) {
+        if (pages === 0) throw read.error;
+        log.warn('attempts page failed; delivering the pages fetched before it', {
+          pages,
+          error: read.error,
+        });
+        cutShort = true;
+        break;
+      }
+      pages++;
+      delivery.add(read.page.data.map(toSyncedAttempt));
+      next = read.page.metadata.has_next ? read.page.metadata.after : null;
+    } while (next && !delivery.failed && pages < request.maxPages && Date.now() - started < batchTimeMs);
+    if (next && !cutShort && !delivery.failed) readAhead.keep(reader, { ...request.query, after: next });
+    return { ...(await delivery.finish(pages)), next };
+  } catch (error) {
+    reader.stop();
+    throw error;
+  }
 }
 
 function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
@@ -86,6 +98,7 @@ async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promi
  * fetch with `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`.
  */
 export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSecond: number | undefined) {
+  const readAhead = new AttemptsReadAhead((query) => bank.listCollectionAttempts(query));
   return {
     fetchAttemptsSlicePage: bankActivity((query: AttemptsPageQuery) => fetchSlicePage(bank, query)),
     deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number }) =>
@@ -93,10 +106,10 @@ export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSe
     /** The fleet's bank rate limit, which decides whether and how wide the sync runs in slices. */
     attemptsSyncPlan: async () => ({ bankRequestsPerSecond: bankRequestsPerSecond ?? null }),
     syncAttemptsPages: bankActivity((request: AttemptsPagesRequest) =>
-      syncAttemptsPages(bank, Context.current().client, request),
+      syncAttemptsPages(readAhead, Context.current().client, request),
     ),
     syncAttemptsPage: bankActivity((query: AttemptsPageQuery) =>
-      syncAttemptsPages(bank, Context.current().client, { query, maxPages: 1 }),
+      syncAttemptsPages(readAhead, Context.current().client, { query, maxPages: 1 }),
     ),
   };
 }

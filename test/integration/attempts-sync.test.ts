@@ -324,6 +324,7 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
     const { id, external_id } = await adopt(`long-run-${Date.now()}`);
     const window = { from: '2032-03-01T00:00:00.000Z', to: '2032-03-02T00:00:00.000Z' };
     await bulk(id, { count: 6_000, statuses: ['settled', 'failed'], ...window });
+    requests.length = 0;
 
     const summary = await runAttemptsSync(stack, window);
     // 120 pages of 50: a batch of 100 pages and one of 20, both in the one run. The first batch's 5,000 attempts
@@ -335,6 +336,9 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       runs: 1,
       signals: 6,
     });
+    // The first batch's reader went on into the second batch's pages and handed them over: none fetched twice.
+    expect(requests).toHaveLength(120);
+    expect(new Set(requests.map((request) => request.after)).size).toBe(120);
     const history = await syncHandle(window.from, window.to).fetchHistory();
     const localActivities = (history.events ?? []).flatMap((event) => {
       const data = event.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;

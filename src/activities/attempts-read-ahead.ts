@@ -1,0 +1,121 @@
+import type { Page } from '../bank/pagination.js';
+import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
+import type { AttemptsPageQuery } from '../workflows/sync/attempts-definitions.js';
+
+type AttemptsPage = Page<CollectionAttempt>;
+
+/** A page as the reader hands it over: the bank's answer, or why there is none. */
+export type PageRead = { page: AttemptsPage } | { error: unknown };
+
+/** How long a reader left for the next batch keeps its pages before it is dropped unread. */
+const defaultUnclaimedMs = 10_000;
+
+/**
+ * The pages of one window from one cursor on, fetched one after another, each as soon as the one before it has
+ * come, while the pages already fetched wait for their reader: at most `ahead` of them. The reader stops after a
+ * page that fails, and after the window's last page.
+ */
+export class AttemptsPageReader {
+  private readonly waiting: Promise<PageRead>[] = [];
+  /** The query of the next page to fetch; undefined once the window or a failure ends the reading. */
+  private nextQuery: AttemptsPageQuery | undefined;
+  private fetching = false;
+  private stopped = false;
+
+  constructor(
+    private readonly fetchPage: (query: AttemptsPageQuery) => Promise<AttemptsPage>,
+    start: AttemptsPageQuery,
+    private readonly ahead: number,
+  ) {
+    this.nextQuery = start;
+    this.fill();
+  }
+
+  /**
+   * The next page in order. Past the window's last page, past a failed one or once stopped there is none, and
+   * asking for one is a mistake of the caller's, answered as an error.
+   */
+  read(): Promise<PageRead> {
+    const next = this.waiting.shift();
+    this.fill();
+    return next ?? Promise.resolve({ error: new RangeError('the attempts page reader has no page left') });
+  }
+
+  /** Fetches nothing more; what is in flight finishes unread. */
+  stop(): void {
+    this.stopped = true;
+    this.waiting.length = 0;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  private fill(): void {
+    const query = this.nextQuery;
+    if (this.fetching || this.stopped || !query || this.waiting.length >= this.ahead) return;
+    this.fetching = true;
+    const read = this.fetchPage(query).then(
+      (page): PageRead => {
+        this.nextQuery = page.metadata.has_next
+          ? { ...query, after: page.metadata.after ?? undefined }
+          : undefined;
+        return { page };
+      },
+      (error: unknown): PageRead => {
+        this.nextQuery = undefined;
+        return { error };
+      },
+    );
+    this.waiting.push(read);
+    void read.then(() => {
+      this.fetching = false;
+      this.fill();
+    });
+  }
+}
+
+const keyOf = (query: AttemptsPageQuery) =>
+  JSON.stringify([query.from_datetime, query.to_datetime, query.limit ?? null, query.after ?? null]);
+
+/**
+ * Readers whose batch ended before its window did, kept under the cursor the next batch starts from: they go on
+ * fetching while the batch's last signals go out and the workflow schedules the next batch, which takes them over.
+ * A reader nobody takes within `unclaimedMs` (the sync stopped, or goes on in another worker) is dropped.
+ */
+export class AttemptsReadAhead {
+  private readonly kept = new Map<string, { reader: AttemptsPageReader; expiry: NodeJS.Timeout }>();
+
+  constructor(
+    private readonly fetchPage: (query: AttemptsPageQuery) => Promise<AttemptsPage>,
+    private readonly unclaimedMs = defaultUnclaimedMs,
+  ) {}
+
+  /** The reader kept for `query`, or a new one starting there. */
+  open(query: AttemptsPageQuery, ahead: number): AttemptsPageReader {
+    const key = keyOf(query);
+    const kept = this.kept.get(key);
+    if (kept) {
+      this.kept.delete(key);
+      clearTimeout(kept.expiry);
+      if (!kept.reader.isStopped) return kept.reader;
+    }
+    return new AttemptsPageReader(this.fetchPage, query, ahead);
+  }
+
+  /** Keeps `reader`, whose next page is the one `next` asks for, for the batch that starts there. */
+  keep(reader: AttemptsPageReader, next: AttemptsPageQuery): void {
+    const key = keyOf(next);
+    const replaced = this.kept.get(key);
+    if (replaced) {
+      clearTimeout(replaced.expiry);
+      replaced.reader.stop();
+    }
+    const expiry = setTimeout(() => {
+      if (this.kept.get(key)?.reader === reader) this.kept.delete(key);
+      reader.stop();
+    }, this.unclaimedMs);
+    expiry.unref();
+    this.kept.set(key, { reader, expiry });
+  }
+}
