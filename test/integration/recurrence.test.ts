@@ -373,6 +373,8 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     );
     expect(lengths.length).toBeGreaterThanOrEqual(synced.runs);
     for (const length of lengths) expect(length).toBeLessThanOrEqual(40 + 10);
+    // Its latest run: a table carried with its archive, then the sync's attempts taken as archived or listed.
+    await recordHistory(stack.client, workflowId, 'recurrence-archived');
     const description = await stack.client.workflow.getHandle(workflowId).describe();
     expect(description.searchAttributes).toMatchObject({
       BankflowKind: ['recurrence'],
