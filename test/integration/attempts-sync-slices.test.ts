@@ -214,5 +214,19 @@ describe('syncRecurrenceAttempts in time slices, paced by the fleet-wide bank ra
     for (const state of await delivered(followed)) {
       expect(state.attemptsByStatus).toEqual({ settled: 100, failed: 100, cancelled: 100, created: 100 });
     }
+    // A page task the stopping worker took off the queue as it stopped polling never runs: the server retries it
+    // once its start-to-close has passed, so that timeout is a bank read's 20 s, not minutes (decisions.md).
+    const [slice] = planSlices(window, limit).slices;
+    const history = await stack.client.workflow
+      .getHandle(workflowIds.attemptsSyncSlice(window, slice!))
+      .fetchHistory();
+    const pageTimeouts = (history.events ?? []).flatMap((event) => {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      return scheduled?.activityType?.name === 'fetchAttemptsSlicePage'
+        ? [Number(scheduled.startToCloseTimeout?.seconds?.toString())]
+        : [];
+    });
+    expect(pageTimeouts.length).toBeGreaterThan(0);
+    expect(new Set(pageTimeouts)).toEqual(new Set([20]));
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { bankReadOptions } from '../activity-options.js';
 import {
   attemptsPageOptions,
   defaultPagesPerSliceRun,
@@ -9,9 +10,12 @@ import {
 } from './attempts-definitions.js';
 import { addPage, emptySummary } from './attempts-summary.js';
 
-/** One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. */
+/**
+ * One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. A bank
+ * read's short start-to-close also bounds the wait for a task a stopping worker lost in transit (decisions.md).
+ */
 const { fetchAttemptsSlicePage } =
-  proxyActivities<Pick<Activities, 'fetchAttemptsSlicePage'>>(attemptsPageOptions);
+  proxyActivities<Pick<Activities, 'fetchAttemptsSlicePage'>>(bankReadOptions);
 /** Signalling calls Temporal, not the bank: a local activity, outside the bank's rate limit. */
 const { deliverSyncedAttempts } =
   proxyLocalActivities<Pick<Activities, 'deliverSyncedAttempts'>>(attemptsPageOptions);
