@@ -306,7 +306,6 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
 
   it('bulk-generates 10,000 attempts that a client pages through completely', async () => {
     const recurrence = approvedRecurrence();
-    const started = Date.now();
     const bulk = await control.post<{ data: { created: number; first_attempt_id: string } }>(
       `/sandbox/recurrences/${recurrence.id}/attempts/bulk`,
       {
@@ -327,7 +326,6 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
     const listed = await listedIds({ ...window, limit: 100 });
     expect(listed).toEqual(expected(window));
     expect(listed.length).toBeGreaterThanOrEqual(10_000);
-    expect(Date.now() - started).toBeLessThan(30_000);
     const listedSet = new Set(listed);
     const failed = stored().filter((a) => listedSet.has(a.id) && a.status === 'failed');
     expect(failed.length).toBeGreaterThanOrEqual(5_000);
