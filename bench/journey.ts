@@ -5,6 +5,7 @@ import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { authorizePayment, waitForPaymentResult } from '../src/starter/index.js';
 import { startTunedPayment } from '../src/starter/payments.js';
 import { workflowIds } from '../src/workflows/ids.js';
+import { cpuPer, stackCpuMs, type CpuSplit } from './cpu.js';
 import { merchant, type Customer } from './customers.js';
 import { runCosts, stepsOf, type RunCost } from './history.js';
 import {
@@ -38,16 +39,6 @@ export interface JourneyBatch {
   cpuMsPerJourney: CpuSplit;
   /** Activities of a journey (bank calls and the skeleton's stand-ins), median of a few spread over the batch. */
   activitiesPerJourney: number;
-}
-
-export interface CpuSplit {
-  worker: number;
-  receiver: number;
-  temporal: number;
-  /** Worker, receiver and Temporal server: what the side costs. */
-  total: number;
-  /** This process: the driver (merchant backend and customer device) and the sandbox bank, outside both sides. */
-  outside: number;
 }
 
 export interface JourneySide {
@@ -139,25 +130,6 @@ async function floorJourney(stack: BenchStack, taskQueue: string, workflowId: st
   await Promise.all(signals);
   await handle.result();
   return true;
-}
-
-/** CPU time used so far by every process a journey runs through (the Temporal server's when it was found). */
-function stackCpuMs(stack: BenchStack, workerPid: number): CpuSplit {
-  const worker = sampleProcess(workerPid).cpuMs;
-  const receiver = sampleProcess(stack.receiverPid).cpuMs;
-  const temporal = stack.temporalPid === undefined ? 0 : sampleProcess(stack.temporalPid).cpuMs;
-  return { worker, receiver, temporal, total: worker + receiver + temporal, outside: sampleSelf().cpuMs };
-}
-
-function cpuPer(before: CpuSplit, after: CpuSplit, count: number): CpuSplit {
-  const per = (key: keyof CpuSplit) => (after[key] - before[key]) / count;
-  return {
-    worker: per('worker'),
-    receiver: per('receiver'),
-    temporal: per('temporal'),
-    total: per('total'),
-    outside: per('outside'),
-  };
 }
 
 /** Journeys whose histories are counted, spread over a batch: enough to see polls appear, cheap to fetch. */

@@ -305,6 +305,7 @@ export function renderReport(results: BenchResults): string {
           'max events/run',
           'peak worker RSS MB (growth)',
           'ms per page: total / queued / activity / workflow tasks',
+          'CPU s, sync: worker / Temporal / bank; direct: bank and client',
         ],
         sync.rows.map((row) => [
           String(row.attempts),
@@ -327,6 +328,9 @@ export function renderReport(results: BenchResults): string {
           ]
             .map((ms) => fixed(ms))
             .join(' / '),
+          `${[row.median.sync.cpuMs.worker, row.median.sync.cpuMs.temporal, row.median.sync.cpuMs.outside]
+            .map((ms) => fixed(ms / 1000, 2))
+            .join(' / ')}; ${fixed(row.median.direct.cpuMs.outside / 1000, 2)}`,
         ]),
       ),
     );

@@ -4,6 +4,7 @@ import { exampleRecurrenceRequest } from '../src/sandbox/examples/recurrence-req
 import type { SandboxWorld } from '../src/sandbox/seed/world.js';
 import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { workflowIds } from '../src/workflows/ids.js';
+import { cpuPer, stackCpuMs, type CpuSplit } from './cpu.js';
 import { control } from './customers.js';
 import { runCosts, type RunCost } from './history.js';
 import { sampleProcess, startChildWorker, waitUntilQuiet, watchProcess } from './processes.js';
@@ -38,6 +39,8 @@ export interface SyncRun {
   peakRssGrowthBytes: number;
   /** Where a page's time goes, averaged over pages: waiting for a worker, the page activity, workflow tasks. */
   perPageMs: { total: number; activityQueue: number; activity: number; workflowTasks: number };
+  /** CPU the sync took: the worker and the Temporal server; `outside` is the sandbox bank serving the pages. */
+  cpuMs: CpuSplit;
 }
 
 export interface DirectRun {
@@ -45,6 +48,8 @@ export interface DirectRun {
   pages: number;
   wallMs: number;
   recordsPerSecond: number;
+  /** CPU paging took: `outside` is this process, the sandbox bank and the client paging it. */
+  cpuMs: CpuSplit;
 }
 
 export interface SyncRow extends SyncCase {
@@ -66,6 +71,13 @@ interface Window {
 
 function summarizeSync(syncCase: SyncCase, sync: SyncRun[], direct: DirectRun[]): SyncRow {
   const pick = <T>(runs: T[], read: (run: T) => number) => median(runs.map(read));
+  const pickCpu = <T extends { cpuMs: CpuSplit }>(runs: T[]): CpuSplit => ({
+    worker: pick(runs, (run) => run.cpuMs.worker),
+    receiver: pick(runs, (run) => run.cpuMs.receiver),
+    temporal: pick(runs, (run) => run.cpuMs.temporal),
+    total: pick(runs, (run) => run.cpuMs.total),
+    outside: pick(runs, (run) => run.cpuMs.outside),
+  });
   return {
     ...syncCase,
     sync,
@@ -87,12 +99,14 @@ function summarizeSync(syncCase: SyncCase, sync: SyncRun[], direct: DirectRun[])
           activity: pick(sync, (run) => run.perPageMs.activity),
           workflowTasks: pick(sync, (run) => run.perPageMs.workflowTasks),
         },
+        cpuMs: pickCpu(sync),
       },
       direct: {
         attempts: pick(direct, (run) => run.attempts),
         pages: pick(direct, (run) => run.pages),
         wallMs: pick(direct, (run) => run.wallMs),
         recordsPerSecond: pick(direct, (run) => run.recordsPerSecond),
+        cpuMs: pickCpu(direct),
       },
     },
     throughputRatio: medianRatio(
@@ -112,7 +126,7 @@ export function recurrenceRequest(world: SandboxWorld, externalId: string): Gene
 }
 
 /** The baseline: the same window paged straight from the bank with BankClient, the bank's default page size. */
-async function pageDirectly(bank: BankClient, window: Window): Promise<DirectRun> {
+async function pageDirectly(bank: BankClient, window: Window): Promise<Omit<DirectRun, 'cpuMs'>> {
   const started = performance.now();
   let attempts = 0;
   let pages = 0;
@@ -174,9 +188,11 @@ export async function benchSync(
       await quiet();
       const before = sampleProcess(worker.pid).rssBytes;
       const watch = watchProcess(worker.pid, 50);
+      const cpuBefore = stackCpuMs(stack, worker.pid);
       const started = performance.now();
       const summary = await runAttemptsSync(ctx, window);
       const wallMs = performance.now() - started;
+      const cpuMs = cpuPer(cpuBefore, stackCpuMs(stack, worker.pid));
       const peakRssBytes = Math.max(...watch.stop().map((sample) => sample.rssBytes));
       const costs = await runCosts(stack.client, workflowIds.attemptsSync(window.from, window.to));
       const perPage = (read: (cost: RunCost) => number) =>
@@ -197,11 +213,14 @@ export async function benchSync(
           activity: perPage((cost) => cost.activityRunMs),
           workflowTasks: perPage((cost) => cost.workflowTaskMs),
         },
+        cpuMs,
       };
     };
-    const runDirect = async (window: Window) => {
+    const runDirect = async (window: Window): Promise<DirectRun> => {
       await quiet();
-      return pageDirectly(bank, window);
+      const cpuBefore = stackCpuMs(stack, worker.pid);
+      const run = await pageDirectly(bank, window);
+      return { ...run, cpuMs: cpuPer(cpuBefore, stackCpuMs(stack, worker.pid)) };
     };
     const bankLatency = (ms: number) =>
       control(stack, 'PUT', '/sandbox/faults', ms > 0 ? { latency_ms: ms } : {});
