@@ -1,5 +1,6 @@
 import { sampleProcess, sampleSelf } from './processes.js';
 import type { BenchStack } from './stack.js';
+import { median } from './stats.js';
 
 /** CPU time of the processes a measured piece of work runs through, in ms. */
 export interface CpuSplit {
@@ -18,6 +19,18 @@ export function stackCpuMs(stack: BenchStack, workerPid: number): CpuSplit {
   const receiver = sampleProcess(stack.receiverPid).cpuMs;
   const temporal = stack.temporalPid === undefined ? 0 : sampleProcess(stack.temporalPid).cpuMs;
   return { worker, receiver, temporal, total: worker + receiver + temporal, outside: sampleSelf().cpuMs };
+}
+
+/** The median of each part over several measurements. */
+export function medianCpu(splits: CpuSplit[]): CpuSplit {
+  const of = (key: keyof CpuSplit) => median(splits.map((split) => split[key]));
+  return {
+    worker: of('worker'),
+    receiver: of('receiver'),
+    temporal: of('temporal'),
+    total: of('total'),
+    outside: of('outside'),
+  };
 }
 
 /** The CPU spent between two readings, divided over `count` pieces of work. */

@@ -5,7 +5,7 @@ import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { authorizePayment, waitForPaymentResult } from '../src/starter/index.js';
 import { startTunedPayment } from '../src/starter/payments.js';
 import { workflowIds } from '../src/workflows/ids.js';
-import { cpuPer, stackCpuMs, type CpuSplit } from './cpu.js';
+import { cpuPer, medianCpu, stackCpuMs, type CpuSplit } from './cpu.js';
 import { merchant, type Customer } from './customers.js';
 import { runCosts, stepsOf, type RunCost } from './history.js';
 import {
@@ -195,13 +195,7 @@ const medianBatch = (batches: JourneyBatch[]): JourneyBatch => ({
   p50: median(batches.map((b) => b.p50)),
   p99: median(batches.map((b) => b.p99)),
   cashInMissed: batches.reduce((sum, b) => sum + b.cashInMissed, 0),
-  cpuMsPerJourney: {
-    worker: median(batches.map((b) => b.cpuMsPerJourney.worker)),
-    receiver: median(batches.map((b) => b.cpuMsPerJourney.receiver)),
-    temporal: median(batches.map((b) => b.cpuMsPerJourney.temporal)),
-    total: median(batches.map((b) => b.cpuMsPerJourney.total)),
-    outside: median(batches.map((b) => b.cpuMsPerJourney.outside)),
-  },
+  cpuMsPerJourney: medianCpu(batches.map((b) => b.cpuMsPerJourney)),
   activitiesPerJourney: median(batches.map((b) => b.activitiesPerJourney)),
 });
 

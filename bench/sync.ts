@@ -4,7 +4,7 @@ import { exampleRecurrenceRequest } from '../src/sandbox/examples/recurrence-req
 import type { SandboxWorld } from '../src/sandbox/seed/world.js';
 import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { workflowIds } from '../src/workflows/ids.js';
-import { cpuPer, stackCpuMs, type CpuSplit } from './cpu.js';
+import { cpuPer, medianCpu, stackCpuMs, type CpuSplit } from './cpu.js';
 import { control } from './customers.js';
 import { runCosts, type RunCost } from './history.js';
 import { sampleProcess, startChildWorker, waitUntilQuiet, watchProcess } from './processes.js';
@@ -71,13 +71,6 @@ interface Window {
 
 function summarizeSync(syncCase: SyncCase, sync: SyncRun[], direct: DirectRun[]): SyncRow {
   const pick = <T>(runs: T[], read: (run: T) => number) => median(runs.map(read));
-  const pickCpu = <T extends { cpuMs: CpuSplit }>(runs: T[]): CpuSplit => ({
-    worker: pick(runs, (run) => run.cpuMs.worker),
-    receiver: pick(runs, (run) => run.cpuMs.receiver),
-    temporal: pick(runs, (run) => run.cpuMs.temporal),
-    total: pick(runs, (run) => run.cpuMs.total),
-    outside: pick(runs, (run) => run.cpuMs.outside),
-  });
   return {
     ...syncCase,
     sync,
@@ -99,14 +92,14 @@ function summarizeSync(syncCase: SyncCase, sync: SyncRun[], direct: DirectRun[])
           activity: pick(sync, (run) => run.perPageMs.activity),
           workflowTasks: pick(sync, (run) => run.perPageMs.workflowTasks),
         },
-        cpuMs: pickCpu(sync),
+        cpuMs: medianCpu(sync.map((run) => run.cpuMs)),
       },
       direct: {
         attempts: pick(direct, (run) => run.attempts),
         pages: pick(direct, (run) => run.pages),
         wallMs: pick(direct, (run) => run.wallMs),
         recordsPerSecond: pick(direct, (run) => run.recordsPerSecond),
-        cpuMs: pickCpu(direct),
+        cpuMs: medianCpu(direct.map((run) => run.cpuMs)),
       },
     },
     throughputRatio: medianRatio(
