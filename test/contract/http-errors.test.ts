@@ -134,8 +134,8 @@ describe('bank HTTP error translation', () => {
       });
     });
     // Node's client agent drops an idle socket only 1 s before the server's keep-alive timeout (5 s by default).
-    // Under CI load that margin was once lost: the test's request went out on a socket the server was closing and
-    // met ECONNRESET instead of its own timeout. A long server timeout keeps pooled sockets valid for the file.
+    // Under CI load the timeout test once met ECONNRESET instead of its own timeout, most likely a request sent on
+    // a pooled socket the server was closing. A long server timeout keeps pooled sockets valid for the file.
     server.keepAliveTimeout = 120_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
