@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
 import type { IdListing } from '../../src/sandbox/id-listing.js';
 import { runCli } from '../helpers/cli.js';
 import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { printedJson, printedLines } from '../helpers/cli-output.js';
 import { sandboxCredentials, testLogger } from '../helpers/stack.js';
+import { startStubBank } from '../helpers/stub-bank.js';
 
 const startSeeded = (now?: Date) =>
   startSandbox({
@@ -123,15 +122,14 @@ describe('bankflow sandbox ids', () => {
   it(
     'says that a bank without the control API is not the sandbox',
     async () => {
-      const bank: Server = createServer((_, response) => response.writeHead(404).end('{}'));
-      await new Promise<void>((resolve) => bank.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(bank.address() as AddressInfo).port}`;
+      const bank = await startStubBank((_, response) => response.writeHead(404).end('{}'));
+      const url = bank.baseUrl;
       try {
         const result = await runCli(['sandbox', 'ids'], { ...env, BANK_BASE_URL: url });
         expect(result.code).toBe(1);
         expect(result.stderr).toContain(`${url} has no sandbox control API (GET /sandbox/ids answered 404)`);
       } finally {
-        await new Promise((resolve) => bank.close(resolve));
+        await bank.stop();
       }
     },
     cliTestTimeoutMs,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { z } from 'zod';
 import { BankClient } from '../../src/bank/client.js';
@@ -17,6 +16,7 @@ import {
 import { BankHttp } from '../../src/bank/http.js';
 import type { Boleto } from '../../src/bank/schemas/boleto.js';
 import { createLogger } from '../../src/logger.js';
+import { closedPort, startStubBank, type StubBank } from '../helpers/stub-bank.js';
 
 /**
  * Answers the sandbox cannot give (it only speaks the spec): a stub bank whose answer is picked by the boleto
@@ -111,14 +111,14 @@ interface StubRequest {
 }
 
 describe('bank HTTP error translation', () => {
-  let server: Server;
+  let stub: StubBank;
   let baseUrl: string;
   const requests: StubRequest[] = [];
   let logLines: string[];
   let bank: BankClient;
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    stub = await startStubBank((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
@@ -133,16 +133,10 @@ describe('bank HTTP error translation', () => {
         answer(response);
       });
     });
-    // Node's client agent drops an idle socket only 1 s before the server's keep-alive timeout (5 s by default).
-    // Under CI load the timeout test once met ECONNRESET instead of its own timeout, most likely a request sent on
-    // a pooled socket the server was closing. A long server timeout keeps pooled sockets valid for the file.
-    server.keepAliveTimeout = 120_000;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = stub.baseUrl;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await stub.stop();
   });
   beforeEach(() => {
     logLines = [];
@@ -298,12 +292,8 @@ describe('bank HTTP error translation', () => {
   });
 
   it('turns a refused connection into BankUnavailableError', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
     const unreachable = new BankClient(
-      { ...credentials, baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 },
+      { ...credentials, baseUrl: `http://127.0.0.1:${await closedPort()}`, timeoutMs: 2_000 },
       createLogger('silent'),
     );
     const error = await failure('ok', unreachable);

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { bankActivity } from '../../src/activities/failures.js';
 import { BankClient } from '../../src/bank/client.js';
 import { BankInvalidResponseError, BankUnavailableError } from '../../src/bank/errors.js';
@@ -11,15 +10,7 @@ import {
 } from '../../src/bank/pagination.js';
 import { createLogger } from '../../src/logger.js';
 import { failureOf } from '../helpers/data-sandbox.js';
-
-/** A port nothing listens on: any request sent there fails with a network error. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../helpers/stub-bank.js';
 
 const endpoint = { operation: 'listThings', path: '/things' };
 const window = { from_datetime: '2025-01-01T00:00:00Z', to_datetime: '2025-02-01T00:00:00Z' };

@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { BankClient } from '../../src/bank/client.js';
 import { BankInvalidResponseError } from '../../src/bank/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';
 import { fuzzParameters, labelled } from '../helpers/fuzz.js';
+import { startStubBank, type StubBank } from '../helpers/stub-bank.js';
 import { responseCases, type ResponseCase } from './bank-samples.js';
 import { mutationArbitrary, sitesOf, type Mutation } from './response-mutations.js';
 
@@ -18,27 +17,24 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 describe('bank response parsers under mutated spec responses', () => {
   let data: DataSandbox;
   let cases: ResponseCase[];
-  let stub: Server;
+  let stub: StubBank;
   let served = '';
   let bank: BankClient;
 
   beforeAll(async () => {
     data = await startDataSandbox();
     cases = await responseCases(data);
-    stub = createServer((request, response) => {
+    stub = await startStubBank((request, response) => {
       request.resume();
       request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(served));
     });
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
     bank = new BankClient(
-      { clientId: 'fuzz', clientSecret: 'fuzz', baseUrl, timeoutMs: 5_000 },
+      { clientId: 'fuzz', clientSecret: 'fuzz', baseUrl: stub.baseUrl, timeoutMs: 5_000 },
       createLogger('silent'),
     );
   });
   afterAll(async () => {
-    stub?.closeAllConnections();
-    await new Promise((resolve) => stub?.close(resolve));
+    await stub?.stop();
     await data?.stop();
   });
 

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import fc from 'fast-check';
 import { BankClient } from '../../src/bank/client.js';
@@ -10,6 +8,7 @@ import { runCli } from '../helpers/cli.js';
 import { cliEnvFor } from '../helpers/cli-env.js';
 import { fuzzParameters, fuzzSeed, jsonKind, jsonOtherThan, labelled, text } from '../helpers/fuzz.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { startStubBank, type StubBank } from '../helpers/stub-bank.js';
 import { schedulesConfig, starterCases, type StarterCase } from './merchant-cases.js';
 import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 
@@ -103,7 +102,7 @@ const settleWithin = <T>(promise: Promise<T>, ms: number) =>
 
 describe('merchant-side input of every starter function and of the CLI', () => {
   let stack: TestStack;
-  let stub: Server;
+  let stub: StubBank;
   let bankCalls = 0;
   /** Every use of the Temporal client by a starter: a refused input must come before any. */
   const temporalUses: string[] = [];
@@ -112,13 +111,11 @@ describe('merchant-side input of every starter function and of the CLI', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
-    stub = createServer((request, response) => {
+    stub = await startStubBank((request, response) => {
       bankCalls += 1;
       request.resume();
       response.writeHead(500).end();
     });
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    const bankUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
     const client = new Proxy(stack.client, {
       get(target, property, receiver) {
         if (property === 'workflow' || property === 'schedule') temporalUses.push(String(property));
@@ -130,7 +127,7 @@ describe('merchant-side input of every starter function and of the CLI', () => {
       starter,
       bank: {
         bank: new BankClient(
-          { clientId: 'fuzz', clientSecret: 'fuzz', baseUrl: bankUrl, timeoutMs: 2_000 },
+          { clientId: 'fuzz', clientSecret: 'fuzz', baseUrl: stub.baseUrl, timeoutMs: 2_000 },
           createLogger('silent'),
         ),
       },
@@ -138,8 +135,7 @@ describe('merchant-side input of every starter function and of the CLI', () => {
     });
   });
   afterAll(async () => {
-    stub?.closeAllConnections();
-    await new Promise((resolve) => stub?.close(resolve));
+    await stub?.stop();
     await stack?.stop();
   });
 
