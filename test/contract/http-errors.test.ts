@@ -16,7 +16,8 @@ import {
 import { BankHttp } from '../../src/bank/http.js';
 import type { Boleto } from '../../src/bank/schemas/boleto.js';
 import { createLogger } from '../../src/logger.js';
-import { closedPort, startStubBank, type StubBank } from '../helpers/stub-bank.js';
+import { freePort } from '../helpers/cli.js';
+import { startStubBank, type StubBank } from '../helpers/stub-bank.js';
 
 /**
  * Answers the sandbox cannot give (it only speaks the spec): a stub bank whose answer is picked by the boleto
@@ -293,7 +294,7 @@ describe('bank HTTP error translation', () => {
 
   it('turns a refused connection into BankUnavailableError', async () => {
     const unreachable = new BankClient(
-      { ...credentials, baseUrl: `http://127.0.0.1:${await closedPort()}`, timeoutMs: 2_000 },
+      { ...credentials, baseUrl: `http://127.0.0.1:${await freePort()}`, timeoutMs: 2_000 },
       createLogger('silent'),
     );
     const error = await failure('ok', unreachable);

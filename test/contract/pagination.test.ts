@@ -10,7 +10,7 @@ import {
 } from '../../src/bank/pagination.js';
 import { createLogger } from '../../src/logger.js';
 import { failureOf } from '../helpers/data-sandbox.js';
-import { closedPort } from '../helpers/stub-bank.js';
+import { freePort } from '../helpers/cli.js';
 
 const endpoint = { operation: 'listThings', path: '/things' };
 const window = { from_datetime: '2025-01-01T00:00:00Z', to_datetime: '2025-02-01T00:00:00Z' };
@@ -19,7 +19,7 @@ describe('client pagination', () => {
   let offline: BankClient;
 
   beforeAll(async () => {
-    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const baseUrl = `http://127.0.0.1:${await freePort()}`;
     offline = new BankClient(
       { baseUrl, clientId: 'c', clientSecret: 's', timeoutMs: 2_000 },
       createLogger('silent'),

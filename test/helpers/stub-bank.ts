@@ -1,8 +1,7 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface StubBank {
-  server: Server;
   baseUrl: string;
   stop(): Promise<void>;
 }
@@ -21,20 +20,10 @@ export async function startStubBank(handler: RequestListener): Promise<StubBank>
   server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    server,
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async stop() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-/** A loopback port nothing listens on: a bank there refuses every connection. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
