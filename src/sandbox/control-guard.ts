@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { sendError } from './errors.js';
+import { widgetPath } from './page-urls.js';
 
 export interface SandboxAccess {
   /**
@@ -16,14 +17,35 @@ const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * What the customer's browser reaches without the token, as at a real bank: the hosted pages and the two buttons
- * of the bank's authorization page, each for one enrollment whose id the customer was given.
+ * of the bank's authorization page, each for one enrollment whose id the customer was given. Named by the routes
+ * as registered, the pattern the router matched, never by the request's path: the router decodes the path
+ * (`/%73andbox/reset` is `/sandbox/reset` to it), so a check on the raw path would guard another path than the one
+ * served.
  */
-const customerPaths = [
-  /^\/sandbox\/(bank-authorization|registration)\//,
-  /^\/sandbox\/widget$/,
-  /^\/sandbox\/pages\//,
-  /^\/sandbox\/biometrics\/enrollments\/[^/]+\/(bank-authorization|reject)$/,
-];
+const customerRoutes = new Set([
+  '/sandbox/bank-authorization/:enrollmentId',
+  '/sandbox/registration/:enrollmentId',
+  '/sandbox/registration/:enrollmentId/session',
+  '/sandbox/registration/:enrollmentId/options',
+  '/sandbox/registration/:enrollmentId/register',
+  widgetPath,
+  '/sandbox/pages/:name',
+  '/sandbox/biometrics/enrollments/:enrollmentId/bank-authorization',
+]);
+
+/** The enrollment actions route serves revoke and expire too; only the customer's "reject" button is theirs. */
+const enrollmentActionRoute = '/sandbox/biometrics/enrollments/:enrollmentId/:action';
+
+/**
+ * Whether the route a request matched is the control API's. A request no route matched reaches only the 404
+ * answer, so it needs no token.
+ */
+function isControlRoute(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (route === undefined || !route.startsWith('/sandbox/') || customerRoutes.has(route)) return false;
+  if (route !== enrollmentActionRoute) return true;
+  return (request.params as { action?: string }).action !== 'reject';
+}
 
 const hostnameOf = (host: string | undefined) => {
   try {
@@ -47,7 +69,7 @@ function controlTokenMatches(request: FastifyRequest, token: string): boolean {
 /**
  * Every request must name the sandbox by a loopback name or its configured host, so a web page that rebinds its
  * own DNS name to 127.0.0.1 reaches nothing; the control API (`/sandbox/...`: reset, faults, webhook delivery and
- * its target, state) also needs the token.
+ * its target, the events it signs, state) also needs the token, whatever spelling of the path reached the route.
  */
 export function guardSandbox(app: FastifyInstance, access: SandboxAccess): void {
   const hosts = new Set([...loopbackHosts, ...(access.hosts ?? [])]);
@@ -62,8 +84,7 @@ export function guardSandbox(app: FastifyInstance, access: SandboxAccess): void 
           'reach it by one of them, or set SANDBOX_HOST to the name you use',
       );
     }
-    const path = request.url.split('?')[0] ?? request.url;
-    if (!path.startsWith('/sandbox/') || customerPaths.some((pattern) => pattern.test(path))) return;
+    if (!isControlRoute(request)) return;
     if (access.controlToken !== undefined && !controlTokenMatches(request, access.controlToken)) {
       return sendError(
         reply,
