@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
+import { pixText } from '../bank/schemas/text.js';
 import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
 import { workflowIds } from '../workflows/ids.js';
 import { biometricPaymentSchema } from '../bank/schemas/biometric-payment.js';
@@ -37,7 +38,9 @@ const startPaymentInput = z.object({
   enrollmentId: uuid,
   deviceId: uuid,
   amountCents: z.number().int('must be a whole number of cents').positive('must be more than zero'),
-  description: z.string().min(1).max(140, 'must be at most 140 characters (Pix remittance information)'),
+  description: pixText(
+    'must be at most 140 characters counted as JSON string length, an emoji counting two (Pix remittance information)',
+  ),
   entityId: uuid,
   virtualAccountId: uuid,
   /** The payer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to search. */

@@ -90,7 +90,7 @@ describe('POST /banking/cashin/pix/recurrences through BankClient and the sandbo
       method: 'POST',
       body: { ...request, external_id: 'idempotent-2', amounts: { minimum: 2_000 } },
     });
-    expect([created.statusCode, repeated.statusCode, conflicting.statusCode]).toEqual([201, 200, 409]);
+    expect([created.statusCode, repeated.statusCode, conflicting.statusCode]).toEqual([200, 200, 409]);
     expect(repeated.json()).toEqual(created.json());
     expect(conflicting.json()).toMatchObject({
       errors: [{ title: 'EXTERNAL_ID_IN_USE', source: { pointer: '/external_id' } }],

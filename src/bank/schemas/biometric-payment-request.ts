@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { uuid } from './common.js';
+import { pixText } from './text.js';
 
 /** `POST .../enrollments/{enrollment_id}/payments`; the amount is a bare integer in cents. */
 export const createBiometricPaymentRequestSchema = z.looseObject({
   entity_id: uuid,
   virtual_account_id: uuid,
   amount: z.number().int().positive(),
-  /** Pix remittance information is at most 140 characters. */
-  description: z.string().min(1).max(140),
+  description: pixText(),
   external_id: z.string().min(1).optional(),
 });
 export type CreateBiometricPaymentRequest = z.infer<typeof createBiometricPaymentRequestSchema>;

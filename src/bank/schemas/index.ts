@@ -1,4 +1,5 @@
 export * from './common.js';
+export * from './text.js';
 export * from './errors.js';
 export * from './boleto.js';
 export * from './webhook.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { date, dateTime, moneySchema, uuid } from './common.js';
+import { maxJsonLength, pixTextMaxLength } from './text.js';
 
 /**
  * Periodicity codes: the spec shows `mnth` and `week`; the rest follow the same ISO 20022 frequency codes
@@ -23,7 +24,7 @@ export const recurrenceBankAccountSchema = z.looseObject({
 });
 
 export const recurrenceCounterpartySchema = z.looseObject({
-  name: z.string().trim().min(1).max(140),
+  name: z.string().trim().min(1).check(maxJsonLength(pixTextMaxLength)),
   tax_number: digits(/^(\d{11}|\d{14})$/, 'must be 11 (CPF) or 14 (CNPJ) digits'),
   bank_account: recurrenceBankAccountSchema,
 });
@@ -59,7 +60,7 @@ export const recurrenceDueDetailSchema = z
 
 export const recurrenceFirstPaymentSchema = z.looseObject({
   amount: positiveCents,
-  dict_key: z.string().min(1).max(77).optional(),
+  dict_key: z.string().min(1).check(maxJsonLength(77)).optional(),
   due_detail: recurrenceDueDetailSchema.optional(),
 });
 
@@ -78,10 +79,10 @@ export const recurrenceOptionsSchema = z.looseObject({
  */
 export const generateRecurrenceRequestSchema = z.looseObject({
   amounts: z.looseObject({ minimum: positiveCents }).optional(),
-  contract_number: z.string().min(1).max(35).optional(),
+  contract_number: z.string().min(1).check(maxJsonLength(35)).optional(),
   counterparty: recurrenceCounterpartySchema,
-  description: z.string().max(140).optional(),
-  external_id: z.string().min(1).max(100),
+  description: z.string().check(maxJsonLength(pixTextMaxLength)).optional(),
+  external_id: z.string().min(1).check(maxJsonLength(100)),
   first_payment: recurrenceFirstPaymentSchema.optional(),
   options: recurrenceOptionsSchema.optional(),
   periodicity: z.enum(recurrencePeriodicities),

@@ -100,7 +100,7 @@ export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): voi
       rejectedByPayer(parsed.data) ? 'rejected' : 'approved',
     );
     data.addRecurrence(recurrence, parsed.data);
-    return reply.code(201).send({ data: recurrence });
+    return { data: recurrence };
   });
 
   app.get(collectionAttemptsPath, { config: { errorShape: 'list' } }, async (request, reply) => {
