@@ -48,7 +48,7 @@ export const webhookCollectionAttemptSchema = collectionAttemptSchema.extend({
 });
 export type WebhookCollectionAttempt = z.infer<typeof webhookCollectionAttemptSchema>;
 
-/** The largest page the attempts list serves; a larger `limit` is capped to it. */
+/** The largest page the attempts list serves; a larger `limit` is capped to it, one below 1 is a 400. */
 export const maxCollectionAttemptPageSize = 100;
 
 /**
@@ -62,7 +62,7 @@ export const collectionAttemptListQuerySchema = z
     collection_id: uuid.optional(),
     from_datetime: dateTime.optional(),
     to_datetime: dateTime.optional(),
-    limit: z.coerce.number().int().min(1).optional(),
+    limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
     ...cursorQueryShape,
   })
   .superRefine(windowInOrder);
