@@ -13,7 +13,23 @@ function dayOffset(base: Date, days: number): Date {
   return new Date(base.getTime() + days * 86_400_000);
 }
 
-/** Boletos issued over the last months for the merchant's virtual accounts; all start `confirmed`. */
+/**
+ * A discount per working day paid before the due date, in cents: 0.1% of the amount (at least a cent). Derived from
+ * the amount rather than drawn, so seeding it left every boleto's id and the other records' draws as they were.
+ */
+function perDayDiscount(amount: number) {
+  return {
+    amount: Math.max(1, Math.round(amount * 0.001)),
+    calculation_days: 'working',
+    calculation_type: 'amount',
+  };
+}
+
+/**
+ * Boletos issued over the last months for the merchant's virtual accounts; all start `confirmed`. Each has a discount
+ * fixed until five days before its due date; every second one (odd index) also a discount per day paid early, so
+ * clients read both forms the spec gives, and boletos without the optional one.
+ */
 export function seedBoletos(
   random: SeededRandom,
   virtualAccountIds: string[],
@@ -53,6 +69,7 @@ export function seedBoletos(
             ],
             calculation_type: 'amount',
           },
+          ...(index % 2 === 1 ? { per_day_antecipated: perDayDiscount(amount) } : {}),
         },
       },
     });
