@@ -5,6 +5,7 @@ import { createLogger } from '../logger.js';
 import { pino } from 'pino';
 import type { StarterContext } from '../starter/index.js';
 import { connectClient } from '../temporal/connection.js';
+import { printLines } from './terminal-text.js';
 
 export interface CliContext {
   config: Config;
@@ -22,7 +23,7 @@ export function cliContext(load: () => Config = () => loadConfig()): CliContext 
     return { config, logger: createLogger(config.logLevel, pino.destination(2)) };
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      printLines(error.message, 'stderr');
       process.exit(2);
     }
     throw error;
@@ -53,6 +54,10 @@ export async function withStarter<T>(
   }
 }
 
+/**
+ * JSON.stringify escapes C0 controls in strings but leaves DEL, C1 controls and bidi overrides raw; printed line by
+ * line they are escaped too (`\u009b`), which JSON reads back as the same value.
+ */
 export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
+  printLines(JSON.stringify(value, null, 2));
 }

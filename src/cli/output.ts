@@ -3,6 +3,7 @@ import { PageCursorConflictError, type Page } from '../bank/pagination.js';
 import { InvalidInputError } from '../starter/index.js';
 import { printJson } from './context.js';
 import { formatTable, type Column } from './table.js';
+import { printLines } from './terminal-text.js';
 
 export interface OutputOptions {
   table?: boolean;
@@ -51,15 +52,15 @@ export async function printListing<T>(listing: Listing<T>, options: ListOptions)
     if (options.all) {
       const records: T[] = [];
       for await (const record of listing.every()) records.push(record);
-      if (options.table) console.log(formatTable(records, listing.columns));
+      if (options.table) printLines(formatTable(records, listing.columns));
       else printJson({ data: records });
       return;
     }
     const page = await listing.page();
     if (!options.table) return printJson(page);
-    console.log(formatTable(page.data, listing.columns));
+    printLines(formatTable(page.data, listing.columns));
     if (page.metadata.has_next) {
-      console.error(`more records: --after ${page.metadata.after ?? ''} for the next page, or --all`);
+      printLines(`more records: --after ${page.metadata.after ?? ''} for the next page, or --all`, 'stderr');
     }
   } catch (error) {
     throw inOptionTerms(error);
@@ -68,7 +69,7 @@ export async function printListing<T>(listing: Listing<T>, options: ListOptions)
 
 /** One record as JSON, or as the tables `render` lays it out in. */
 export function printRecord<T>(record: T, options: OutputOptions, render: (record: T) => string[]): void {
-  if (options.table) console.log(render(record).join('\n\n'));
+  if (options.table) printLines(render(record).join('\n\n'));
   else printJson(record);
 }
 

@@ -6,6 +6,7 @@ import { bankReadContext } from '../bank.js';
 import { cliContext, withStarter } from '../context.js';
 import { demoStepCount, runDemoJourney } from '../demo/journey.js';
 import { formatDuration, StepPrinter } from '../demo/steps.js';
+import { printLines } from '../terminal-text.js';
 import { workflowLink } from '../ui-links.js';
 import { action } from '../errors.js';
 import { parseCents } from '../option-names.js';
@@ -32,11 +33,11 @@ export function demoCommand(program: Command): void {
         const amountCents = parseCents('--amount', options.amount);
         const sandboxUrl = resolveBank(ctx.config).baseUrl;
         const uiUrl = options.uiUrl ?? `http://localhost:${temporal.uiPort}`;
-        console.log(
+        printLines(
           `bankflow demo: bank ${sandboxUrl}, Temporal ${temporal.address ?? 'localhost:7233'} ` +
             `(namespace ${temporal.namespace}, task queue ${temporal.taskQueue})\n`,
         );
-        const steps = new StepPrinter(demoStepCount, (line) => console.log(line));
+        const steps = new StepPrinter(demoStepCount, (line) => printLines(line));
         const started = performance.now();
         const result = await withStarter(ctx, (starter) =>
           runDemoJourney({
@@ -54,7 +55,7 @@ export function demoCommand(program: Command): void {
         if (result.outcome !== 'settled') {
           throw new Error(`the payment ended ${result.outcome} after ${took}: ${result.reason}`);
         }
-        console.log(`\npayment settled in ${took}`);
+        printLines(`\npayment settled in ${took}`);
       }),
     );
 }

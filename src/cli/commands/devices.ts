@@ -6,6 +6,7 @@ import { cliContext, printJson } from '../context.js';
 import { action } from '../errors.js';
 import { withOptionNames } from '../option-names.js';
 import { formatTable, type Column } from '../table.js';
+import { printLines } from '../terminal-text.js';
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? '-' : value ? 'yes' : 'no');
 
@@ -66,7 +67,7 @@ export function deviceCommands(program: Command): void {
         const participants = await withOptionNames({ deviceId: '--device' }, () =>
           listParticipants(bankReadContext(cliContext()), { deviceId: options.device }),
         );
-        if (options.table) console.log(formatTable(participants, participantColumns));
+        if (options.table) printLines(formatTable(participants, participantColumns));
         else printJson(participants);
       }),
     );

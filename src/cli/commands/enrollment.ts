@@ -15,6 +15,7 @@ import { readAssertion } from '../json-input.js';
 import { withOptionNames } from '../option-names.js';
 import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
 import { taxNumberOption } from '../customer-option.js';
+import { printLines } from '../terminal-text.js';
 
 const optionNames = {
   requestId: '--request-id',
@@ -122,7 +123,7 @@ export function enrollmentCommands(program: Command): void {
       action(async (options: KeyOptions & { wait: string; requestId?: string }) => {
         const ctx = cliContext();
         const replyTimeoutMs = parseReplyWait(options.wait);
-        console.log(
+        printLines(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) =>
               getRegistrationOptions(

@@ -13,6 +13,7 @@ import { readAssertion } from '../json-input.js';
 import { parseCents, withOptionNames } from '../option-names.js';
 import { parseReplyWait, replyWaitOption } from '../reply-wait.js';
 import { taxNumberOption } from '../customer-option.js';
+import { printLines } from '../terminal-text.js';
 
 const optionNames = {
   requestId: '--request-id',
@@ -93,7 +94,7 @@ export function paymentCommands(program: Command): void {
       action(async (options: { externalId: string; wait: string; requestId?: string }) => {
         const ctx = cliContext();
         const replyTimeoutMs = parseReplyWait(options.wait);
-        console.log(
+        printLines(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) =>
               getAuthorizationOptions(

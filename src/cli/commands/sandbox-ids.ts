@@ -9,6 +9,7 @@ import { action } from '../errors.js';
 import { checkedArgument, oneOf } from '../filters.js';
 import { addTableOption, type OutputOptions } from '../output.js';
 import { formatTable, type Column } from '../table.js';
+import { escapeLines, printLines } from '../terminal-text.js';
 
 /** A kind as typed on the command line: `card-purchases` for the listing's `card_purchases`. */
 const typed = (kind: IdKind) => kind.replaceAll('_', '-');
@@ -45,10 +46,11 @@ export function sandboxIdsCommand(sandbox: Command): void {
       const { config } = cliContext(() => loadDevelopmentConfig('sandbox'));
       const token = readControlToken(config.dataDir, config.sandbox.controlToken);
       const listing = await sandboxControl(resolveBank(config).baseUrl, token).ids();
-      if (options.table) console.log(formatTable(rowsOf(listing, selected ? [selected] : idKinds), columns));
+      if (options.table) printLines(formatTable(rowsOf(listing, selected ? [selected] : idKinds), columns));
       // One write: a reader that stops early (`| head -n 1`) then closes no pipe under a later line.
-      else if (selected) process.stdout.write(listing[selected].map((listed) => `${listed.id}\n`).join(''));
-      else printJson(listing);
+      else if (selected) {
+        process.stdout.write(escapeLines(listing[selected].map((listed) => `${listed.id}\n`).join('')));
+      } else printJson(listing);
     }),
   );
 }

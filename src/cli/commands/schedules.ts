@@ -13,6 +13,7 @@ import { cliContext, printJson, withStarter, type CliContext } from '../context.
 import { action } from '../errors.js';
 import { withOptionNames } from '../option-names.js';
 import { formatTable, type Column } from '../table.js';
+import { printLines } from '../terminal-text.js';
 
 function withSchedules<T>(ctx: CliContext, use: (schedules: SchedulesContext) => Promise<T>): Promise<T> {
   return withStarter(ctx, (starter) => use({ ...starter, schedules: ctx.config.schedules }));
@@ -54,7 +55,7 @@ export function scheduleCommands(program: Command): void {
       action(async (options: { table?: boolean }) => {
         const ctx = cliContext();
         const views = await withSchedules(ctx, listSchedules);
-        if (options.table) console.log(formatTable(views, scheduleColumns));
+        if (options.table) printLines(formatTable(views, scheduleColumns));
         else printJson(views);
       }),
     );

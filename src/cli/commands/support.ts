@@ -16,6 +16,7 @@ import { action } from '../errors.js';
 import { withOptionNames } from '../option-names.js';
 import { addTableOption, type OutputOptions } from '../output.js';
 import { formatTable, type Column } from '../table.js';
+import { printLines } from '../terminal-text.js';
 import { workflowLink, workflowsQueryLink } from '../ui-links.js';
 
 /** Links into the Temporal UI support staff use, from TEMPORAL_UI_URL and the namespace. */
@@ -27,8 +28,8 @@ const linksFor = ({ config }: CliContext) => ({
 /** Rows as JSON, or as a table; an empty table says so on stderr, keeping stdout the (empty) table. */
 function printRows<Row>(rows: Row[], columns: Column<Row>[], options: OutputOptions, none: string): void {
   if (!options.table) return printJson(rows);
-  console.log(formatTable(rows, columns));
-  if (rows.length === 0) console.error(none);
+  printLines(formatTable(rows, columns));
+  if (rows.length === 0) printLines(none, 'stderr');
 }
 
 type Linked<Row> = Row & { link: string };
