@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { unprintableCharacter } from '../../src/bank/schemas/printable.js';
 import { webhookCategories, webhookHeaders } from '../../src/bank/schemas/webhook.js';
 import { signWebhookBody } from '../../src/bank/webhook-signature.js';
 import { maxJsonDepth } from '../../src/webhooks/json-body.js';
@@ -41,6 +42,30 @@ function encode(value: unknown, indent?: number | string): Buffer {
 }
 
 const longText = fc.string({ unit: 'binary', minLength: 200, maxLength: 1200 });
+
+const everyUnprintable = new RegExp(unprintableCharacter.source, 'gu');
+
+/** Text the receiver must take in a category, a type or a context: anything printable. */
+const printableText = (arbitrary: fc.Arbitrary<string>) =>
+  arbitrary.map((value) => value.replace(everyUnprintable, '?'));
+
+/** Characters a terminal acts on: C0, DEL, C1 (8-bit CSI, OSC) and bidi overrides and isolates. */
+const unprintable = fc.constantFrom(
+  '\u0000',
+  '\u0007',
+  '\b',
+  '\t',
+  '\n',
+  '\r',
+  '\u001b',
+  '\u007f',
+  '\u0080',
+  '\u009b',
+  '\u009d',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+);
 
 const timestamp = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true })
@@ -112,22 +137,24 @@ export function envelopeArbitrary(aims: Aim[]): fc.Arbitrary<Envelope> {
       aim,
       category: fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...Object.values(webhookCategories)) },
-        { weight: 2, arbitrary: text(40) },
-        { weight: 1, arbitrary: longText },
+        { weight: 2, arbitrary: printableText(text(40)) },
+        { weight: 1, arbitrary: printableText(longText) },
       ),
       type: fc.oneof(
         {
           weight: 4,
           arbitrary: fc.constantFrom('created', 'authorized', 'awaiting_payment', 'settled', 'failed'),
         },
-        { weight: 2, arbitrary: text(40) },
-        { weight: 1, arbitrary: longText },
+        { weight: 2, arbitrary: printableText(text(40)) },
+        { weight: 1, arbitrary: printableText(longText) },
       ),
       ref_id: fc.uuid(),
       timestamp,
       data: randomData,
       routing: fc.option(routingData, { nil: undefined }),
-      context: fc.option(fc.record({ context_type: text(), context_id: fc.uuid() }), { nil: undefined }),
+      context: fc.option(fc.record({ context_type: printableText(text()), context_id: fc.uuid() }), {
+        nil: undefined,
+      }),
       extra: fc.dictionary(
         text(12).filter((key) => !envelopeMembers.has(key)),
         fc.jsonValue({ maxDepth: 2 }),
@@ -206,6 +233,10 @@ export function mutatedEnvelopeArbitrary(aims: Aim[]): fc.Arbitrary<InvalidBody>
     fc
       .tuple(envelope, fc.constantFrom('category', 'type'))
       .map(([e, member]) => ({ names: member, value: { ...e, [member]: '' } })),
+    fc.tuple(envelope, fc.constantFrom('category', 'type'), unprintable).map(([e, member, character]) => ({
+      names: member,
+      value: { ...e, [member]: `${String(e[member])}${character}x` },
+    })),
     fc.tuple(envelope, notUuids).map(([e, refId]) => ({ names: 'ref_id', value: { ...e, ref_id: refId } })),
     fc
       .tuple(envelope, notTimestamps)

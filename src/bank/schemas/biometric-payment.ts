@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { date, dateTime, moneySchema, uuid } from './common.js';
+import { printable } from './printable.js';
 
 /** The spec's lifecycle plus `pending`, which its response examples show. */
 export const biometricPaymentStatuses = [
@@ -20,7 +21,7 @@ export const finalBiometricPaymentStatuses: readonly BiometricPaymentStatus[] = 
   'rejected',
 ];
 
-const optionalText = z.string().nullable().optional();
+const optionalReference = printable.nullable().optional();
 
 /**
  * A Pix payment initiated on an enrollment (the bank's "initiation document"). The members after `updated_at`
@@ -30,24 +31,24 @@ export const biometricPaymentSchema = z.looseObject({
   id: uuid,
   amount: moneySchema,
   description: z.string(),
-  external_id: z.string().nullable(),
-  end_to_end_id: z.string().nullable(),
+  external_id: printable.nullable(),
+  end_to_end_id: printable.nullable(),
   status: biometricPaymentStatusSchema,
   transaction_date: date.nullable(),
   virtual_account_id: uuid,
   inserted_at: dateTime,
   updated_at: dateTime,
-  entity_id: optionalText,
-  ref_id: optionalText,
-  ref_type: optionalText,
-  participant_id: optionalText,
-  session_id: optionalText,
-  origin_id: optionalText,
-  origin_type: optionalText,
-  counterparty_id: optionalText,
-  reconciliation_id: optionalText,
-  integration_id: optionalText,
-  consent_id: optionalText,
-  redirect_url: optionalText,
+  entity_id: optionalReference,
+  ref_id: optionalReference,
+  ref_type: optionalReference,
+  participant_id: optionalReference,
+  session_id: optionalReference,
+  origin_id: optionalReference,
+  origin_type: optionalReference,
+  counterparty_id: optionalReference,
+  reconciliation_id: optionalReference,
+  integration_id: optionalReference,
+  consent_id: optionalReference,
+  redirect_url: optionalReference,
 });
 export type BiometricPayment = z.infer<typeof biometricPaymentSchema>;

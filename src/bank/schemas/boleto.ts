@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { dateTime, date, uuid } from './common.js';
+import { printable } from './printable.js';
 
-const calculated = z.looseObject({ amount: z.number(), calculation_type: z.string() });
+const calculated = z.looseObject({ amount: z.number(), calculation_type: printable });
 
 export const boletoDueDetailSchema = z.looseObject({
   due_date: date,
@@ -12,11 +13,11 @@ export const boletoDueDetailSchema = z.looseObject({
       fixed_until_due: z
         .looseObject({
           amounts: z.array(z.looseObject({ amount: z.number(), date })),
-          calculation_type: z.string(),
+          calculation_type: printable,
         })
         .optional(),
       per_day_antecipated: z
-        .looseObject({ amount: z.number(), calculation_days: z.string(), calculation_type: z.string() })
+        .looseObject({ amount: z.number(), calculation_days: printable, calculation_type: printable })
         .optional(),
     })
     .optional(),
@@ -27,15 +28,15 @@ export const boletoStatuses = ['confirmed', 'cancelled'] as const;
 export const boletoSchema = z.looseObject({
   id: uuid,
   virtual_account_id: uuid,
-  external_id: z.string(),
+  external_id: printable,
   amount: z.number().int(),
-  barcode: z.string(),
-  digitable_line: z.string(),
-  boleto_url: z.string(),
+  barcode: printable,
+  digitable_line: printable,
+  boleto_url: printable,
   description: z.string(),
-  invoice_type: z.string(),
-  wallet_type: z.string(),
-  status: z.string(),
+  invoice_type: printable,
+  wallet_type: printable,
+  status: printable,
   issue_date: dateTime,
   expiration_date: dateTime,
   notes: z.array(z.string()),

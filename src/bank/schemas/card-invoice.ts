@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime, uuid } from './common.js';
+import { printable } from './printable.js';
 
 /**
  * All amounts in minor units. `purchase_balance` sums confirmed purchases, `pending_confirmation_amount` the
@@ -13,7 +14,7 @@ export const cardInvoiceSchema = z.looseObject({
   balance: z.number().int(),
   pending_confirmation_amount: z.number().int(),
   purchase_balance: z.number().int(),
-  status: z.string(),
+  status: printable,
   from_datetime: dateTime,
   to_datetime: dateTime,
 });

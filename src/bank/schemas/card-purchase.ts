@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime, moneySchema, uuid } from './common.js';
+import { printable } from './printable.js';
 
 const purchaseFields = {
   id: uuid,
@@ -11,7 +12,7 @@ const purchaseFields = {
   category_id: uuid,
   merchant_id: uuid,
   org_id: uuid,
-  receipt_url: z.string(),
+  receipt_url: printable,
   is_partially_allowed: z.boolean(),
   inserted_at: dateTime,
   updated_at: dateTime,
@@ -20,20 +21,20 @@ const purchaseFields = {
   merchant_amount: moneySchema,
   tax: moneySchema,
   amount: moneySchema,
-  category_type: z.string(),
-  category_code: z.string(),
-  method_code: z.string(),
-  purpose: z.string(),
-  status: z.string(),
+  category_type: printable,
+  category_code: printable,
+  method_code: printable,
+  purpose: printable,
+  status: printable,
   description: z.string(),
-  merchant_country_code: z.string(),
-  merchant_currency_symbol: z.string(),
-  zip_code: z.string(),
+  merchant_country_code: printable,
+  merchant_currency_symbol: printable,
+  zip_code: printable,
   merchant_name: z.string(),
-  error_code: z.string().nullable(),
+  error_code: printable.nullable(),
   error_message: z.string().nullable(),
-  end_to_end_id: z.string(),
-  score: z.string(),
+  end_to_end_id: printable,
+  score: printable,
 };
 
 /** A stage repeats the document as it was at that step (without compress_timestamp) plus the callback. */
@@ -41,7 +42,7 @@ export const cardPurchaseStageSchema = z.looseObject({
   ...purchaseFields,
   purchase_document_id: uuid,
   callback_amount: moneySchema,
-  callback_type: z.string(),
+  callback_type: printable,
 });
 export type CardPurchaseStage = z.infer<typeof cardPurchaseStageSchema>;
 

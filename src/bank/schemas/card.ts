@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from './common.js';
+import { printable } from './printable.js';
 
 /** `balance` is in minor units: what the card spent in the open invoice (docs/decisions.md). */
 export const cardSchema = z.looseObject({
@@ -10,8 +11,8 @@ export const cardSchema = z.looseObject({
   org_id: uuid,
   balance: z.number().int(),
   display_name: z.string(),
-  masked_number: z.string(),
-  status: z.string(),
-  type: z.string(),
+  masked_number: printable,
+  status: printable,
+  type: printable,
 });
 export type Card = z.infer<typeof cardSchema>;

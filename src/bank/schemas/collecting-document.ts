@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateOrDateTime, dateTime, moneySchema, uuid } from './common.js';
+import { printable } from './printable.js';
 
 /**
  * The data of a Pix cash-in event (`collecting_document` webhooks), which confirms a settled Pix. Its payload is
@@ -7,8 +8,8 @@ import { dateOrDateTime, dateTime, moneySchema, uuid } from './common.js';
  */
 export const collectingDocumentSchema = z.looseObject({
   id: uuid,
-  end_to_end_id: z.string(),
-  status: z.string(),
+  end_to_end_id: printable,
+  status: printable,
   amount: moneySchema,
   transaction_date: dateOrDateTime.nullable(),
   virtual_account_id: uuid.nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printable } from './printable.js';
 
 /**
  * The spec says "uuid"; the bank's ids are matched by shape (8-4-4-4-12 hex) rather than by RFC version bits,
@@ -17,7 +18,7 @@ export const dateOrDateTime = z.union([date, dateTime]);
 
 export const moneySchema = z.looseObject({
   amount: z.number().int(),
-  currency: z.string(),
+  currency: printable,
 });
 export type Money = z.infer<typeof moneySchema>;
 
@@ -39,8 +40,8 @@ export function single<T extends z.ZodType>(record: T) {
 }
 
 export const pageMetadataSchema = z.looseObject({
-  before: z.string().nullable(),
-  after: z.string().nullable(),
+  before: printable.nullable(),
+  after: printable.nullable(),
   has_next: z.boolean(),
 });
 export type PageMetadata = z.infer<typeof pageMetadataSchema>;

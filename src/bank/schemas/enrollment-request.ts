@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { uuid } from './common.js';
+import { printable, printableOnly } from './printable.js';
 
 export const enrollmentAccountTypes = ['checking', 'payment', 'salary', 'savings'] as const;
 
 /** The account the merchant suggests (guide form). The bank may accept or ignore it. */
 export const suggestedAccountSchema = z.looseObject({
   ispb: z.string().regex(/^\d{8}$/, 'an ISPB is 8 digits'),
-  issuer: z.string().min(1),
-  number: z.string().min(1),
+  issuer: printable.min(1),
+  number: printable.min(1),
   account_type: z.enum(enrollmentAccountTypes).optional(),
 });
 export type SuggestedAccount = z.infer<typeof suggestedAccountSchema>;
@@ -22,12 +23,12 @@ export const createEnrollmentRequestSchema = z
   .looseObject({
     device_id: uuid,
     participant_id: uuid,
-    return_to_url: z.url(),
-    external_id: z.string().min(1).optional(),
+    return_to_url: z.url().check(printableOnly()),
+    external_id: printable.min(1).optional(),
     account_info: suggestedAccountSchema.optional(),
-    account_branch: z.string().min(1).optional(),
-    account_digit: z.string().optional(),
-    account_number: z.string().min(1).optional(),
+    account_branch: printable.min(1).optional(),
+    account_digit: printable.optional(),
+    account_number: printable.min(1).optional(),
     account_type: z.enum(enrollmentAccountTypes).optional(),
   })
   .superRefine((request, ctx) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTime, uuid } from './common.js';
 import { participantSchema } from './participant.js';
+import { printable } from './printable.js';
 
 export const enrollmentStatuses = [
   'awaiting_account_holder_validation',
@@ -18,13 +19,13 @@ export const finalEnrollmentStatuses: readonly EnrollmentStatus[] = ['rejected',
 
 /** The account the customer holds at the participant, as the bank reports it. */
 export const accountInfoSchema = z.looseObject({
-  branch: z.string(),
-  digit: z.string(),
-  ispb: z.string(),
+  branch: printable,
+  digit: printable,
+  ispb: printable,
   name: z.string(),
-  number: z.string(),
-  tax_number: z.string(),
-  type: z.string(),
+  number: printable,
+  tax_number: printable,
+  type: printable,
 });
 export type AccountInfo = z.infer<typeof accountInfoSchema>;
 
@@ -32,9 +33,9 @@ export const enrollmentSchema = z.looseObject({
   id: uuid,
   device_id: uuid,
   participant_id: uuid,
-  external_id: z.string().nullable(),
+  external_id: printable.nullable(),
   status: enrollmentStatusSchema,
-  redirect_url: z.string(),
+  redirect_url: printable,
   expiration_datetime: dateTime.nullable(),
   inserted_at: dateTime,
   updated_at: dateTime,

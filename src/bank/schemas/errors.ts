@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { printable } from './printable.js';
 
 /** Single-error form: transfer list, refunds, boleto cancel, metrics. */
 export const singleErrorBodySchema = z.looseObject({
   error: z.looseObject({
-    error_code: z.string(),
+    error_code: printable,
     error_message: z.string(),
   }),
 });
 export type SingleErrorBody = z.infer<typeof singleErrorBodySchema>;
 
 export const errorItemSchema = z.looseObject({
-  title: z.string(),
+  title: printable,
   detail: z.string(),
-  source: z.looseObject({ pointer: z.string() }).optional(),
+  source: z.looseObject({ pointer: printable }).optional(),
 });
 export type ErrorItem = z.infer<typeof errorItemSchema>;
 
@@ -28,5 +29,5 @@ export type ErrorListBody = z.infer<typeof errorListBodySchema>;
  */
 export const otherErrorBodySchema = z.looseObject({
   message: z.string(),
-  code: z.string().optional(),
+  code: printable.optional(),
 });

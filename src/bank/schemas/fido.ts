@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printable } from './printable.js';
 
 /** WebAuthn binary values travel as base64url text; padding is tolerated because RFC 4648 allows it. */
 const base64url = z.string().regex(/^[A-Za-z0-9_-]*={0,2}$/, 'must be a base64url string');
@@ -12,7 +13,7 @@ export type PublicKeyOptions = z.infer<typeof publicKeyOptionsSchema>;
 
 const credentialDescriptorSchema = z.looseObject({
   id: binary,
-  type: z.string(),
+  type: printable,
 });
 
 /**
@@ -23,19 +24,19 @@ export const fidoCreationOptionsSchema = z.looseObject({
   timeout: z.number().int().positive().optional(),
   user: z.looseObject({ id: binary, name: z.string(), displayName: z.string() }),
   extensions: z.looseObject({ credProps: z.boolean().optional() }).optional(),
-  rp: z.looseObject({ id: z.string().min(1).optional(), name: z.string() }),
+  rp: z.looseObject({ id: printable.min(1).optional(), name: z.string() }),
   challenge: binary,
   authenticatorSelection: z
     .looseObject({
-      userVerification: z.string().optional(),
+      userVerification: printable.optional(),
       requireResidentKey: z.boolean().optional(),
-      authenticatorAttachment: z.string().optional(),
-      residentKey: z.string().optional(),
+      authenticatorAttachment: printable.optional(),
+      residentKey: printable.optional(),
     })
     .optional(),
   excludeCredentials: z.array(credentialDescriptorSchema).optional(),
-  pubKeyCredParams: z.array(z.looseObject({ type: z.string(), alg: z.number().int() })).min(1),
-  attestation: z.string().optional(),
+  pubKeyCredParams: z.array(z.looseObject({ type: printable, alg: z.number().int() })).min(1),
+  attestation: printable.optional(),
 });
 export type FidoCreationOptions = z.infer<typeof fidoCreationOptionsSchema>;
 
@@ -44,8 +45,8 @@ export const fidoRequestOptionsSchema = z.looseObject({
   timeout: z.number().int().positive().optional(),
   challenge: binary,
   allowCredentials: z.array(credentialDescriptorSchema).optional(),
-  rpId: z.string().min(1).optional(),
-  userVerification: z.string().optional(),
+  rpId: printable.min(1).optional(),
+  userVerification: printable.optional(),
 });
 export type FidoRequestOptions = z.infer<typeof fidoRequestOptionsSchema>;
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { printable } from './printable.js';
 
 /**
  * The cursors every paginated list accepts. The spec allows only one per request; the client refuses both
  * before sending and the sandbox answers both with a validation error (see bank/pagination.ts).
  */
 export const cursorQueryShape = {
-  before: z.string().min(1).optional(),
-  after: z.string().min(1).optional(),
+  before: printable.min(1).optional(),
+  after: printable.min(1).optional(),
 };
 
 /** Window filters are half-open, [from_datetime, to_datetime), so consecutive scheduled windows never overlap. */

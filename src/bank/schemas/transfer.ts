@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTime, moneySchema, nullishMembers, uuid } from './common.js';
 import { cursorQueryShape, windowInOrder } from './query.js';
+import { printable } from './printable.js';
 
 export const transferStatuses = [
   'created',
@@ -22,9 +23,9 @@ const otherTransferMembers = {
   to_virtual_account_id: uuid,
   bank_account_id: uuid,
   entity_id: uuid,
-  external_id: z.string(),
+  external_id: printable,
   reconciliation_id: uuid.nullable(),
-  end_to_end_id: z.string().nullable(),
+  end_to_end_id: printable.nullable(),
   description: z.string(),
   transaction_date: dateTime.nullable(),
   inserted_at: dateTime,
@@ -39,7 +40,7 @@ const otherTransferMembers = {
  */
 export const transferDocumentSchema = z.looseObject({
   ...usedTransferMembers,
-  status: z.string(),
+  status: printable,
   ...nullishMembers(otherTransferMembers),
 });
 export type TransferDocument = z.infer<typeof transferDocumentSchema>;
@@ -59,7 +60,7 @@ export const transferListQuerySchema = z
     to_virtual_account_id: uuid.optional(),
     from_datetime: dateTime,
     to_datetime: dateTime,
-    external_id: z.string().min(1).optional(),
+    external_id: printable.min(1).optional(),
     reconciliation_id: uuid.optional(),
     status: transferStatusSchema.optional(),
     ...cursorQueryShape,

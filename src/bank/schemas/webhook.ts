@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import { dateTime, uuid } from './common.js';
+import { printable } from './printable.js';
 
 /**
  * The envelope of every webhook the bank sends. `data` is the full record; its schema depends on `category`
  * and is checked by whoever consumes the event.
  */
 export const webhookEnvelopeSchema = z.looseObject({
-  category: z.string().min(1),
-  type: z.string().min(1),
+  category: printable.min(1),
+  type: printable.min(1),
   ref_id: uuid,
   timestamp: dateTime,
   data: z.looseObject({}),
-  context_type: z.string().optional(),
-  context_id: z.string().optional(),
+  context_type: printable.optional(),
+  context_id: printable.optional(),
 });
 export type WebhookEnvelope = z.infer<typeof webhookEnvelopeSchema>;
 
