@@ -52,7 +52,11 @@ export interface LongRunningCli {
 }
 
 export function startCli(args: string[], env: Record<string, string> = {}): LongRunningCli {
-  const child = spawnCli(args, env);
+  return watchProcess(spawnCli(args, env));
+}
+
+/** A started process, watched as a long-running CLI: its output so far, a wait for a line, and a stop. */
+export function watchProcess(child: ChildProcessWithoutNullStreams): LongRunningCli {
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
