@@ -219,6 +219,11 @@ export const envSchema = z
     SCHEDULE_REPORTS_CRON: cron('0 6 * * *'),
 
     CHECKOUT_PORT: port(4040),
+    /**
+     * The checkout's address as customers' browsers reach it: the only Host it answers to, where the bank sends
+     * customers back, and `https` makes its session cookie Secure. Unset: http://localhost:<CHECKOUT_PORT>.
+     */
+    CHECKOUT_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
 
     /**
      * `otlp` sends traces to the OTLP/HTTP endpoint below, `none` sends none. Unset: on when an OTLP endpoint is
@@ -390,7 +395,7 @@ export interface Config {
   jobs: JobsConfig;
   schedules: SchedulesConfig;
   /** The reference checkout page `bankflow dev` serves on localhost. */
-  checkout: { port: number };
+  checkout: { port: number; publicUrl: string | undefined };
   /** OpenTelemetry traces; off (undefined) unless the OTEL_* variables ask for them. */
   tracing: TracingConfig | undefined;
   /** `bankflow cluster`: a Temporal server on a private PostgreSQL, with its Web UI and worker processes. */
@@ -523,7 +528,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         reports: e.SCHEDULE_REPORTS_CRON,
       },
     },
-    checkout: { port: e.CHECKOUT_PORT },
+    checkout: { port: e.CHECKOUT_PORT, publicUrl: e.CHECKOUT_PUBLIC_URL },
     tracing: tracingConfig(e),
     cluster: {
       postgresPort: e.CLUSTER_POSTGRES_PORT,

@@ -168,6 +168,12 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   SCHEDULE_METRICS_CRON: { meaning: 'cadence of the metrics snapshot' },
   SCHEDULE_REPORTS_CRON: { meaning: 'cadence of the refund and transfer reports' },
   CHECKOUT_PORT: { meaning: 'where `bankflow dev` serves the reference checkout page (on localhost)' },
+  CHECKOUT_PUBLIC_URL: {
+    meaning:
+      "the checkout's address as customers' browsers reach it: the only `Host` it answers (421 otherwise), " +
+      'where the bank sends customers back (`return_to_url`), and `https` makes its session cookie `Secure`',
+    unset: '`http://localhost:<CHECKOUT_PORT>`',
+  },
   OTEL_TRACES_EXPORTER: {
     meaning:
       '`otlp` exports traces over OTLP/HTTP, `none` turns tracing off whatever else is set; see [operations.md](operations.md), Traces',

@@ -30,6 +30,8 @@ export interface CheckoutApiDeps {
   merchant: MerchantAccount;
   widgetUrl: string;
   sessions: Sessions;
+  /** Where customers reach this checkout (CHECKOUT_PUBLIC_URL): the bank sends them back there. */
+  publicUrl: () => URL;
 }
 
 /** A member the browser must not send at all. */
@@ -37,15 +39,38 @@ function notFromBrowser(reason: string) {
   return z.never({ error: `must not be sent: ${reason}` }).optional();
 }
 
+/** The device's characteristics a browser can tell about itself; nothing else of a device request. */
+const browserDeviceFields = deviceRequestSchema.pick({
+  fingerprint: true,
+  os: true,
+  os_version: true,
+  language: true,
+  screen_width: true,
+  screen_height: true,
+  timezone_offset: true,
+}).shape;
+
 /**
  * What the browser may say about itself. Who the customer is comes from the session: a body naming a tax number or
- * a name is refused, not silently corrected, so a tampered page shows up in the answer.
+ * a name is refused, not silently corrected, so a tampered page shows up in the answer. Any other member (the
+ * account's tenure, which is the merchant's to know, or anything the bank's API may take one day) is refused by
+ * name rather than dropped or passed on to the bank.
  */
-const browserDevice = deviceRequestSchema
-  .omit({ counterparty_tax_number: true, counterparty_name: true })
-  .extend({
-    counterparty_tax_number: notFromBrowser('the customer comes from the checkout session'),
-    counterparty_name: notFromBrowser('the customer comes from the checkout session'),
+const customerFields = {
+  counterparty_tax_number: notFromBrowser('the customer comes from the checkout session'),
+  counterparty_name: notFromBrowser('the customer comes from the checkout session'),
+};
+const browserDevice = z
+  .looseObject({ ...browserDeviceFields, ...customerFields })
+  .superRefine((body, ctx) => {
+    for (const key of Object.keys(body)) {
+      if (key in browserDeviceFields || key in customerFields) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `is not a device field the page may send (${Object.keys(browserDeviceFields).join(', ')})`,
+      });
+    }
   });
 const enrollmentKey = z.object({ participantId: z.string() });
 /** An order id and the enrollment to pay with: the price, the description and the device are the backend's. */
@@ -59,9 +84,12 @@ const paymentRequest = z.strictObject({
 const paymentKey = z.object({ externalId: z.string() });
 const authorizationRequest = z.object({ assertion: authorizeFidoAssertionSchema });
 
-/** Where the bank sends the customer back: this page, told which enrollment to follow. */
-function returnToUrl(request: FastifyRequest, participantId: string): string {
-  const url = new URL('/', `${request.protocol}://${request.host}`);
+/**
+ * Where the bank sends the customer back: this page at its configured address, told which enrollment to follow;
+ * never an address taken from the request, whose Host header the sender chooses.
+ */
+function returnToUrl(publicUrl: URL, participantId: string): string {
+  const url = new URL(publicUrl);
   url.searchParams.set('enrolled', participantId);
   return url.toString();
 }
@@ -113,7 +141,7 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutApiDeps): 
     const started = await startEnrollment(starter, {
       deviceId: sessionDevice(sessions.of(request)),
       participantId,
-      returnToUrl: returnToUrl(request, participantId),
+      returnToUrl: returnToUrl(deps.publicUrl(), participantId),
     });
     return { enrollmentId: started.enrollmentId, redirectUrl: started.redirectUrl };
   });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { loadAssets, sendAsset } from '../http/static-assets.js';
 import { InvalidInputError, RequestRefusedError, RequestTimedOutError } from '../starter/index.js';
 import { checkoutApiRoutes, type CheckoutApiDeps } from './api.js';
+import { checkoutPublicUrl, guardCheckoutHost } from './public-url.js';
 import { createSessions } from './session.js';
 
 const assets = loadAssets(new URL('./public/', import.meta.url), [
@@ -12,8 +13,10 @@ const assets = loadAssets(new URL('./public/', import.meta.url), [
   'checkout.css',
 ]);
 
-export interface CheckoutOptions extends Omit<CheckoutApiDeps, 'sessions'> {
+export interface CheckoutOptions extends Omit<CheckoutApiDeps, 'sessions' | 'publicUrl'> {
   logger: Logger;
+  /** Where customers reach the checkout (CHECKOUT_PUBLIC_URL); unset, http://localhost:<the port it listens on>. */
+  publicUrl?: string;
 }
 
 /** What the page shows when a call fails: the reason, never a stack. */
@@ -39,7 +42,9 @@ export function createCheckout(options: CheckoutOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
   });
 
-  const sessions = createSessions();
+  const publicUrl = checkoutPublicUrl(app, options.publicUrl);
+  guardCheckoutHost(app, publicUrl);
+  const sessions = createSessions({ secure: publicUrl().protocol === 'https:' });
   for (const [name, asset] of assets) {
     const page = name === 'index.html';
     app.get(page ? '/' : `/${name}`, async (request, reply) => {
@@ -47,7 +52,7 @@ export function createCheckout(options: CheckoutOptions): FastifyInstance {
       return sendAsset(reply, asset);
     });
   }
-  checkoutApiRoutes(app, { ...options, sessions });
+  checkoutApiRoutes(app, { ...options, sessions, publicUrl });
 
   app.setErrorHandler((error, request, reply) => {
     const answer = failureAnswer(error);

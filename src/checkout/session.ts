@@ -41,8 +41,10 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 /**
  * In-memory cookie sessions for the reference checkout: the page's first load opens one for the demo customer
  * (an HttpOnly, SameSite=Lax cookie, so it survives the return from the bank's pages), every API call needs it.
+ * `secure` (the checkout is served over https) adds `Secure`, so the browser never sends it over plain http.
  */
-export function createSessions() {
+export function createSessions(options: { secure: boolean }) {
+  const attributes = `Path=/; HttpOnly; SameSite=Lax${options.secure ? '; Secure' : ''}`;
   const sessions = new Map<string, CheckoutSession>();
   return {
     /** The page's session, opened on its first load. */
@@ -56,7 +58,7 @@ export function createSessions() {
         externalIds: new Set(),
       };
       sessions.set(id, session);
-      reply.header('set-cookie', `${sessionCookie}=${id}; Path=/; HttpOnly; SameSite=Lax`);
+      reply.header('set-cookie', `${sessionCookie}=${id}; ${attributes}`);
       return session;
     },
     /** The session of an API call; a call without one is refused. */

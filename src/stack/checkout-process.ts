@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { BankClient } from '../bank/client.js';
 import type { BankConfig, Config, TemporalConfig } from '../config.js';
 import { createCheckout } from '../checkout/app.js';
+import { checkoutPublicUrl } from '../checkout/public-url.js';
 import type { RunningSandbox } from '../sandbox/app.js';
 import { hostedPageUrl, widgetPath } from '../sandbox/page-urls.js';
 import { connectClient } from '../temporal/connection.js';
@@ -13,8 +14,9 @@ export interface RunningCheckout {
 }
 
 /**
- * The reference checkout page on localhost:CHECKOUT_PORT, paying into the sandbox's first merchant account and
- * embedding the sandbox's widget; it starts workflows through its own Temporal client, as a merchant backend would.
+ * The reference checkout page on localhost:CHECKOUT_PORT (reached at CHECKOUT_PUBLIC_URL when set), paying into
+ * the sandbox's first merchant account and embedding the sandbox's widget; it starts workflows through its own
+ * Temporal client, as a merchant backend would.
  */
 export async function startCheckout(
   config: Config,
@@ -32,6 +34,7 @@ export async function startCheckout(
     bank: { bank: new BankClient(bank, logger) },
     merchant: { entityId, virtualAccountId },
     widgetUrl: hostedPageUrl(sandbox.url, sandbox.webauthn.rpId, widgetPath),
+    publicUrl: config.checkout.publicUrl,
     logger,
   });
   try {
@@ -41,10 +44,8 @@ export async function startCheckout(
     await client.connection.close();
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.checkout.port;
   return {
-    url: `http://localhost:${port}`,
+    url: checkoutPublicUrl(app, config.checkout.publicUrl)().href.replace(/\/$/, ''),
     async stop() {
       await app.close();
       await client.connection.close();

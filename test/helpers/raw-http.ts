@@ -9,7 +9,7 @@ export interface RawAnswer {
 
 export interface RawRequest {
   method?: string;
-  /** Sent in this order and exactly as given, repeated names included. */
+  /** Sent in this order and exactly as given, repeated names included; `host` replaces the URL's. */
   headers: [string, string][];
   body?: Buffer;
   /** Sent with `transfer-encoding: chunked` in two pieces instead of with a content-length. */
@@ -22,7 +22,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 export function rawRequest(url: string, init: RawRequest): Promise<RawAnswer> {
   const target = new URL(url);
   const body = init.body ?? Buffer.alloc(0);
-  const headers = [['host', target.host], ...init.headers];
+  const namesHost = init.headers.some(([name]) => name.toLowerCase() === 'host');
+  const headers = namesHost ? [...init.headers] : [['host', target.host], ...init.headers];
   if (!init.chunked) headers.push(['content-length', String(body.length)]);
   return new Promise((resolve, reject) => {
     const outgoing = request(

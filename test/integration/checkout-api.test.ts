@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createCheckout } from '../../src/checkout/app.js';
 import { httpCall } from '../helpers/http.js';
+import { closeRawAgent, rawRequest } from '../helpers/raw-http.js';
 import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
 import { demoOrder } from '../../src/checkout/orders.js';
 import { bankFor, control, enroll, world } from '../helpers/journey.js';
@@ -55,6 +56,7 @@ describe('reference checkout backend over the real stack', () => {
     checkoutUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
   });
   afterAll(async () => {
+    closeRawAgent();
     await checkout?.close();
     await stack?.stop();
   });
@@ -178,5 +180,142 @@ describe('reference checkout backend over the real stack', () => {
         body: { error: `payment ${externalId} was not started by this checkout session` },
       },
     );
+  });
+
+  it('refuses device fields the page has no business sending, by name, and passes on only the known ones', async () => {
+    session = await openSession();
+    const fingerprint = randomUUID();
+    const fields = 'fingerprint, os, os_version, language, screen_width, screen_height, timezone_offset';
+    for (const [field, value] of [
+      ['load_enrollments', true],
+      ['account_tenure', '2001-01-01'],
+      ['risk_score', 0],
+      ['__proto__x', 'x'],
+    ] as const) {
+      expect(await call('POST', '/api/device', { fingerprint, [field]: value })).toEqual({
+        status: 400,
+        body: { error: `${field}: is not a device field the page may send (${fields})` },
+      });
+    }
+    const atBank = () =>
+      [...stack.sandbox.state.biometrics.devices.values()].filter(
+        (entry) => entry.record.fingerprint === fingerprint,
+      );
+    expect(atBank()).toEqual([]);
+
+    const known = {
+      fingerprint,
+      os: 'Linux',
+      language: 'pt-BR',
+      screen_width: 1280,
+      timezone_offset: '-03:00',
+    };
+    const device = await call('POST', '/api/device', known);
+    expect(device.status).toBe(200);
+    // What reached the bank: the page's known fields and the session's customer, nothing else.
+    expect(atBank().map((entry) => entry.record)).toEqual([
+      {
+        ...known,
+        counterparty_tax_number: '12345678909',
+        counterparty_name: 'Maria Silva',
+        id: device.body.deviceId,
+        inserted_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
+    ]);
+  });
+
+  it('answers only to its own host: a rebound or forged Host header reaches no route', async () => {
+    const port = new URL(checkoutUrl).port;
+    for (const host of [
+      'attacker.example',
+      `attacker.example:${port}`,
+      `127.0.0.1:${port}`,
+      `localhost:${Number(port) + 1}`,
+    ]) {
+      const page = await rawRequest(`${checkoutUrl}/`, { method: 'GET', headers: [['host', host]] });
+      expect({ host, status: page.statusCode, cookie: page.headers['set-cookie'] }).toEqual({
+        host,
+        status: 421,
+        cookie: undefined,
+      });
+      expect(JSON.parse(page.body)).toEqual({
+        error:
+          `this checkout answers only to localhost:${port} (CHECKOUT_PUBLIC_URL), not Host ${JSON.stringify(host)}; ` +
+          `open http://localhost:${port}, or set CHECKOUT_PUBLIC_URL to the address customers use`,
+      });
+    }
+    const enrollment = await rawRequest(`${checkoutUrl}/api/enrollments`, {
+      headers: [
+        ['host', 'attacker.example'],
+        ['cookie', session],
+        ['content-type', 'application/json'],
+      ],
+      body: Buffer.from(
+        JSON.stringify({ participantId: stack.sandbox.state.biometrics.participants[0]?.id }),
+      ),
+    });
+    expect(enrollment.statusCode).toBe(421);
+  });
+
+  describe('served at a public https address (CHECKOUT_PUBLIC_URL)', () => {
+    const publicUrl = 'https://shop.example/';
+    let shop: FastifyInstance;
+    let shopUrl: string;
+    beforeAll(async () => {
+      shop = createCheckout({
+        starter: stack,
+        bank: { bank: bankFor(stack) },
+        merchant: world(stack),
+        widgetUrl,
+        publicUrl,
+        logger: stack.logger,
+      });
+      shopUrl = await shop.listen({ host: '127.0.0.1', port: 0 });
+    });
+    afterAll(() => shop?.close());
+
+    /** What a proxy in front of the checkout passes on: the customer's Host, here the public one unless told. */
+    const shopCall = async (path: string, init: { cookie?: string; body?: object; host?: string } = {}) => {
+      const answer = await rawRequest(`${shopUrl}${path}`, {
+        method: init.body ? 'POST' : 'GET',
+        headers: [
+          ['host', init.host ?? 'shop.example'],
+          ...(init.cookie ? [['cookie', init.cookie] as [string, string]] : []),
+          ...(init.body ? [['content-type', 'application/json'] as [string, string]] : []),
+        ],
+        body: init.body ? Buffer.from(JSON.stringify(init.body)) : undefined,
+      });
+      return { ...answer, json: () => JSON.parse(answer.body) as Record<string, unknown> };
+    };
+
+    it('sets a Secure, HttpOnly, SameSite session cookie, and sends the bank back to the public https URL, not the address the request came in on', async () => {
+      const page = await shopCall('/');
+      expect(page.statusCode).toBe(200);
+      const cookie = String(page.headers['set-cookie']);
+      expect(cookie).toMatch(/^checkout_session=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+      const shopSession = cookie.split(';')[0] ?? '';
+      // The default port spelled out is the same host.
+      expect(
+        (await shopCall('/api/config', { cookie: shopSession, host: 'shop.example:443' })).statusCode,
+      ).toBe(200);
+      expect(
+        (await shopCall('/api/config', { cookie: shopSession, host: 'shop.example.attacker.example' }))
+          .statusCode,
+      ).toBe(421);
+
+      const device = await shopCall('/api/device', {
+        cookie: shopSession,
+        body: { fingerprint: randomUUID() },
+      });
+      expect(device.statusCode).toBe(200);
+      const participantId = stack.sandbox.state.biometrics.participants.find(
+        (participant) => participant.is_enrollment_available && !participant.unavailable,
+      )?.id;
+      const started = await shopCall('/api/enrollments', { cookie: shopSession, body: { participantId } });
+      expect(started.statusCode).toBe(200);
+      const entry = stack.sandbox.state.biometrics.enrollments.get(String(started.json().enrollmentId));
+      expect(entry?.returnToUrl).toBe(`https://shop.example/?enrolled=${participantId}`);
+    });
   });
 });
