@@ -7,6 +7,7 @@ import {
   developmentWebhookSecret,
   sandboxBankCredentials,
 } from './development.js';
+import { secret, secretNames, shownValue, withholdSecrets } from './config-secrets.js';
 import { productionChecks } from './production-checks.js';
 import { defaultWebhookMaxAgeSeconds } from './webhooks/freshness.js';
 import { EncryptionKeyError, parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
@@ -24,7 +25,6 @@ export {
  * the embedded development stack (local dev server, sandbox bank); production checks refuse the ones that are unsafe.
  */
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
-const positiveMs = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
   .string()
   .trim()
@@ -64,6 +64,7 @@ const optionalPort = z.coerce.number().int().min(1).max(65535).optional();
 const requestsPerSecond = z.coerce
   .number()
   .positive({ message: 'must be a number of requests per second above 0 (unset it for no limit)' })
+  .max(10_000, { message: 'must be at most 10000 requests per second (unset it for no limit)' })
   .optional();
 /** Comma-separated uuids; empty or unset is an empty list. */
 const uuidList = z
@@ -101,21 +102,55 @@ const otlpHeaders = z
         ctx.addIssue({ code: 'custom', message: 'must be key=value pairs separated by commas' });
         return z.NEVER;
       }
-      headers[key] = decodeURIComponent(pair.slice(at + 1).trim());
+      try {
+        headers[key] = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `the value of ${key} is not valid percent-encoding` });
+        return z.NEVER;
+      }
     }
     return headers;
   });
 
+/** Comma-separated entries, each trimmed; empty or unset is an empty list. */
+const entries = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+/** Comma-separated tokens, each trimmed. */
+const tokenList = z.string().optional().transform(entries);
+/** Comma-separated `user:password` pairs; user and password each trimmed, neither empty. */
+const userList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const pairs = entries(value).map((entry) => {
+      const colon = entry.indexOf(':');
+      return colon < 0 ? ['', ''] : [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+    });
+    const bad = pairs.findIndex(([user, password]) => !user || !password);
+    if (bad >= 0) {
+      // The entry's position, never its text: it holds a password.
+      ctx.addIssue({
+        code: 'custom',
+        message: `entry ${bad + 1} must be user:password, neither of them empty`,
+      });
+      return z.NEVER;
+    }
+    return pairs.map(([user, password]) => `${user}:${password}`);
+  });
+
 export const envSchema = z
   .object({
-    BANKFLOW_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    BANKFLOW_ENV: z.enum(['development', 'production']).default('production'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BANKFLOW_DATA_DIR: z.string().min(1).default('.data'),
 
     TEMPORAL_ADDRESS: optionalText,
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('bankflow'),
-    TEMPORAL_API_KEY: optionalText,
+    TEMPORAL_API_KEY: secret(optionalText),
     TEMPORAL_TLS: flag(false),
     TEMPORAL_TLS_CERT_PATH: optionalText,
     TEMPORAL_TLS_KEY_PATH: optionalText,
@@ -125,7 +160,7 @@ export const envSchema = z
     TEMPORAL_PLAINTEXT_ALLOWED: flag(false),
     TEMPORAL_CLI: optionalText,
     /** `id:base64key,...`, current key first; encrypts every Temporal payload (AES-256-GCM). */
-    TEMPORAL_ENCRYPTION_KEYS: optionalText,
+    TEMPORAL_ENCRYPTION_KEYS: secret(optionalText),
     /** Searched for a `temporal` binary when TEMPORAL_CLI is unset. */
     PATH: optionalText,
     /**
@@ -137,13 +172,14 @@ export const envSchema = z
       .number()
       .int()
       .nonnegative()
+      .max(10_000, { message: 'must be at most 10000 (about 0.3 MB each)' })
       .refine((value) => value !== 1, { message: 'must be 0 (no cache) or at least 2' })
       .default(50),
     /**
      * V8's old-generation cap of the worker's workflow thread, MB; unset, 64 MB plus 1 MB per cached workflow.
      * A cap close to what the thread holds makes V8 collect evicted workflows instead of growing the heap.
      */
-    WORKFLOW_THREAD_HEAP_MB: z.coerce.number().int().min(32).optional(),
+    WORKFLOW_THREAD_HEAP_MB: z.coerce.number().int().min(32).max(16_384).optional(),
     /** V8's cap on each half of the workflow thread's young generation, MB (V8's own default here: 16). */
     WORKFLOW_THREAD_SEMI_SPACE_MB: z.coerce.number().int().min(1).max(64).default(2),
     /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 leaves V8's own factor. */
@@ -162,9 +198,15 @@ export const envSchema = z
     CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
 
     BANK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    BANK_CLIENT_ID: z.string().min(1).default(sandboxBankCredentials.clientId),
-    BANK_CLIENT_SECRET: z.string().min(1).default(sandboxBankCredentials.clientSecret),
-    BANK_TIMEOUT_MS: positiveMs(10_000),
+    BANK_CLIENT_ID: z.string().trim().min(1).default(sandboxBankCredentials.clientId),
+    BANK_CLIENT_SECRET: secret(z.string().trim().min(1).default(sandboxBankCredentials.clientSecret)),
+    /** Below the 20 s a bank read's activity has (src/workflows/activity-options.ts): a longer one never fires. */
+    BANK_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(20_000, { message: "must be at most 20000 ms (a bank read's activity times out at 20 s)" })
+      .default(10_000),
     /**
      * Bank calls per second across every worker on the task queue together, enforced by Temporal's matching
      * service as the queue's activity rate (docs/decisions.md); no limit when unset.
@@ -175,25 +217,29 @@ export const envSchema = z
     SANDBOX_PORT: port(4010),
     SANDBOX_SEED: z.coerce.number().int().nonnegative().default(42),
     SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
-    SANDBOX_WEBHOOK_SECRET: z.string().min(1).default(developmentWebhookSecret),
+    SANDBOX_WEBHOOK_SECRET: secret(z.string().trim().min(1).default(developmentWebhookSecret)),
     /** The sandbox bank answers 429 with Retry-After beyond this many calls per second; no limit when unset. */
     SANDBOX_RATE_LIMIT_PER_SECOND: requestsPerSecond,
     /** The sandbox control API's token; unset, each `bankflow dev` or `bankflow sandbox` generates one. */
-    SANDBOX_CONTROL_TOKEN: optionalText,
+    SANDBOX_CONTROL_TOKEN: secret(optionalText),
 
     CODEC_HOST: z.string().min(1).default('127.0.0.1'),
     CODEC_PORT: port(4030),
-    /** `user:password` pairs, comma-separated, for HTTP Basic on the codec server. */
-    CODEC_AUTH_USERS: optionalText,
-    /** Bearer tokens, comma-separated, for tools calling the codec server. */
-    CODEC_AUTH_TOKENS: optionalText,
+    /** `user:password` pairs, comma-separated, for HTTP Basic on the codec server: they decode only. */
+    CODEC_AUTH_USERS: secret(userList),
+    /** Bearer tokens, comma-separated, for tools calling the codec server: they decode only. */
+    CODEC_AUTH_TOKENS: secret(tokenList),
+    /** Users who may also encode (the Temporal UI's signal dialog), so a decoding credential cannot mint payloads. */
+    CODEC_ENCODE_USERS: secret(userList),
+    /** Tokens that may also encode. */
+    CODEC_ENCODE_TOKENS: secret(tokenList),
     /** Browser origins (the Temporal UI) allowed to call the codec server; default: the embedded UI. */
     CODEC_CORS_ORIGINS: optionalText,
 
     WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
     WEBHOOK_PORT: port(4020),
-    WEBHOOK_SECRET: optionalText,
-    WEBHOOK_SECRET_PREVIOUS: optionalText,
+    WEBHOOK_SECRET: secret(optionalText),
+    WEBHOOK_SECRET_PREVIOUS: secret(optionalText),
     WEBHOOK_AUTH_DISABLED: flag(false),
     /** Accept a webhook with the shared secret header and no signature; the secret then works as a bearer token. */
     WEBHOOK_ACCEPT_SECRET_HEADER: flag(false),
@@ -202,6 +248,11 @@ export const envSchema = z
       .number()
       .int()
       .min(0, { message: 'must be a number of seconds (e.g. 300)' })
+      .max(86_400, {
+        message:
+          'must be at most 86400 (a day): each receiver remembers the events it took for that long, and past a ' +
+          'restart a recorded event inside the window is taken again',
+      })
       .default(defaultWebhookMaxAgeSeconds),
 
     /** Where report and metrics snapshot files go; default `<BANKFLOW_DATA_DIR>/reports`. */
@@ -239,17 +290,19 @@ export const envSchema = z
     /** The full traces URL, used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl,
     /** `key=value` pairs, comma-separated, sent with every export (a collector's API key). */
-    OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
+    OTEL_EXPORTER_OTLP_HEADERS: secret(otlpHeaders),
     OTEL_SERVICE_NAME: z.string().trim().min(1).default('bankflow'),
     /**
      * Keys the hash of a customer's tax number that workflows carry as BankflowCustomerKey, so support staff find a
      * customer by CPF/CNPJ while the number itself never reaches Temporal's visibility store.
      */
-    SUPPORT_LOOKUP_SECRET: z
-      .string()
-      .trim()
-      .min(32, 'must be at least 32 characters (generate one: openssl rand -base64 32)')
-      .optional(),
+    SUPPORT_LOOKUP_SECRET: secret(
+      z
+        .string()
+        .trim()
+        .min(32, 'must be at least 32 characters (generate one: openssl rand -base64 32)')
+        .optional(),
+    ),
     /** Where support staff open the Temporal UI; links printed by `bankflow support` point here. */
     TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
@@ -272,8 +325,13 @@ export const envSchema = z
     }
     if (env.BANKFLOW_ENV !== 'production') return;
     for (const check of productionChecks) {
-      if (check.refuses(env))
-        ctx.addIssue({ code: 'custom', path: [check.variable], message: check.message });
+      if (!check.refuses(env)) continue;
+      const which = check.which?.(env);
+      ctx.addIssue({
+        code: 'custom',
+        path: [check.variable],
+        message: which ? `${check.message} (${which})` : check.message,
+      });
     }
   });
 
@@ -405,22 +463,23 @@ export interface Config {
   codec: {
     host: string;
     port: number;
+    /** `user:password` pairs and tokens that decode only. */
     users: string[];
     tokens: string[];
+    /** Those that may also encode. */
+    encodeUsers: string[];
+    encodeTokens: string[];
     corsOrigins: string[];
   };
 }
 
-const list = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
+/** Every variable marked secret in the schema: errors show their length, never their value. */
+export const secretVariables = secretNames(envSchema.shape);
 
 function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): string {
   const variable = String(issue.path[0]);
   const raw = env[variable];
-  const got = raw === undefined ? '' : ` (got ${JSON.stringify(raw)})`;
+  const got = raw === undefined ? '' : ` (got ${shownValue(raw, secretVariables.has(variable))})`;
   return `${issue.message}${got}`;
 }
 
@@ -436,9 +495,10 @@ const unsetEnvProblem = {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
+    const secretValues = [...secretVariables].flatMap((name) => env[name] ?? []);
     const problems = parsed.error.issues.map((issue) => ({
       variable: String(issue.path[0] ?? '(environment)'),
-      reason: describeIssue(issue, env),
+      reason: withholdSecrets(describeIssue(issue, env), secretValues),
     }));
     throw new ConfigError(env.BANKFLOW_ENV === undefined ? [...problems, unsetEnvProblem] : problems);
   }
@@ -497,10 +557,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     codec: {
       host: e.CODEC_HOST,
       port: e.CODEC_PORT,
-      users: list(e.CODEC_AUTH_USERS),
-      tokens: list(e.CODEC_AUTH_TOKENS),
+      users: e.CODEC_AUTH_USERS,
+      tokens: e.CODEC_AUTH_TOKENS,
+      encodeUsers: e.CODEC_ENCODE_USERS,
+      encodeTokens: e.CODEC_ENCODE_TOKENS,
       corsOrigins: e.CODEC_CORS_ORIGINS
-        ? list(e.CODEC_CORS_ORIGINS)
+        ? entries(e.CODEC_CORS_ORIGINS)
         : [`http://localhost:${e.TEMPORAL_UI_PORT}`, `http://127.0.0.1:${e.TEMPORAL_UI_PORT}`],
     },
     webhooks: {
@@ -553,7 +615,7 @@ export function loadDevelopmentConfig(
 ): Config {
   const startsStack = command === 'dev' || command === 'cluster';
   const chosen = env.BANKFLOW_ENV ?? (startsStack ? 'development' : undefined);
-  if (chosen !== 'development' && chosen !== 'test') {
+  if (chosen !== 'development') {
     throw new ConfigError([
       {
         variable: 'BANKFLOW_ENV',

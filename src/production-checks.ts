@@ -5,7 +5,7 @@ import {
   developmentWebhookSecret,
   sandboxBankCredentials,
 } from './development.js';
-import { parseEncryptionKeys } from './temporal/encryption.js';
+import { parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
 import { defaultWebhookMaxAgeSeconds } from './webhooks/freshness.js';
 
 /** One thing production refuses: the variable to fix, and what the error says about it (docs/security.md). */
@@ -13,20 +13,63 @@ export interface ProductionCheck {
   variable: keyof Env & string;
   message: string;
   refuses(env: Env): boolean;
+  /** Which entries of the variable are refused, by what names them and is no secret (a key id, a user). */
+  which?(env: Env): string;
 }
+
+/**
+ * The strength production asks of a secret (docs/security.md, "Strength and form of secrets"): 32 characters for one the operator generates,
+ * 16 for one a person types or another party issues; and at least 8 different characters, so a repeated character
+ * or a short pattern does not pass on its length.
+ */
+const generatedSecretLength = 32;
+const issuedSecretLength = 16;
+const distinctCharacters = 8;
+
+const weak = (value: string, length: number) =>
+  value.length < length || new Set(value).size < distinctCharacters;
+
+/** The user of each `user:password` pair whose password is weak. */
+const weakPasswordUsers = (pairs: string[]) =>
+  pairs
+    .map((pair) => [pair.slice(0, pair.indexOf(':')), pair.slice(pair.indexOf(':') + 1)] as const)
+    .filter(([, password]) => weak(password, issuedSecretLength))
+    .map(([user]) => user);
+
+/** The position of each weak token, counted from 1: a token has no name that is not itself. */
+const weakTokenPositions = (tokens: string[]) =>
+  tokens.flatMap((token, index) => (weak(token, generatedSecretLength) ? [String(index + 1)] : []));
+
+/**
+ * 32 random bytes hold about 30 different values and are almost never all printable: fewer than 16 different
+ * values is a repeated byte or a short pattern, all printable is a passphrase, and either is guessable.
+ */
+const randomLooking = (key: Buffer) =>
+  new Set(key).size >= 16 && !key.every((byte) => byte >= 0x20 && byte <= 0x7e);
+
+/** The keys as parsed; none when they are unset or do not parse, which the schema reports apart. */
+function parsedKeys(keys: string | undefined): EncryptionKey[] {
+  try {
+    return keys === undefined ? [] : parseEncryptionKeys(keys);
+  } catch {
+    return [];
+  }
+}
+
+/** The ids of the keys that cannot be random bytes. */
+const nonRandomKeyIds = (keys: string | undefined) =>
+  parsedKeys(keys)
+    .filter((entry) => !randomLooking(entry.key))
+    .map((entry) => entry.id);
+
+const secretStrength = `at least ${generatedSecretLength} characters, of at least ${distinctCharacters} different ones`;
+const issuedStrength = `at least ${issuedSecretLength} characters, of at least ${distinctCharacters} different ones`;
 
 const developmentKey = parseEncryptionKeys(developmentEncryptionKeys)[0]?.key;
 
-/** True when the keys parse and one of them is the public development key; a bad format is reported apart. */
-function holdsDevelopmentKey(keys: string): boolean {
-  try {
-    return parseEncryptionKeys(keys).some(
-      (entry) => developmentKey !== undefined && entry.key.equals(developmentKey),
-    );
-  } catch {
-    return false;
-  }
-}
+/** True when one of the keys is the public development key. */
+const holdsDevelopmentKey = (keys: string | undefined) =>
+  parsedKeys(keys).some((entry) => developmentKey !== undefined && entry.key.equals(developmentKey));
 
 const temporalSecured = (env: Env) =>
   env.TEMPORAL_TLS ||
@@ -62,6 +105,18 @@ export const productionChecks: ProductionCheck[] = [
     refuses: (env) => env.BANK_CLIENT_SECRET === sandboxBankCredentials.clientSecret,
   },
   {
+    variable: 'BANK_CLIENT_SECRET',
+    message: `must be ${issuedStrength}, when BANKFLOW_ENV=production; ask the bank for a longer client secret`,
+    refuses: (env) =>
+      env.BANK_CLIENT_SECRET !== sandboxBankCredentials.clientSecret &&
+      weak(env.BANK_CLIENT_SECRET, issuedSecretLength),
+  },
+  {
+    variable: 'TEMPORAL_API_KEY',
+    message: `must be ${issuedStrength}, when BANKFLOW_ENV=production; use the API key Temporal issued`,
+    refuses: (env) => env.TEMPORAL_API_KEY !== undefined && weak(env.TEMPORAL_API_KEY, issuedSecretLength),
+  },
+  {
     variable: 'TEMPORAL_TLS',
     message:
       'is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true ' +
@@ -77,15 +132,38 @@ export const productionChecks: ProductionCheck[] = [
   {
     variable: 'TEMPORAL_ENCRYPTION_KEYS',
     message: 'holds the public development key; generate your own (openssl rand -base64 32)',
-    refuses: (env) =>
-      env.TEMPORAL_ENCRYPTION_KEYS !== undefined && holdsDevelopmentKey(env.TEMPORAL_ENCRYPTION_KEYS),
+    refuses: (env) => holdsDevelopmentKey(env.TEMPORAL_ENCRYPTION_KEYS),
+  },
+  {
+    variable: 'TEMPORAL_ENCRYPTION_KEYS',
+    message:
+      'holds a key that is not random bytes (a repeated byte, a short pattern or text) when BANKFLOW_ENV=production; ' +
+      'generate each key with openssl rand -base64 32',
+    refuses: (env) => nonRandomKeyIds(env.TEMPORAL_ENCRYPTION_KEYS).length > 0,
+    which: (env) => `key ${nonRandomKeyIds(env.TEMPORAL_ENCRYPTION_KEYS).join(', ')}`,
   },
   {
     variable: 'CODEC_AUTH_USERS',
     message:
-      'or CODEC_AUTH_TOKENS is required when BANKFLOW_ENV=production (the codec server decrypts customer data)',
-    refuses: (env) => !env.CODEC_AUTH_USERS && !env.CODEC_AUTH_TOKENS,
+      'or CODEC_AUTH_TOKENS is required when BANKFLOW_ENV=production (the codec server decrypts customer data; ' +
+      'CODEC_ENCODE_USERS and CODEC_ENCODE_TOKENS count too)',
+    refuses: (env) =>
+      [env.CODEC_AUTH_USERS, env.CODEC_AUTH_TOKENS, env.CODEC_ENCODE_USERS, env.CODEC_ENCODE_TOKENS].every(
+        (credentials) => credentials.length === 0,
+      ),
   },
+  ...(['CODEC_AUTH_USERS', 'CODEC_ENCODE_USERS'] as const).map((variable): ProductionCheck => ({
+    variable,
+    message: `needs passwords of ${issuedStrength}, when BANKFLOW_ENV=production`,
+    refuses: (env) => weakPasswordUsers(env[variable]).length > 0,
+    which: (env) => `user ${weakPasswordUsers(env[variable]).join(', ')}`,
+  })),
+  ...(['CODEC_AUTH_TOKENS', 'CODEC_ENCODE_TOKENS'] as const).map((variable): ProductionCheck => ({
+    variable,
+    message: `needs tokens of ${secretStrength}, when BANKFLOW_ENV=production (openssl rand -base64 32)`,
+    refuses: (env) => weakTokenPositions(env[variable]).length > 0,
+    which: (env) => `token ${weakTokenPositions(env[variable]).join(', ')}`,
+  })),
   {
     variable: 'WEBHOOK_AUTH_DISABLED',
     message: 'cannot be true when BANKFLOW_ENV=production',
@@ -109,6 +187,16 @@ export const productionChecks: ProductionCheck[] = [
     message: 'is the public development secret; unset it, or set the secret the bank signed with before',
     refuses: (env) => env.WEBHOOK_SECRET_PREVIOUS === developmentWebhookSecret,
   },
+  ...(['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PREVIOUS'] as const).map((variable): ProductionCheck => ({
+    variable,
+    message:
+      `must be ${secretStrength}, when BANKFLOW_ENV=production (whoever guesses it posts events as the bank; ` +
+      'openssl rand -base64 32)',
+    refuses: (env) => {
+      const value = env[variable];
+      return value !== undefined && value !== developmentWebhookSecret && weak(value, generatedSecretLength);
+    },
+  })),
   {
     variable: 'SUPPORT_LOOKUP_SECRET',
     message:
@@ -119,5 +207,11 @@ export const productionChecks: ProductionCheck[] = [
     variable: 'SUPPORT_LOOKUP_SECRET',
     message: 'is the public development secret; generate your own (openssl rand -base64 32)',
     refuses: (env) => env.SUPPORT_LOOKUP_SECRET === developmentSupportLookupSecret,
+  },
+  {
+    variable: 'SUPPORT_LOOKUP_SECRET',
+    message: `must be ${secretStrength}, when BANKFLOW_ENV=production (openssl rand -base64 32)`,
+    refuses: (env) =>
+      env.SUPPORT_LOOKUP_SECRET !== undefined && weak(env.SUPPORT_LOOKUP_SECRET, generatedSecretLength),
   },
 ];

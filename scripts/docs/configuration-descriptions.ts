@@ -13,7 +13,7 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   BANKFLOW_ENV: {
     meaning:
       'unset is `production`, which refuses unsafe settings (see [security.md](security.md)); only `bankflow dev` ' +
-      '(so `npm start`) and `bankflow cluster` default to `development`, and the tests set it; `sandbox` and `demo` run only in development',
+      '(so `npm start`) and `bankflow cluster` default to `development`, and the tests set it; `sandbox` and `demo` run only in development; any other value is refused',
   },
   LOG_LEVEL: { meaning: 'pino level' },
   BANKFLOW_DATA_DIR: { meaning: 'where the embedded dev server keeps its SQLite database' },
@@ -124,10 +124,20 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   CODEC_PORT: { meaning: 'where the codec server listens' },
   CODEC_AUTH_USERS: {
     meaning:
-      '`user:password` pairs (HTTP Basic) for the codec server; this or `CODEC_AUTH_TOKENS` is required in ' +
-      'production (in development the local UI is trusted)',
+      '`user:password` pairs (HTTP Basic) for the codec server, which may decode only; this or `CODEC_AUTH_TOKENS` ' +
+      'is required in production (in development each start also generates a token)',
   },
-  CODEC_AUTH_TOKENS: { meaning: 'bearer tokens for tools calling the codec server' },
+  CODEC_AUTH_TOKENS: { meaning: 'bearer tokens for tools calling the codec server, which may decode only' },
+  CODEC_ENCODE_USERS: {
+    meaning:
+      "`user:password` pairs that may also call `/encode`, as the Temporal UI's signal dialog does: an encoded " +
+      "payload is one workers take as bankflow's own, so this is a permission of its own ([security.md](security.md))",
+    unset: 'no user encodes',
+  },
+  CODEC_ENCODE_TOKENS: {
+    meaning: 'bearer tokens that may also call `/encode`; in development the generated token may',
+    unset: 'no token encodes',
+  },
   CODEC_CORS_ORIGINS: {
     meaning: 'Temporal UI origins allowed to call the codec server',
     unset: 'the embedded UI',

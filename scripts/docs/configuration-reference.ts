@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { envSchema } from '../../src/config.js';
+import { envSchema, secretVariables } from '../../src/config.js';
 import { variableDescriptions } from './configuration-descriptions.js';
 
 /** Sections of the page, by the variable's prefix; the first that matches wins. */
@@ -52,7 +52,10 @@ function row(variable: Variable): string {
   const takes = variable.choices
     ? `; one of ${variable.choices.map((choice) => `\`${choice}\``).join(' ')}`
     : '';
-  return `| \`${variable.name}\` | ${cell(shown)} | ${cell(description.meaning + takes)} |`;
+  const secret = secretVariables.has(variable.name)
+    ? '; a secret: errors show its length, never its value'
+    : '';
+  return `| \`${variable.name}\` | ${cell(shown)} | ${cell(description.meaning + takes + secret)} |`;
 }
 
 /** docs/configuration.md: every environment variable bankflow reads, from the configuration schema. */

@@ -13,7 +13,7 @@ export async function startConfiguredSandbox(
   config: Config,
   logger: Logger,
   defaultWebhookUrl?: string,
-): Promise<RunningSandbox & { controlToken: string }> {
+): Promise<RunningSandbox & { controlToken: string; shownControlToken: string }> {
   const controlToken = config.sandbox.controlToken ?? randomBytes(24).toString('hex');
   const sandbox = await startSandbox({
     host: config.sandbox.host,
@@ -29,5 +29,7 @@ export async function startConfiguredSandbox(
     access: { controlToken, hosts: [config.sandbox.host] },
   });
   writeControlToken(config.dataDir, controlToken);
-  return { ...sandbox, controlToken };
+  // A configured token is a secret: the banner names where it comes from; a generated one is printed to be used.
+  const shownControlToken = config.sandbox.controlToken ? 'SANDBOX_CONTROL_TOKEN' : controlToken;
+  return { ...sandbox, controlToken, shownControlToken };
 }

@@ -64,7 +64,7 @@ export async function startBankSide(
     parts.add(() => sandbox.stop());
     sandboxUrl = sandbox.url;
     parts.urls['Sandbox bank'] = sandbox.url;
-    parts.urls['Sandbox token'] = sandbox.controlToken;
+    parts.urls['Sandbox token'] = sandbox.shownControlToken;
     const checkout = await startCheckout(config, temporal, resolveBank(config, sandbox.url), sandbox, logger);
     parts.add(() => checkout.stop());
     parts.urls['Checkout page'] = checkout.url;

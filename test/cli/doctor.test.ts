@@ -134,8 +134,8 @@ describe('bankflow doctor', () => {
         // The test server speaks plaintext on loopback.
         TEMPORAL_PLAINTEXT_ALLOWED: 'true',
         TEMPORAL_ENCRYPTION_KEYS: `prod-2:${key()},prod-1:${key()}`,
-        CODEC_AUTH_TOKENS: 'codec-token',
-        WEBHOOK_SECRET: 'shared-with-the-bank',
+        CODEC_AUTH_TOKENS: key(),
+        WEBHOOK_SECRET: key(),
         SUPPORT_LOOKUP_SECRET: key(),
         SCHEDULE_ID_PREFIX: `doctor-${randomUUID().slice(0, 8)}-`,
       };

@@ -152,11 +152,11 @@ describe('long-running commands', () => {
       BANKFLOW_ENV: 'production',
       BANK_BASE_URL: 'https://bank.example.com',
       BANK_CLIENT_ID: 'merchant-7',
-      BANK_CLIENT_SECRET: 'issued-secret',
+      BANK_CLIENT_SECRET: 'issued-secret-of-the-bank',
       // The test server speaks plaintext on loopback.
       TEMPORAL_PLAINTEXT_ALLOWED: 'true',
       TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
-      CODEC_AUTH_TOKENS: 'token',
+      CODEC_AUTH_TOKENS: randomBytes(32).toString('base64'),
       SUPPORT_LOOKUP_SECRET: randomBytes(32).toString('base64'),
       WEBHOOK_PORT: String(port),
     });

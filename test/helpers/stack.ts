@@ -23,7 +23,7 @@ import { testEnvKeys } from '../setup/shared.js';
 /** The CLI's development default, so CLI processes and in-test workers and clients read each other's payloads. */
 export const encryptionKeys = parseEncryptionKeys(developmentEncryptionKeys);
 
-export const sandboxCredentials = { clientId: 'test-client', clientSecret: 'test-secret' };
+export const sandboxCredentials = { clientId: 'test-client', clientSecret: 'test-client-secret-of-the-bank' };
 
 export const receiverSecret = 'test-webhook-secret';
 

@@ -1,12 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   developmentEncryptionKeys,
   developmentSupportLookupSecret,
   developmentWebhookSecret,
+  envSchema,
   loadConfig,
   loadDevelopmentConfig,
+  secretVariables,
 } from '../../src/config.js';
+import { withholdSecrets } from '../../src/config-secrets.js';
 import { productionChecks } from '../../src/production-checks.js';
 
 function problemsOf(env: Record<string, string>): string {
@@ -31,7 +35,6 @@ describe('configuration', () => {
 
   it('runs dev in development unless told otherwise, and sandbox and demo only when told', () => {
     expect(loadDevelopmentConfig('dev', {}).env).toBe('development');
-    expect(loadDevelopmentConfig('dev', { BANKFLOW_ENV: 'test' }).env).toBe('test');
     expect(loadDevelopmentConfig('sandbox', { BANKFLOW_ENV: 'development' }).env).toBe('development');
     const refusal = (command: 'dev' | 'sandbox' | 'demo', env: Record<string, string>) => {
       try {
@@ -49,6 +52,9 @@ describe('configuration', () => {
       /BANKFLOW_ENV: is unset \(production\), and bankflow sandbox runs only/,
     );
     expect(refusal('demo', {})).toMatch(/BANKFLOW_ENV: is unset \(production\), and bankflow demo runs only/);
+    expect(refusal('dev', { BANKFLOW_ENV: 'test' })).toMatch(
+      /BANKFLOW_ENV: is test, and bankflow dev runs only/,
+    );
   });
 
   it('defaults to the embedded development stack in development', () => {
@@ -60,7 +66,6 @@ describe('configuration', () => {
     expect(config.temporal.uiPort).toBe(8233);
     expect(config.bank.baseUrl).toBeUndefined();
     expect(config.webhooks.secrets).toEqual([developmentWebhookSecret]);
-    expect(loadConfig({ BANKFLOW_ENV: 'test' }).webhooks.secrets).toEqual([]);
   });
 
   it('names the variable and the reason for a bad value', () => {
@@ -106,11 +111,11 @@ describe('configuration', () => {
       BANKFLOW_ENV: 'production',
       BANK_BASE_URL: 'https://bank.example.com',
       BANK_CLIENT_ID: 'merchant-7',
-      BANK_CLIENT_SECRET: 'issued-secret',
+      BANK_CLIENT_SECRET: 'issued-secret-of-the-bank',
       TEMPORAL_TLS: 'true',
-      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32, 7).toString('base64')}`,
-      CODEC_AUTH_TOKENS: 'codec-token',
-      WEBHOOK_SECRET: 'shared-with-the-bank',
+      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
+      CODEC_AUTH_TOKENS: randomBytes(32).toString('base64'),
+      WEBHOOK_SECRET: randomBytes(32).toString('base64'),
       SUPPORT_LOOKUP_SECRET: 'a-secret-of-this-deployment-32-chars-at-least',
     };
     expect(loadConfig(production).env).toBe('production');
@@ -121,7 +126,11 @@ describe('configuration', () => {
       /TEMPORAL_TLS: is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true .*TEMPORAL_PLAINTEXT_ALLOWED=true/,
     );
     expect(
-      loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'cloud-key' }).temporal.tls,
+      loadConfig({
+        ...production,
+        TEMPORAL_TLS: 'false',
+        TEMPORAL_API_KEY: randomBytes(24).toString('base64'),
+      }).temporal.tls,
     ).not.toBe(false);
     expect(
       loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_PLAINTEXT_ALLOWED: 'true' }).temporal.tls,
@@ -164,7 +173,7 @@ describe('configuration', () => {
       /SUPPORT_LOOKUP_SECRET: is the public development secret; generate your own/,
     );
     expect(problemsOf({ SUPPORT_LOOKUP_SECRET: 'short' })).toMatch(
-      /SUPPORT_LOOKUP_SECRET: must be at least 32 characters .*"short"/,
+      /SUPPORT_LOOKUP_SECRET: must be at least 32 characters .*\(got a secret of 5 characters, not shown\)/,
     );
     expect(loadConfig({ BANKFLOW_ENV: 'development' }).support).toEqual({
       lookupSecret: developmentSupportLookupSecret,
@@ -271,5 +280,181 @@ describe('tracing configuration (OTEL_*)', () => {
     expect(problemsOf({ OTEL_EXPORTER_OTLP_HEADERS: 'just-a-token' })).toMatch(
       /OTEL_EXPORTER_OTLP_HEADERS: must be key=value pairs/,
     );
+  });
+});
+
+/** A production configuration every check accepts, with secrets of the strength production asks. */
+const strongProduction = {
+  BANKFLOW_ENV: 'production',
+  BANK_BASE_URL: 'https://bank.example.com',
+  BANK_CLIENT_ID: 'merchant-7',
+  BANK_CLIENT_SECRET: randomBytes(16).toString('hex'),
+  TEMPORAL_TLS: 'true',
+  TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
+  CODEC_AUTH_TOKENS: randomBytes(32).toString('base64'),
+  WEBHOOK_SECRET: randomBytes(32).toString('base64'),
+  SUPPORT_LOOKUP_SECRET: randomBytes(32).toString('base64'),
+};
+
+describe('secret variables in configuration errors', () => {
+  it('marks every variable that holds a credential or key as secret, present and future', () => {
+    // Flags about secrets, not secrets.
+    const names = Object.keys(envSchema.shape).filter((name) => name !== 'WEBHOOK_ACCEPT_SECRET_HEADER');
+    const credentialLike = names.filter((name) =>
+      /SECRET|TOKEN|PASSWORD|API_KEY|ENCRYPTION_KEYS|_USERS$|HEADERS/.test(name),
+    );
+    expect(credentialLike.length).toBeGreaterThan(10);
+    for (const name of credentialLike) expect([name, secretVariables.has(name)]).toEqual([name, true]);
+  });
+
+  it('shows a refused secret by its length, never its value', () => {
+    const leaked = `leak-${randomBytes(8).toString('hex')}`;
+    // A value each secret variable refuses: malformed or, in production, too weak; each holds `leaked`.
+    const refusedValue: Record<string, string> = {
+      TEMPORAL_ENCRYPTION_KEYS: `k1:${Buffer.from(leaked).toString('base64')}`,
+      CODEC_AUTH_USERS: `${leaked},ana:`,
+      CODEC_ENCODE_USERS: `${leaked},ana:`,
+      OTEL_EXPORTER_OTLP_HEADERS: leaked,
+      SUPPORT_LOOKUP_SECRET: leaked,
+    };
+    for (const name of secretVariables) {
+      const value = refusedValue[name] ?? leaked;
+      const message = problemsOf({ ...strongProduction, WEBHOOK_AUTH_DISABLED: 'true', [name]: value });
+      expect(message).not.toContain(leaked);
+      expect(message).not.toContain(Buffer.from(leaked).toString('base64'));
+      if (message.includes(`${name}:`))
+        expect(message).toContain(`a secret of ${value.length} characters, not shown`);
+    }
+    expect(problemsOf({ ...strongProduction, TEMPORAL_ENCRYPTION_KEYS: `k1:${leaked}` })).toMatch(
+      /TEMPORAL_ENCRYPTION_KEYS: key k1 must be 32 bytes \(base64 of 32 random bytes\), got \d+ \(got a secret of \d+ characters, not shown\)/,
+    );
+  });
+
+  it('withholds any part of a secret value a message came to quote', () => {
+    const values = ['k1:c2VjcmV0LWtleS1tYXRlcmlhbA==', 'ana:correct-horse, bob:battery-staple'];
+    expect(
+      withholdSecrets(
+        'c2VjcmV0LWtleS1tYXRlcmlhbA== and correct-horse and bob:battery-staple, not k1 nor ana',
+        values,
+      ),
+    ).toBe('[secret] and [secret] and [secret], not k1 nor ana');
+  });
+});
+
+describe('production minimums for secrets and bounds for windows', () => {
+  const refused = (overrides: Record<string, string>) => problemsOf({ ...strongProduction, ...overrides });
+
+  it('accepts secrets of the minimum strength', () => {
+    expect(loadConfig(strongProduction).env).toBe('production');
+    expect(
+      loadConfig({
+        ...strongProduction,
+        CODEC_AUTH_USERS: `ana:${randomBytes(8).toString('hex')}`,
+        CODEC_ENCODE_TOKENS: randomBytes(24).toString('hex'),
+      }).codec,
+    ).toMatchObject({ users: [expect.stringMatching(/^ana:/)], encodeTokens: [expect.any(String)] });
+  });
+
+  it('refuses a one-character webhook secret and a weak previous one', () => {
+    expect(refused({ WEBHOOK_SECRET: 'x' })).toMatch(
+      /WEBHOOK_SECRET: must be at least 32 characters, of at least 8 different ones, when BANKFLOW_ENV=production/,
+    );
+    expect(refused({ WEBHOOK_SECRET_PREVIOUS: 'ab'.repeat(20) })).toMatch(
+      /WEBHOOK_SECRET_PREVIOUS: must be at least 32 characters, of at least 8 different ones/,
+    );
+  });
+
+  it('refuses weak codec tokens and passwords, and empty ones', () => {
+    expect(refused({ CODEC_AUTH_TOKENS: `${randomBytes(32).toString('base64')},abc` })).toMatch(
+      /CODEC_AUTH_TOKENS: needs tokens of at least 32 characters.*\(token 2\)/,
+    );
+    expect(refused({ CODEC_ENCODE_TOKENS: 'abc' })).toMatch(
+      /CODEC_ENCODE_TOKENS: needs tokens of at least 32/,
+    );
+    expect(refused({ CODEC_AUTH_USERS: 'ana:' })).toMatch(
+      /CODEC_AUTH_USERS: entry 1 must be user:password, neither of them empty/,
+    );
+    expect(problemsOf({ BANKFLOW_ENV: 'development', CODEC_AUTH_USERS: 'ana: ' })).toMatch(
+      /CODEC_AUTH_USERS: entry 1 must be user:password/,
+    );
+    expect(refused({ CODEC_ENCODE_USERS: `ana:${randomBytes(12).toString('hex')},bob:hunter2` })).toMatch(
+      /CODEC_ENCODE_USERS: needs passwords of at least 16 characters.*\(user bob\)/,
+    );
+  });
+
+  it('refuses a non-random encryption key, naming its id', () => {
+    const key = (bytes: Buffer) =>
+      `${strongProduction.TEMPORAL_ENCRYPTION_KEYS},old:${bytes.toString('base64')}`;
+    for (const bytes of [
+      Buffer.alloc(32),
+      Buffer.alloc(32, 0xa5),
+      Buffer.from('0123456789abcdef'.repeat(2)),
+      Buffer.alloc(32, Buffer.from([1, 2, 3, 4])),
+      Buffer.from('correct horse battery staple 123'),
+    ]) {
+      expect(refused({ TEMPORAL_ENCRYPTION_KEYS: key(bytes) })).toMatch(
+        /TEMPORAL_ENCRYPTION_KEYS: holds a key that is not random bytes .*\(key old\)/,
+      );
+    }
+    expect(loadConfig({ ...strongProduction, TEMPORAL_ENCRYPTION_KEYS: key(randomBytes(32)) }).env).toBe(
+      'production',
+    );
+  });
+
+  it('refuses a weak bank secret, Temporal API key and lookup secret', () => {
+    expect(refused({ BANK_CLIENT_SECRET: 'issued-secret' })).toMatch(
+      /BANK_CLIENT_SECRET: must be at least 16 characters, of at least 8 different ones/,
+    );
+    expect(refused({ TEMPORAL_API_KEY: 'short-key' })).toMatch(
+      /TEMPORAL_API_KEY: must be at least 16 characters/,
+    );
+    expect(refused({ SUPPORT_LOOKUP_SECRET: 'x'.repeat(64) })).toMatch(
+      /SUPPORT_LOOKUP_SECRET: must be at least 32 characters, of at least 8 different ones/,
+    );
+  });
+
+  it('trims every secret before it is checked', () => {
+    expect(refused({ BANK_CLIENT_SECRET: '  sandbox-secret \n' })).toMatch(
+      /BANK_CLIENT_SECRET: is the sandbox bank's secret/,
+    );
+    expect(refused({ BANK_CLIENT_ID: ' sandbox-client ' })).toMatch(
+      /BANK_CLIENT_ID: is the sandbox bank's client id/,
+    );
+    expect(refused({ WEBHOOK_SECRET: ` ${developmentWebhookSecret}\n` })).toMatch(
+      /WEBHOOK_SECRET: is the public development secret/,
+    );
+    const secret = randomBytes(32).toString('base64');
+    const trimmed = loadConfig({
+      ...strongProduction,
+      BANK_CLIENT_SECRET: ` ${strongProduction.BANK_CLIENT_SECRET}\n`,
+      WEBHOOK_SECRET: `${secret} `,
+      CODEC_AUTH_USERS: ` ana : ${secret} `,
+    });
+    expect(trimmed.bank.clientSecret).toBe(strongProduction.BANK_CLIENT_SECRET);
+    expect(trimmed.webhooks.secrets).toEqual([secret]);
+    expect(trimmed.codec.users).toEqual([`ana:${secret}`]);
+  });
+
+  it('bounds the freshness window and every other window, timeout and size', () => {
+    expect(refused({ WEBHOOK_MAX_AGE_SECONDS: String(30 * 365 * 86_400) })).toMatch(
+      /WEBHOOK_MAX_AGE_SECONDS: must be at most 86400 \(a day\)/,
+    );
+    expect(loadConfig({ ...strongProduction, WEBHOOK_MAX_AGE_SECONDS: '86400' }).webhooks.maxAgeMs).toBe(
+      86_400_000,
+    );
+    const development = (env: Record<string, string>) => problemsOf({ BANKFLOW_ENV: 'development', ...env });
+    expect(development({ BANK_TIMEOUT_MS: '600000' })).toMatch(/BANK_TIMEOUT_MS: must be at most 20000 ms/);
+    expect(development({ BANK_RATE_LIMIT_PER_SECOND: '1e9' })).toMatch(
+      /BANK_RATE_LIMIT_PER_SECOND: must be at most 10000 requests per second/,
+    );
+    expect(development({ SANDBOX_RATE_LIMIT_PER_SECOND: '1e9' })).toMatch(/SANDBOX_RATE_LIMIT_PER_SECOND: /);
+    expect(development({ TEMPORAL_MAX_CACHED_WORKFLOWS: '1000000' })).toMatch(
+      /TEMPORAL_MAX_CACHED_WORKFLOWS: must be at most 10000/,
+    );
+    expect(development({ WORKFLOW_THREAD_HEAP_MB: '1000000' })).toMatch(/WORKFLOW_THREAD_HEAP_MB: /);
+  });
+
+  it('refuses BANKFLOW_ENV=test, which once skipped every production check', () => {
+    expect(problemsOf({ BANKFLOW_ENV: 'test' })).toMatch(/BANKFLOW_ENV: .*"development".*"production"/);
   });
 });

@@ -134,7 +134,7 @@ export function processCommands(program: Command): void {
     urls: (sandbox) => ({
       'Bank API': sandbox.url,
       'Control API': `${sandbox.url}/sandbox/`,
-      'Control token': sandbox.controlToken,
+      'Control token': sandbox.shownControlToken,
     }),
   });
   sandboxIdsCommand(sandbox);
