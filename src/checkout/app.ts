@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
 import { loadAssets, sendAsset } from '../http/static-assets.js';
 import { InvalidInputError, RequestRefusedError, RequestTimedOutError } from '../starter/index.js';
 import { checkoutApiRoutes, type CheckoutApiDeps } from './api.js';
@@ -17,6 +18,8 @@ export interface CheckoutOptions extends Omit<CheckoutApiDeps, 'sessions' | 'pub
   logger: Logger;
   /** Where customers reach the checkout (CHECKOUT_PUBLIC_URL); unset, http://localhost:<the port it listens on>. */
   publicUrl?: string;
+  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** What the page shows when a call fails: the reason, never a stack. */
@@ -40,6 +43,7 @@ export function createCheckout(options: CheckoutOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger.child({ component: 'checkout' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    ...fastifyServerOptions(options.timeouts),
   });
 
   const publicUrl = checkoutPublicUrl(app, options.publicUrl);

@@ -8,6 +8,7 @@ import Fastify, {
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
 import { authorizeCodecRequest, type CodecAuthSettings } from './auth.js';
 
 /** The Temporal codec-server wire form: payloads in proto JSON, byte fields base64. */
@@ -44,6 +45,8 @@ export interface CodecServerOptions {
   /** Browser origins allowed to call (the Temporal UI). */
   corsOrigins: string[];
   logger: Logger;
+  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /**
@@ -55,6 +58,7 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
     loggerInstance: options.logger.child({ component: 'codec-server' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 4 * 1024 * 1024,
+    ...fastifyServerOptions(options.timeouts),
   });
 
   const cors = (request: FastifyRequest, reply: FastifyReply) => {

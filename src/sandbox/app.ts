@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
 import { basicAuth, type SandboxCredentials } from './auth.js';
 import { guardSandbox, type SandboxAccess } from './control-guard.js';
 import { sendError } from './errors.js';
@@ -45,6 +46,8 @@ export interface SandboxOptions {
   rateLimit?: SandboxRateLimit;
   /** Who may reach the sandbox and drive its control API. */
   access?: SandboxAccess;
+  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 export interface Sandbox {
@@ -80,6 +83,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     loggerInstance: options.logger.child({ component: 'sandbox' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     ...specShapedRouterOptions,
+    ...fastifyServerOptions(options.timeouts),
   });
 
   guardSandbox(app, options.access ?? {});

@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { nodeServerOptions } from '../http/server-timeouts.js';
 
 /** bankflow's own worker metrics, beside the Temporal SDK's: the bank calls its activities make. */
 export function createWorkerMetrics() {
@@ -75,7 +76,7 @@ export async function serveMetrics(
   port: number,
   logger: Logger,
 ): Promise<Server | undefined> {
-  const server = createServer((request, response) => {
+  const server = createServer(nodeServerOptions(), (request, response) => {
     if (request.url !== '/metrics') {
       response.writeHead(404).end();
       return;

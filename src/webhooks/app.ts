@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
 import { webhookEnvelopeSchema, type WebhookEnvelope } from '../bank/schemas/webhook.js';
 import { AcceptedEvents } from './accepted-events.js';
 import { authenticateWebhook, type WebhookAuthSettings } from './authenticate.js';
@@ -35,6 +36,8 @@ export interface ReceiverOptions {
   temporalDeadlineMs?: number;
   /** Webhooks handled at once; one more is answered 503 at once, so the bank retries it later. */
   maxInFlight?: number;
+  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /**
@@ -78,6 +81,7 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     loggerInstance: options.logger.child({ component: 'webhook-receiver' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
+    ...fastifyServerOptions(options.timeouts),
   });
   app.removeAllContentTypeParsers();
   // Fastify matches the whole header, parameters included: `application/json; charset=utf-8` must pass too.

@@ -91,3 +91,56 @@ export function abandonedUpload(
 export function closeRawAgent(): void {
   agent.destroy();
 }
+
+export interface SlowClientOutcome {
+  /** What the server wrote before it closed the connection (an answer, a 408, or nothing). */
+  answer: string;
+  /** Milliseconds from the connection to its close; Infinity when the client gave up first. */
+  closedAfterMs: number;
+}
+
+/** The start of a request with these headers, ended by the blank line unless `open` leaves the last header open. */
+export function requestHead(
+  url: string,
+  init: { method?: string; path: string; headers?: [string, string][]; open?: boolean },
+): string {
+  const target = new URL(url);
+  const lines = [
+    `${init.method ?? 'POST'} ${init.path} HTTP/1.1`,
+    `host: ${target.host}`,
+    ...(init.headers ?? []).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return init.open ? `${lines.join('\r\n')}\r\nx-slow: ` : `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/**
+ * A slow client: sends `head`, then one byte every `dripMs` (of an open header or of a body) when given, and waits
+ * until the server closes the connection or `giveUpMs` passes.
+ */
+export function slowClient(
+  url: string,
+  init: { head: string; dripMs?: number; giveUpMs: number },
+): Promise<SlowClientOutcome> {
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const received: Buffer[] = [];
+    const socket = connect(Number(target.port), target.hostname, () => socket.write(init.head));
+    const drip = init.dripMs === undefined ? undefined : setInterval(() => socket.write('a'), init.dripMs);
+    let gaveUp = false;
+    const giveUp = setTimeout(() => {
+      gaveUp = true;
+      socket.destroy();
+    }, init.giveUpMs);
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(drip);
+      clearTimeout(giveUp);
+      resolve({
+        answer: Buffer.concat(received).toString('utf8'),
+        closedAfterMs: gaveUp ? Infinity : performance.now() - started,
+      });
+    });
+  });
+}
