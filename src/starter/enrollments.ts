@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
+import { printable, printableOnly } from '../bank/schemas/printable.js';
 import { suggestedAccountSchema } from '../bank/schemas/enrollment-request.js';
 import { enrollmentStatusSchema } from '../bank/schemas/enrollment.js';
 import { registerFidoAssertionSchema, type RegisterFidoAssertion } from '../bank/schemas/fido.js';
@@ -41,8 +42,8 @@ const enrollmentStartedSchema = z.object({
 });
 
 const startEnrollmentInput = enrollmentKey.extend({
-  returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  externalId: z.string().min(1).max(200).optional(),
+  returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(printableOnly()),
+  externalId: printable.min(1).max(200).optional(),
   suggestedAccount: suggestedAccountSchema.optional(),
   /** The customer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to search. */
   customerTaxNumber: taxNumberInput.optional(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import { printable } from '../bank/schemas/printable.js';
 import {
   WithStartWorkflowOperation,
   WorkflowUpdateFailedError,
@@ -103,7 +103,7 @@ export async function askWorkflow<Answer>(
  * The caller's idempotency key for a request to a running workflow: the same key asked again gets the first answer
  * instead of a second request.
  */
-export const requestId = z.string().min(1).max(200).optional();
+export const requestId = printable.min(1).max(200).optional();
 
 /** The request id a caller gave, or a new one: a request without an id is never taken for a repeat. */
 const requestIdOr = (requestId: string | undefined) => requestId ?? randomUUID();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
+import { printableOnly } from '../bank/schemas/printable.js';
 import { pixText } from '../bank/schemas/text.js';
 import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
 import { workflowIds } from '../workflows/ids.js';
@@ -40,7 +41,7 @@ const startPaymentInput = z.object({
   amountCents: z.number().int('must be a whole number of cents').positive('must be more than zero'),
   description: pixText(
     'must be at most 140 characters counted as JSON string length, an emoji counting two (Pix remittance information)',
-  ),
+  ).check(printableOnly()),
   entityId: uuid,
   virtualAccountId: uuid,
   /** The payer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to search. */

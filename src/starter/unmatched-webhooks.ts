@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
+import { printableOnly } from '../bank/schemas/printable.js';
 import { listKeptEvents, type KeptEvent } from '../webhooks/kept-events.js';
 import { unmatchedWorkflowId } from '../webhooks/deliver.js';
 import { workflowIds } from '../workflows/ids.js';
@@ -24,9 +25,9 @@ export async function listUnmatchedWebhooks(ctx: StarterContext): Promise<KeptEv
 }
 
 const resolveInput = z.object({
-  event: z.string().trim().min(1, 'must name the event: its workflow id or its key'),
-  note: z.string().trim().min(1, 'must say what was done about the event'),
-  by: z.string().trim().min(1, 'must name who resolves the event'),
+  event: z.string().trim().min(1, 'must name the event: its workflow id or its key').check(printableOnly()),
+  note: z.string().trim().min(1, 'must say what was done about the event').check(printableOnly()),
+  by: z.string().trim().min(1, 'must name who resolves the event').check(printableOnly()),
 });
 
 const unmatchedPrefix = workflowIds.unmatchedWebhook('');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dateOrDateTime, dateTime, nullishMembers, uuid } from './common.js';
 import { cursorQueryShape, windowInOrder } from './query.js';
 import { stageSchema } from './stage.js';
+import { printable } from './printable.js';
 
 /**
  * The spec describes the single attempt as having stages but shows none of their fields: each member of a refund's
@@ -25,11 +26,11 @@ export type CollectionAttemptStatus = z.infer<typeof collectionAttemptStatusSche
 export const collectionAttemptSchema = z.looseObject({
   id: uuid,
   collection_id: uuid,
-  external_id: z.string(),
-  end_to_end_id: z.string().nullable(),
-  txid: z.string(),
-  type: z.string(),
-  status: z.string(),
+  external_id: printable,
+  end_to_end_id: printable.nullable(),
+  txid: printable,
+  type: printable,
+  status: printable,
   collection_timestamp: dateTime,
   due_date: dateOrDateTime,
   timestamp: dateTime,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { date, dateTime, moneySchema, uuid } from './common.js';
 import { maxJsonLength, pixTextMaxLength } from './text.js';
+import { printable, printableOnly } from './printable.js';
 
 /**
  * Periodicity codes: the spec shows `mnth` and `week`; the rest follow the same ISO 20022 frequency codes
@@ -24,7 +25,7 @@ export const recurrenceBankAccountSchema = z.looseObject({
 });
 
 export const recurrenceCounterpartySchema = z.looseObject({
-  name: z.string().trim().min(1).check(maxJsonLength(pixTextMaxLength)),
+  name: z.string().trim().min(1).check(maxJsonLength(pixTextMaxLength), printableOnly()),
   tax_number: digits(/^(\d{11}|\d{14})$/, 'must be 11 (CPF) or 14 (CNPJ) digits'),
   bank_account: recurrenceBankAccountSchema,
 });
@@ -35,17 +36,17 @@ export const recurrenceDueDetailSchema = z
     discount: nonNegative.optional(),
     discount_amounts: z.array(nonNegative).optional(),
     discount_dates: z.array(date).optional(),
-    discount_antecipation_type: z.string().optional(),
-    discount_calculation_days: z.string().optional(),
-    discount_calculation_type: z.string().optional(),
+    discount_antecipation_type: printable.optional(),
+    discount_calculation_days: printable.optional(),
+    discount_calculation_type: printable.optional(),
     fine: nonNegative.optional(),
-    fine_calculation_type: z.string().optional(),
+    fine_calculation_type: printable.optional(),
     interest: nonNegative.optional(),
-    interest_calculation_days: z.string().optional(),
-    interest_calculation_period: z.string().optional(),
-    interest_calculation_type: z.string().optional(),
+    interest_calculation_days: printable.optional(),
+    interest_calculation_period: printable.optional(),
+    interest_calculation_type: printable.optional(),
     rebate: nonNegative.optional(),
-    rebate_calculation_type: z.string().optional(),
+    rebate_calculation_type: printable.optional(),
   })
   .superRefine((detail, ctx) => {
     // Each discount amount applies until the date at the same position.
@@ -60,12 +61,12 @@ export const recurrenceDueDetailSchema = z
 
 export const recurrenceFirstPaymentSchema = z.looseObject({
   amount: positiveCents,
-  dict_key: z.string().min(1).check(maxJsonLength(77)).optional(),
+  dict_key: printable.min(1).check(maxJsonLength(77)).optional(),
   due_detail: recurrenceDueDetailSchema.optional(),
 });
 
 export const recurrenceOptionsSchema = z.looseObject({
-  authorization_type: z.string().min(1).optional(),
+  authorization_type: printable.min(1).optional(),
   automatic_schedule: z.boolean().optional(),
   next_working_day: z.boolean().optional(),
   qrcode_expiration_seconds: z.number().int().positive().optional(),
@@ -79,10 +80,10 @@ export const recurrenceOptionsSchema = z.looseObject({
  */
 export const generateRecurrenceRequestSchema = z.looseObject({
   amounts: z.looseObject({ minimum: positiveCents }).optional(),
-  contract_number: z.string().min(1).check(maxJsonLength(35)).optional(),
+  contract_number: printable.min(1).check(maxJsonLength(35)).optional(),
   counterparty: recurrenceCounterpartySchema,
-  description: z.string().check(maxJsonLength(pixTextMaxLength)).optional(),
-  external_id: z.string().min(1).check(maxJsonLength(100)),
+  description: printable.check(maxJsonLength(pixTextMaxLength)).optional(),
+  external_id: printable.min(1).check(maxJsonLength(100)),
   first_payment: recurrenceFirstPaymentSchema.optional(),
   options: recurrenceOptionsSchema.optional(),
   periodicity: z.enum(recurrencePeriodicities),
@@ -94,23 +95,23 @@ export type GenerateRecurrenceRequest = z.infer<typeof generateRecurrenceRequest
 /** Only `approved` is shown by the spec; the rest is bankflow's assumption (docs/decisions.md). */
 export const recurrenceStatuses = ['created', 'approved', 'rejected', 'cancelled', 'expired'] as const;
 
-export const recurrenceQrCodeSchema = z.looseObject({ hash: z.string(), id: uuid, type: z.string() });
+export const recurrenceQrCodeSchema = z.looseObject({ hash: printable, id: uuid, type: printable });
 
 /** Members with no value for a given recurrence (no end date, no fixed amount, no QR code...) are null. */
 export const recurrenceSchema = z.looseObject({
   id: uuid,
   id_rec: uuid,
   reference_id: uuid,
-  reference_type: z.string(),
-  type: z.string(),
-  status: z.string(),
-  journey: z.string(),
+  reference_type: printable,
+  type: printable,
+  status: printable,
+  journey: printable,
   description: z.string(),
-  contract_number: z.string(),
-  external_id: z.string(),
-  txid: z.string(),
-  periodicity: z.string(),
-  retry_policy: z.string(),
+  contract_number: printable,
+  external_id: printable,
+  txid: printable,
+  periodicity: printable,
+  retry_policy: printable,
   automatic_schedule: z.boolean(),
   automated_attempt_retry: z.boolean(),
   next_working_day: z.boolean(),
@@ -122,7 +123,7 @@ export const recurrenceSchema = z.looseObject({
   maximum_amount: moneySchema.nullish(),
   fixed_amount: moneySchema.nullish(),
   first_payment_amount: moneySchema.nullish(),
-  ispb: z.string(),
+  ispb: printable,
   entity_id: uuid,
   company_id: uuid,
   org_id: uuid,
@@ -131,7 +132,7 @@ export const recurrenceSchema = z.looseObject({
   counterparty_id: uuid,
   counterparty_bank_account_id: uuid,
   counterparty_info_id: uuid,
-  counterparty_seq: z.string(),
+  counterparty_seq: printable,
   qrcode: recurrenceQrCodeSchema.nullish(),
 });
 export type Recurrence = z.infer<typeof recurrenceSchema>;
