@@ -185,7 +185,10 @@ export const envSchema = z
     /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 leaves V8's own factor. */
     WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
     TEMPORAL_DEV_PORT: port(7233),
-    /** Where workers serve Prometheus metrics: the Temporal SDK's own, and bankflow's bank calls. Off when unset. */
+    /**
+     * Where workers serve Prometheus metrics (the Temporal SDK's own, and bankflow's bank calls; each off when its
+     * port is unset), and the receiver its WEBHOOK_INTERNAL_PORT.
+     */
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     TEMPORAL_METRICS_PORT: optionalPort,
     WORKER_METRICS_PORT: optionalPort,
@@ -238,6 +241,11 @@ export const envSchema = z
 
     WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
     WEBHOOK_PORT: port(4020),
+    /**
+     * Serves the receiver's /metrics and /readyz on METRICS_HOST at this port, and no longer on WEBHOOK_PORT (which
+     * keeps /healthz for load balancers). Unset: all on WEBHOOK_PORT.
+     */
+    WEBHOOK_INTERNAL_PORT: optionalPort,
     WEBHOOK_SECRET: secret(optionalText),
     WEBHOOK_SECRET_PREVIOUS: secret(optionalText),
     WEBHOOK_AUTH_DISABLED: flag(false),
@@ -449,6 +457,8 @@ export interface Config {
     acceptSecretHeader: boolean;
     /** Undefined when the freshness check is off (development only). */
     maxAgeMs: number | undefined;
+    /** Where /metrics and /readyz are served apart from the public port; on the public port when undefined. */
+    internal: { host: string; port: number } | undefined;
   };
   jobs: JobsConfig;
   schedules: SchedulesConfig;
@@ -576,6 +586,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       authDisabled: e.WEBHOOK_AUTH_DISABLED,
       acceptSecretHeader: e.WEBHOOK_ACCEPT_SECRET_HEADER,
       maxAgeMs: e.WEBHOOK_MAX_AGE_SECONDS === 0 ? undefined : e.WEBHOOK_MAX_AGE_SECONDS * 1000,
+      internal:
+        e.WEBHOOK_INTERNAL_PORT === undefined
+          ? undefined
+          : { host: e.METRICS_HOST, port: e.WEBHOOK_INTERNAL_PORT },
     },
     jobs: {
       reportsDir: e.REPORTS_DIR ?? path.join(e.BANKFLOW_DATA_DIR, 'reports'),

@@ -66,7 +66,11 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       "V8's cap on each half of the workflow thread's young generation (`--max-semi-space-size`); V8's own " +
       'default here is 16',
   },
-  METRICS_HOST: { meaning: 'where a worker serves its Prometheus metrics ([operations.md](operations.md))' },
+  METRICS_HOST: {
+    meaning:
+      'where a worker serves its Prometheus metrics, and the receiver its `WEBHOOK_INTERNAL_PORT` ' +
+      '([operations.md](operations.md))',
+  },
   TEMPORAL_METRICS_PORT: {
     meaning: "port of the Temporal SDK's own metrics (`/metrics`); a port in use is logged and skipped",
     unset: 'not served',
@@ -144,6 +148,12 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   },
   WEBHOOK_HOST: { meaning: 'where the webhook receiver listens' },
   WEBHOOK_PORT: { meaning: 'where the webhook receiver listens' },
+  WEBHOOK_INTERNAL_PORT: {
+    meaning:
+      "serves the receiver's `/metrics` and `/readyz` on `METRICS_HOST` at this port, and no longer on " +
+      '`WEBHOOK_PORT`, which keeps `POST /webhooks` and `/healthz` ([operations.md](operations.md))',
+    unset: '`/metrics` and `/readyz` on `WEBHOOK_PORT`',
+  },
   WEBHOOK_SECRET: {
     meaning: 'the webhook secret; the receiver refuses to start without one outside development',
     unset: "the sandbox's secret in development",

@@ -2,15 +2,20 @@ import type { Logger } from 'pino';
 import type { Config, TemporalConfig } from '../config.js';
 import { ConfigError } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
-import { createReceiver } from '../webhooks/app.js';
+import { createInternalServer, createReceiver } from '../webhooks/app.js';
 import { bankflowRouter } from '../webhooks/routes.js';
 
 export interface RunningReceiver {
   url: string;
+  /** Where Prometheus scrapes it: on the internal server when WEBHOOK_INTERNAL_PORT is set. */
+  metricsUrl: string;
   stop(): Promise<void>;
 }
 
-/** The webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT, signalling workflows through its own Temporal client. */
+/**
+ * The webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT, signalling workflows through its own Temporal client; its
+ * /metrics and /readyz on METRICS_HOST:WEBHOOK_INTERNAL_PORT instead when that is set.
+ */
 export async function startReceiver(
   config: Config,
   temporal: TemporalConfig,
@@ -32,6 +37,7 @@ export async function startReceiver(
     );
   }
   const client = await connectClient(temporal);
+  const internal = webhooks.internal && createInternalServer(logger);
   const app = createReceiver({
     client,
     taskQueue: temporal.taskQueue,
@@ -43,13 +49,20 @@ export async function startReceiver(
     maxAgeMs: webhooks.maxAgeMs,
     router: bankflowRouter,
     logger,
+    internal,
   });
-  const address = await app.listen({ host: webhooks.host, port: webhooks.port });
-  return {
-    url: address,
-    async stop() {
-      await app.close();
-      await client.connection.close();
-    },
+  const stop = async () => {
+    await app.close();
+    await internal?.close();
+    await client.connection.close();
   };
+  try {
+    const address = await app.listen({ host: webhooks.host, port: webhooks.port });
+    const internalAddress =
+      internal && webhooks.internal ? await internal.listen(webhooks.internal) : address;
+    return { url: address, metricsUrl: `${internalAddress}/metrics`, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

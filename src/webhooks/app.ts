@@ -38,6 +38,12 @@ export interface ReceiverOptions {
   maxInFlight?: number;
   /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * The server /metrics and /readyz are served on, apart from the public one (WEBHOOK_INTERNAL_PORT): metrics
+   * tell who sends what and how often, readiness whether Temporal is reachable, neither for the internet. On the
+   * receiver's own server when unset.
+   */
+  internal?: FastifyInstance;
 }
 
 /**
@@ -92,7 +98,8 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  const operations = options.internal ?? app;
+  operations.get('/readyz', async (_request, reply) => {
     try {
       await options.client.connection.withDeadline(Date.now() + deadlineMs, () =>
         options.client.workflowService.getSystemInfo({}),
@@ -102,7 +109,7 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
       return problem(reply, 503, `Temporal is unreachable: ${(error as Error).message}`);
     }
   });
-  app.get('/metrics', async (_request, reply) =>
+  operations.get('/metrics', async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
 
@@ -174,5 +181,19 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     metrics.received.inc({ outcome: String(status), category: 'unknown' });
     return problem(reply, status, status === 413 ? 'body too large' : error.message);
   });
+  return app;
+}
+
+/**
+ * The receiver's internal server (WEBHOOK_INTERNAL_PORT), for Prometheus and the orchestrator's readiness probe:
+ * createReceiver adds /metrics and /readyz to it; /healthz answers here too, so one port serves every probe.
+ */
+export function createInternalServer(logger: Logger, timeouts?: Partial<ServerTimeouts>): FastifyInstance {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger.child({ component: 'webhook-receiver-internal' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    ...fastifyServerOptions(timeouts),
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
   return app;
 }

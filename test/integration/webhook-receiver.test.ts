@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { webhookHeaders } from '../../src/bank/schemas/webhook.js';
 import { signWebhookBody } from '../../src/bank/webhook-signature.js';
+import { loadConfig } from '../../src/config.js';
+import { startReceiver } from '../../src/stack/receiver-process.js';
 import { createReceiver } from '../../src/webhooks/app.js';
 import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
 import { secretHeaderAloneRefused } from '../../src/webhooks/authenticate.js';
@@ -15,7 +18,9 @@ import { webhookEventKey } from '../../src/workflows/webhook-events.js';
 import { httpCall } from '../helpers/http.js';
 import { eventually, keyOf, newCustomer } from '../helpers/journey.js';
 import { startEnrollment } from '../../src/starter/index.js';
-import { startTestStack, type TestStack } from '../helpers/stack.js';
+import { freePort } from '../helpers/cli.js';
+import { required, startTestStack, type TestStack } from '../helpers/stack.js';
+import { testEnvKeys } from '../setup/shared.js';
 import { recordHistory } from '../helpers/replay.js';
 
 const secret = 'current-secret';
@@ -372,5 +377,43 @@ describe('webhook receiver', () => {
       /bankflow_webhooks_received_total\{outcome="unmatched",category="some_future_category"\} \d+/,
     );
     expect(metrics.body).toMatch(/bankflow_webhooks_received_total\{outcome="401",category="unknown"\} \d+/);
+  });
+
+  it('serves /metrics and /readyz only on WEBHOOK_INTERNAL_PORT when it is set, /healthz on both ports', async () => {
+    const internalPort = await freePort();
+    const config = loadConfig({
+      BANKFLOW_ENV: 'development',
+      TEMPORAL_ADDRESS: required(testEnvKeys.address),
+      TEMPORAL_NAMESPACE: required(testEnvKeys.namespace),
+      TEMPORAL_TASK_QUEUE: stack.taskQueue,
+      WEBHOOK_HOST: '127.0.0.1',
+      WEBHOOK_PORT: '0',
+      WEBHOOK_SECRET: secret,
+      WEBHOOK_INTERNAL_PORT: String(internalPort),
+      METRICS_HOST: '127.0.0.1',
+    });
+    const running = await startReceiver(config, config.temporal, stack.logger);
+    try {
+      const internal = `http://127.0.0.1:${internalPort}`;
+      expect(running.metricsUrl).toBe(`${internal}/metrics`);
+      const body = JSON.stringify(envelope({ ref_id: randomUUID(), timestamp: new Date().toISOString() }));
+      expect((await signed(body, secret, running.url)).statusCode).toBe(202);
+
+      // From the internet, only the webhooks and the liveness probe.
+      expect((await httpCall(`${running.url}/metrics`)).statusCode).toBe(404);
+      expect((await httpCall(`${running.url}/readyz`)).statusCode).toBe(404);
+      expect((await httpCall(`${running.url}/healthz`)).statusCode).toBe(200);
+
+      expect((await httpCall(`${internal}/healthz`)).statusCode).toBe(200);
+      expect((await httpCall(`${internal}/readyz`)).json()).toEqual({ status: 'ready' });
+      const metrics = await httpCall(`${internal}/metrics`);
+      expect(metrics.body).toMatch(
+        /bankflow_webhooks_received_total\{outcome="unmatched",category="some_future_category"\} 1/,
+      );
+      expect((await httpCall(`${internal}/webhooks`, { method: 'POST', body })).statusCode).toBe(404);
+    } finally {
+      await running.stop();
+    }
+    expect(await fetch(`http://127.0.0.1:${internalPort}/healthz`).catch(() => 'closed')).toBe('closed');
   });
 });

@@ -103,12 +103,13 @@ export function processCommands(program: Command): void {
   addServerCommand(program, {
     name: 'webhooks',
     description:
-      'run the webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT (POST /webhooks, /healthz, /readyz, /metrics)',
+      'run the webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT (POST /webhooks, /healthz, /readyz, /metrics; ' +
+      '/readyz and /metrics on METRICS_HOST:WEBHOOK_INTERNAL_PORT instead when set)',
     // Fastify and the receiver load only for the commands that serve them: a worker process never holds them.
     start: async (config, logger) =>
       (await import('../../stack/receiver-process.js')).startReceiver(config, config.temporal, logger),
     title: 'webhook receiver is running',
-    urls: (receiver) => ({ Webhooks: `${receiver.url}/webhooks`, Metrics: `${receiver.url}/metrics` }),
+    urls: (receiver) => ({ Webhooks: `${receiver.url}/webhooks`, Metrics: receiver.metricsUrl }),
   });
 
   addServerCommand(program, {
