@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
@@ -13,6 +13,8 @@ import { commonJsBackend, merchantPackageJson, merchantTs, merchantTsconfig } fr
 
 const repoRoot = path.resolve('.');
 const bankflowPackage = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  license: string;
+  private?: boolean;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
@@ -81,6 +83,8 @@ describe('the package a merchant backend installs', () => {
   let project: string;
   let packed: PackResult;
   let typeCheck: CliResult;
+  let packStart: number;
+  const staleModule = `dist/stale-${randomUUID()}.js`;
   const seconds: Record<string, number> = {};
 
   async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
@@ -97,7 +101,11 @@ describe('the package a merchant backend installs', () => {
     project = tempDir();
     if (project.startsWith(repoRoot)) throw new Error(`${project} is inside the checkout`);
 
-    // `npm pack` runs `prepare`, which builds dist/ from the sources: a pack from a fresh clone holds it too.
+    // `npm pack` runs `prepare`, which builds dist/ from the sources: a pack from a fresh clone holds it too. A
+    // module left in dist/ by an older build must not ship.
+    mkdirSync('dist', { recursive: true });
+    writeFileSync(staleModule, 'export {};\n');
+    packStart = Date.now();
     const pack = await timed('pack', () =>
       succeeded(run('npm', ['pack', '--json', '--pack-destination', packDir], repoRoot), 'npm pack'),
     );
@@ -138,6 +146,19 @@ describe('the package a merchant backend installs', () => {
       `bankflow package: ${packed?.size} bytes packed, ${packed?.unpackedSize} unpacked, ${packed?.entryCount} files; ` +
         `seconds: ${JSON.stringify(seconds)}\n`,
     );
+  });
+
+  it('is built as it is packed, from an empty dist/', () => {
+    expect(statSync('dist/starter/index.js').mtimeMs).toBeGreaterThanOrEqual(packStart);
+    expect(existsSync(staleModule)).toBe(false);
+    expect(packed.files.map((file) => file.path)).not.toContain(staleModule);
+  });
+
+  it('is licensed Apache-2.0, with its text, and not private', () => {
+    expect(bankflowPackage.license).toBe('Apache-2.0');
+    expect(bankflowPackage.private).toBeUndefined();
+    expect(readFileSync('LICENSE', 'utf8')).toMatch(/^\s+Apache License\n\s+Version 2\.0, January 2004\n/);
+    expect(packed.files.map((file) => file.path)).toContain('LICENSE');
   });
 
   it('holds the built code with its types, the workflow bundles, the pages, the binary and the docs, and nothing of development', () => {
