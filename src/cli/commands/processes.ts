@@ -8,13 +8,14 @@ import type { Tracing } from '../../tracing/setup.js';
 import { findTemporalCli } from '../../temporal/cli-binary.js';
 import { cliContext } from '../context.js';
 import { action } from '../errors.js';
+import { printLines } from '../terminal-text.js';
 import { sandboxIdsCommand } from './sandbox-ids.js';
 
 function printUrls(title: string, urls: Record<string, string>): void {
   const width = Math.max(...Object.keys(urls).map((name) => name.length));
-  console.log(`\n${title}`);
-  for (const [name, url] of Object.entries(urls)) console.log(`  ${name.padEnd(width)}  ${url}`);
-  console.log('\nPress Ctrl-C to stop.\n');
+  printLines(`\n${title}`);
+  for (const [name, url] of Object.entries(urls)) printLines(`  ${name.padEnd(width)}  ${url}`);
+  printLines('\nPress Ctrl-C to stop.\n');
 }
 
 /** A long-running part of the stack as a command: how it starts, and what it prints once it is up. */
@@ -147,7 +148,7 @@ export function processCommands(program: Command): void {
       // Only TEMPORAL_CLI and PATH matter here: a CI job or a fresh machine fetches the CLI before any bank,
       // key or Temporal connection is configured, so the production checks of loadConfig do not apply.
       action(async () => {
-        console.log(
+        printLines(
           await findTemporalCli({
             explicitPath: process.env.TEMPORAL_CLI || undefined,
             pathEnv: process.env.PATH,
