@@ -9,7 +9,7 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
-import { authorizeCodecRequest, type CodecAuthSettings } from './auth.js';
+import { codecPermission, requestedOperation, type CodecAuthSettings } from './auth.js';
 
 /** The Temporal codec-server wire form: payloads in proto JSON, byte fields base64. */
 const payloadsBodySchema = z.object({
@@ -51,7 +51,8 @@ export interface CodecServerOptions {
 
 /**
  * The codec endpoint the Temporal UI (`--ui-codec-endpoint`) and CLI (`--codec-endpoint`) call to show support
- * staff the decrypted payloads. It holds the payload keys, so it sits behind its own authentication.
+ * staff the decrypted payloads. It holds the payload keys, so it sits behind its own authentication, and only
+ * credentials allowed to encode reach /encode (auth.ts).
  */
 export function createCodecServer(options: CodecServerOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({
@@ -75,9 +76,16 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
   app.addHook('onRequest', async (request, reply) => {
     cors(request, reply);
     if (request.method === 'OPTIONS' || request.url === '/healthz') return;
-    if (!authorizeCodecRequest(options.auth, request)) {
-      if (options.auth.users.length > 0) reply.header('www-authenticate', 'Basic realm="bankflow codec"');
+    const permission = codecPermission(options.auth, request);
+    if (permission === undefined) {
+      const anyUsers = options.auth.users.length + (options.auth.encodeUsers?.length ?? 0) > 0;
+      if (anyUsers) reply.header('www-authenticate', 'Basic realm="bankflow codec"');
       await reply.code(401).send({ error: 'codec server: authentication required' });
+    } else if (requestedOperation(request.url) === 'encode' && permission !== 'encode') {
+      await reply.code(403).send({
+        error:
+          'codec server: this credential may decode only; encoding is for CODEC_ENCODE_USERS and CODEC_ENCODE_TOKENS',
+      });
     }
   });
   app.options('/*', async (_request, reply) => reply.code(204).send());

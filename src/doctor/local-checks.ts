@@ -45,11 +45,12 @@ export async function encryptionKeysCheck(config: Config): Promise<CheckResult> 
  */
 export function codecAuthCheck(config: Config): CheckResult {
   const name = 'codec server auth';
-  const { users, tokens } = config.codec;
-  if (users.length + tokens.length > 0)
+  const { users, tokens, encodeUsers, encodeTokens } = config.codec;
+  if (users.length + tokens.length + encodeUsers.length + encodeTokens.length > 0)
     return pass(
       name,
-      `${users.length} user(s), ${tokens.length} token(s); the Origin header is never trusted`,
+      `${users.length} user(s) and ${tokens.length} token(s) decode only, ${encodeUsers.length} user(s) and ` +
+        `${encodeTokens.length} token(s) may also encode; the Origin header is never trusted`,
     );
   return pass(name, `a token generated per start (${config.env})`);
 }

@@ -15,15 +15,22 @@ export interface RunningCodecServer {
 
 /**
  * The codec server on CODEC_HOST:CODEC_PORT, decrypting payloads for the Temporal UI and CLI for the credentials of
- * CODEC_AUTH_USERS and CODEC_AUTH_TOKENS (production requires one). Outside production each start also generates
- * a token of its own, so the local Temporal UI decodes without anyone configuring credentials.
+ * CODEC_AUTH_USERS and CODEC_AUTH_TOKENS (production requires one), and encoding too for those of
+ * CODEC_ENCODE_USERS and CODEC_ENCODE_TOKENS. Outside production each start also generates a token of its own, so
+ * the local Temporal UI decodes, and sends signals from its dialog (which encodes), without anyone configuring
+ * credentials.
  */
 export async function startCodecServer(config: Config, logger: Logger): Promise<RunningCodecServer> {
   const { codec } = config;
   const generatedToken = config.env === 'production' ? undefined : randomBytes(24).toString('hex');
   const app = createCodecServer({
     codec: new EncryptionCodec(config.temporal.encryptionKeys, 'pass'),
-    auth: { users: codec.users, tokens: generatedToken ? [...codec.tokens, generatedToken] : codec.tokens },
+    auth: {
+      users: codec.users,
+      tokens: codec.tokens,
+      encodeUsers: codec.encodeUsers,
+      encodeTokens: generatedToken ? [...codec.encodeTokens, generatedToken] : codec.encodeTokens,
+    },
     corsOrigins: codec.corsOrigins,
     logger,
   });

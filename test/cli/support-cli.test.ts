@@ -293,7 +293,7 @@ describe('bankflow support', () => {
       // configured, has the codec server's /encode encrypt it before it signals: workers refuse plaintext.
       const codecServer = createCodecServer({
         codec: new EncryptionCodec(encryptionKeys, 'pass'),
-        auth: { users: [], tokens: ['ui-token'] },
+        auth: { users: [], tokens: [], encodeTokens: ['ui-token'] },
         corsOrigins: [],
         logger: createLogger('silent'),
       });
