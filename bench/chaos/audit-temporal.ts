@@ -51,9 +51,16 @@ export function auditWebhooks(
 }
 
 /**
+ * The one cause of a WorkflowTaskFailed event that is not a workflow task failing: the server refusing a
+ * completion because a new event arrived while the worker worked; the retry at once takes the new event in.
+ */
+const completionRace = 'UNHANDLED_COMMAND';
+
+/**
  * No workflow is stuck: no payment still running, running enrollments are authorized ones, nothing closed in
- * failure; and no replay ever differed from what a worker recorded. Any other workflow task that failed and then
- * went through on a retry (an `UNHANDLED_COMMAND` race with a new event) is counted in the report, not here.
+ * failure; no replay ever differed from what a worker recorded; and no workflow task failed in the worker, even
+ * one a retry got past: a payload it could not read (the hostile actor's), a bug in workflow code. The server's
+ * `UNHANDLED_COMMAND` refusals of a completion that raced a new event are counted in the report, not here.
  */
 export function auditWorkflows(runs: RunHistory[], violations: Violations): void {
   for (const run of runs) {
@@ -72,12 +79,25 @@ export function auditWorkflows(runs: RunHistory[], violations: Violations): void
     } else if (status !== 'COMPLETED' && status !== 'CONTINUED_AS_NEW') {
       violations.add('no workflow ends in failure', subject, `closed ${status}`);
     }
-    const nondeterministic = run.workflowTaskFailures.filter((cause) => cause === 'NON_DETERMINISTIC_ERROR');
+    const nondeterministic = run.workflowTaskFailures.filter(
+      ({ cause }) => cause === 'NON_DETERMINISTIC_ERROR',
+    );
     if (nondeterministic.length > 0) {
       violations.add(
         'no nondeterminism error',
         subject,
         `${nondeterministic.length} workflow task(s) failed replaying the history`,
+      );
+    }
+    const failed = run.workflowTaskFailures.filter(
+      ({ cause }) => cause !== completionRace && cause !== 'NON_DETERMINISTIC_ERROR',
+    );
+    if (failed.length > 0) {
+      const first = failed[0];
+      violations.add(
+        'no workflow has a failed workflow task',
+        subject,
+        `${failed.length} workflow task(s) failed, the first ${first?.cause}: ${first?.message.slice(0, 200)}`,
       );
     }
   }

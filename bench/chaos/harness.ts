@@ -13,6 +13,7 @@ import { auditJourneys, auditRecurrences, type BankRecords } from './audit-bank.
 import { auditConfirmedOutcomes } from './audit-outcomes.js';
 import { auditPendingTasks, auditWebhooks, auditWorkflows } from './audit-temporal.js';
 import { startDisruptions } from './disruptions.js';
+import { startHostileActor } from './hostile.js';
 import { readAllHistories, type RunHistory } from './histories.js';
 import { newJourneyRecord, runJourney, type JourneyContext, type JourneyRecord } from './journey.js';
 import { MerchantRetries } from './merchant.js';
@@ -120,8 +121,9 @@ async function accountForWebhooks(
 
 /**
  * The chaos run of issue 6: many concurrent enrollment + payment journeys and a recurrence attempts sync through
- * the real stack while the bank fails and webhooks misbehave, workers are SIGKILLed, and the Temporal dev server
- * and the receiver restart; then an audit from the bank's records and Temporal's histories. The temporary
+ * the real stack while the bank fails and webhooks misbehave, workers are SIGKILLed, the Temporal dev server
+ * and the receiver restart, and a hostile actor sends the journeys payloads that do not decrypt, plaintext and
+ * forged webhooks; then an audit from the bank's records and Temporal's histories. The temporary
  * directory (database, logs) is removed after a clean run and kept, and named, after a failed one.
  */
 export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<ChaosReport & { dir?: string }> {
@@ -150,6 +152,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     const startedAt = Date.now();
     log(`chaos started; journeys arrive over ${(plan.arrivalSpanMs / 1000).toFixed(0)} s`);
     const disruptions = startDisruptions(stack, plan.disruptions, options.seed, startedAt, log);
+    const hostile = startHostileActor(stack, control, options.seed, violations, log);
     const recurrenceRun = prepareRecurrences(starter, retries, control, {
       seed: options.seed,
       count: Math.max(2, Math.ceil(options.journeys / 20)),
@@ -166,6 +169,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
       externalIds: [],
       error: String(error),
     }));
+    await hostile.stop();
     await disruptions.stop();
     for (const error of disruptions.errors) violations.add('the planned disruptions ran', 'harness', error);
     if (stack.temporal.restarts !== 1 || stack.receiver.restarts !== 1 || stack.workers.counts.killed === 0) {
@@ -222,6 +226,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
         runs,
         recurrences: recurrenceResult,
         webhooks,
+        hostile: hostile.counts,
       },
       violations,
     );

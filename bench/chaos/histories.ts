@@ -4,6 +4,7 @@ import proto from '@temporalio/proto';
 import { EncryptionCodec, type EncryptionKey } from '../../src/temporal/encryption.js';
 import { enrollmentWebhookSignal } from '../../src/workflows/enrollment/definitions.js';
 import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
+import { isRefusedPayloadMarker } from '../../src/workflows/plaintext-marker.js';
 import { recurrenceWebhookSignal } from '../../src/workflows/recurrence/definitions.js';
 import type { ReceivedWebhook } from '../../src/workflows/webhook-events.js';
 
@@ -22,13 +23,20 @@ const webhookSignals = new Set([
   recurrenceWebhookSignal.name,
 ]);
 
+/** One WorkflowTaskFailed event: its cause (e.g. `UNHANDLED_COMMAND`) and the failure's message. */
+export interface WorkflowTaskFailure {
+  cause: string;
+  message: string;
+}
+
 /** What the audit reads from one run's history. */
 export interface RunHistory {
   info: WorkflowExecutionInfo;
   /** `ReceivedWebhook.key` of every webhook signal in the run, decoded with the project's codec. */
   webhookKeys: string[];
-  /** Causes of WorkflowTaskFailed events, e.g. `UNHANDLED_COMMAND`. */
-  workflowTaskFailures: string[];
+  /** Webhook signals whose payload bankflow did not write (in clear, or not decrypting): the workflow dropped them. */
+  refusedSignals: number;
+  workflowTaskFailures: WorkflowTaskFailure[];
   /** Workflow tasks that timed out: a worker took them and died (or was too slow). */
   workflowTaskTimeouts: number;
   /** Activities whose last recorded try was not the first. */
@@ -53,6 +61,7 @@ async function readRun(
   const run: RunHistory = {
     info,
     webhookKeys: [],
+    refusedSignals: 0,
     workflowTaskFailures: [],
     workflowTaskTimeouts: 0,
     retriedActivities: 0,
@@ -75,12 +84,17 @@ async function readRun(
     const payload = signal?.input?.payloads?.[0];
     if (signal && payload && webhookSignals.has(signal.signalName ?? '')) {
       const [decoded] = await codec.decode([payload]);
-      if (decoded) run.webhookKeys.push(defaultPayloadConverter.fromPayload<ReceivedWebhook>(decoded).key);
+      const received = decoded && defaultPayloadConverter.fromPayload<ReceivedWebhook | object>(decoded);
+      if (isRefusedPayloadMarker(received)) run.refusedSignals++;
+      else if (received && 'key' in received) run.webhookKeys.push(received.key);
     }
     const failed = event.workflowTaskFailedEventAttributes;
     if (failed) {
       const cause = WorkflowTaskFailedCause[failed.cause ?? 0] ?? String(failed.cause);
-      run.workflowTaskFailures.push(cause.replace('WORKFLOW_TASK_FAILED_CAUSE_', ''));
+      run.workflowTaskFailures.push({
+        cause: cause.replace('WORKFLOW_TASK_FAILED_CAUSE_', ''),
+        message: failed.failure?.message ?? '',
+      });
     }
     const returned = event.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
     if (returned) {
@@ -95,7 +109,8 @@ async function readRun(
 
 /** Every run of every workflow in the namespace (continued-as-new runs included), read a few at a time. */
 export async function readAllHistories(client: Client, keys: EncryptionKey[]): Promise<RunHistory[]> {
-  const codec = new EncryptionCodec(keys, 'refuse');
+  // As a worker reads them: a hostile signal (bench/chaos/hostile.ts) becomes the marker its workflow refused.
+  const codec = new EncryptionCodec(keys, 'mark');
   const infos: WorkflowExecutionInfo[] = [];
   for await (const info of client.workflow.list()) infos.push(info);
   const runs: RunHistory[] = [];

@@ -1,5 +1,6 @@
 import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
 import type { WebhookAccounting } from './audit-temporal.js';
+import type { HostileCounts } from './hostile.js';
 import type { Violation } from './violations.js';
 
 export type Counts = Record<string, number>;
@@ -45,12 +46,15 @@ export interface ChaosReport {
     receiverRestarts: number;
     merchantRetries: Counts;
     merchantRetryReasons: Counts;
+    hostile: HostileCounts;
   };
   outcomes: {
     paymentsAtBank: number;
     successfulAuthorizes: number;
     enrollmentsAtBank: number;
     webhooks: WebhookAccounting;
+    /** Webhook signals in the histories whose payload bankflow did not write, each dropped by its workflow. */
+    refusedSignals: number;
     workflowRuns: Counts;
     workflowTaskTimeouts: number;
     workflowTaskFailures: Counts;
@@ -135,6 +139,13 @@ export function formatReport(report: ChaosReport): string {
       ['receiver restarts', faults.receiverRestarts],
       ['merchant calls repeated', `${sum(faults.merchantRetries)} (${spread(faults.merchantRetries)})`],
       ['  because', spread(faults.merchantRetryReasons)],
+      [
+        'hostile signals',
+        `${faults.hostile.undecodableSignals} not decrypting, ${faults.hostile.plaintextSignals} plaintext, ` +
+          `${faults.hostile.forgedWebhooks} forged webhooks encrypted with the real keys`,
+      ],
+      ['hostile updates', `${faults.hostile.undecodableUpdates} not decrypting (each answered)`],
+      ['  not delivered', faults.hostile.notDelivered],
     ]),
     ...table('Outcomes', [
       ['payments at the bank', outcomes.paymentsAtBank],
@@ -144,6 +155,7 @@ export function formatReport(report: ChaosReport): string {
         'webhooks delivered',
         `${outcomes.webhooks.delivered}: ${outcomes.webhooks.inHistories} in workflow histories, ${outcomes.webhooks.unmatched} in the unmatched store`,
       ],
+      ['hostile signals in histories', `${outcomes.refusedSignals}, each dropped by its workflow`],
       ['workflow runs', spread(outcomes.workflowRuns)],
       ['workflow tasks timed out', outcomes.workflowTaskTimeouts],
       ['workflow tasks failed', spread(outcomes.workflowTaskFailures)],

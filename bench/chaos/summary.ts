@@ -1,5 +1,6 @@
 import type { DeliveryAttempt, WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
 import type { FaultInjector } from '../../src/sandbox/faults.js';
+import type { HostileCounts } from './hostile.js';
 import type { BankRecords } from './audit-bank.js';
 import type { RunHistory } from './histories.js';
 import type { JourneyRecord } from './journey.js';
@@ -25,6 +26,7 @@ export interface RunFacts {
   runs: RunHistory[];
   recurrences: RecurrenceRun;
   webhooks: ChaosReport['outcomes']['webhooks'];
+  hostile: HostileCounts;
 }
 
 const tally = (items: (string | undefined)[]): Counts => {
@@ -98,15 +100,17 @@ export function summarize(
       receiverRestarts: stack.receiver.restarts,
       merchantRetries: Object.fromEntries(retries.byOperation),
       merchantRetryReasons: Object.fromEntries(retries.byKind),
+      hostile: facts.hostile,
     },
     outcomes: {
       paymentsAtBank: bank.payments.length,
       successfulAuthorizes: bank.authorizeCalls.reduce((total, calls) => total + calls.successful, 0),
       enrollmentsAtBank: bank.enrollments.length,
       webhooks: facts.webhooks,
+      refusedSignals: runs.reduce((total, run) => total + run.refusedSignals, 0),
       workflowRuns: tally(runs.map((run) => `${run.info.type} ${run.info.status.name.toLowerCase()}`)),
       workflowTaskTimeouts: runs.reduce((total, run) => total + run.workflowTaskTimeouts, 0),
-      workflowTaskFailures: tally(runs.flatMap((run) => run.workflowTaskFailures)),
+      workflowTaskFailures: tally(runs.flatMap((run) => run.workflowTaskFailures.map(({ cause }) => cause))),
       retriedActivities: runs.reduce((total, run) => total + run.retriedActivities, 0),
       updatesAccepted: runs.reduce((total, run) => total + run.updatesAccepted, 0),
       updatesSharingTask: runs.reduce((total, run) => total + run.updatesSharingTask, 0),

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
-import { plaintextMarkerKey } from '../workflows/plaintext-marker.js';
+import { refusedPayloadKey } from '../workflows/plaintext-marker.js';
 
 const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 
@@ -63,7 +63,7 @@ export function parseEncryptionKeys(spec: string): EncryptionKey[] {
 export class PlaintextPayloadError extends Error {
   constructor(encoding: string) {
     super(
-      `refused a payload that is not encrypted (encoding ${JSON.stringify(encoding)}): with ` +
+      `refused a payload that is not encrypted (encoding ${quoted(encoding)}): with ` +
         'TEMPORAL_ENCRYPTION_KEYS set, workflow inputs, signals and updates must come from a client using ' +
         "bankflow's data converter (bankflowDataConverter, the same keys); start or signal through bankflow",
     );
@@ -72,11 +72,36 @@ export class PlaintextPayloadError extends Error {
 }
 
 /**
- * What `decode` does with a payload that is not encrypted: `refuse` in clients (the call fails); `mark` in workers,
- * which hand workflow code a marker it refuses (src/workflows/plaintext-refusal.ts) so the workflow goes on; `pass`
- * in the codec server, which only shows support staff what a history holds.
+ * A payload labelled `binary/encrypted` that does not decrypt: random bytes, a key id no process of this
+ * deployment holds, a truncated or altered ciphertext. The reason names the key id, never key material.
  */
-export type PlaintextPolicy = 'refuse' | 'mark' | 'pass';
+export class UndecodablePayloadError extends Error {
+  constructor(readonly reason: string) {
+    super(
+      `refused an encrypted payload that does not decrypt (${reason}): every bankflow client and worker must ` +
+        'share TEMPORAL_ENCRYPTION_KEYS, and a key leaves the list only once no history uses it',
+    );
+    this.name = 'UndecodablePayloadError';
+  }
+}
+
+/**
+ * What `decode` does with a payload it cannot read as one bankflow wrote (in clear, or labelled encrypted but not
+ * decrypting): `refuse` in clients (the call fails, PlaintextPayloadError or UndecodablePayloadError); `mark` in
+ * workers, which hand workflow code a marker it refuses (src/workflows/plaintext-refusal.ts) so the workflow goes
+ * on; `pass` in the codec server, which only shows support staff what a history holds: a payload in clear as it
+ * is, one that does not decrypt as the marker a worker's workflow saw.
+ */
+export type UnreadablePolicy = 'refuse' | 'mark' | 'pass';
+
+/** A sender's string (an encoding, a key id) quoted for a message, cut short: it may be anything, of any size. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}...` : text);
+}
+
+const metadataText = (payload: Payload, key: string) => Buffer.from(payload.metadata?.[key] ?? []).toString();
+
+type Opened = { payload: Payload } | { plaintext: string } | { undecodable: string };
 
 /**
  * Encrypts every payload bankflow hands to Temporal (inputs, results, signals, updates, queries, memo,
@@ -90,7 +115,7 @@ export class EncryptionCodec implements PayloadCodec {
 
   constructor(
     keys: EncryptionKey[],
-    private readonly plaintext: PlaintextPolicy,
+    private readonly unreadable: UnreadablePolicy,
   ) {
     const [current] = keys;
     if (!current) throw new EncryptionKeyError('at least one key is required');
@@ -116,28 +141,58 @@ export class EncryptionCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const encoding = Buffer.from(payload.metadata?.encoding ?? []).toString();
-      if (encoding !== encryptedEncoding) {
-        if (this.plaintext === 'pass') return payload;
-        if (this.plaintext === 'mark')
-          return defaultPayloadConverter.toPayload({ [plaintextMarkerKey]: encoding });
-        throw new PlaintextPayloadError(encoding);
+      const opened = this.open(payload);
+      if ('payload' in opened) return opened.payload;
+      if ('plaintext' in opened) {
+        if (this.unreadable === 'pass') return payload;
+        if (this.unreadable === 'mark')
+          return marker(`is not encrypted (encoding ${quoted(opened.plaintext)})`);
+        throw new PlaintextPayloadError(opened.plaintext);
       }
-      const keyId = Buffer.from(payload.metadata?.[keyIdMetadata] ?? []).toString();
-      const key = this.byId.get(keyId);
-      if (!key)
-        throw new EncryptionKeyError(
-          `payload encrypted with key ${JSON.stringify(keyId)}, which is not configured`,
-        );
-      const sealed = Buffer.from(payload.data ?? []);
-      if (sealed.length < ivBytes + tagBytes) throw new EncryptionKeyError('encrypted payload is truncated');
+      if (this.unreadable === 'refuse') throw new UndecodablePayloadError(opened.undecodable);
+      return marker(`does not decrypt (${opened.undecodable})`);
+    });
+  }
+
+  /** The payload bankflow encrypted, or why this one is not one: its encoding, or why it does not decrypt. */
+  private open(payload: Payload): Opened {
+    const encoding = metadataText(payload, 'encoding');
+    if (encoding !== encryptedEncoding) return { plaintext: encoding };
+    const keyId = metadataText(payload, keyIdMetadata);
+    if (!keyId) return { undecodable: `no key id: the ${keyIdMetadata} metadata is missing` };
+    const key = this.byId.get(keyId);
+    if (!key) {
+      const known = [...this.byId.keys()].map(quoted).join(', ');
+      return { undecodable: `unknown key id ${quoted(keyId)}; the keys configured here are ${known}` };
+    }
+    const sealed = Buffer.from(payload.data ?? []);
+    if (sealed.length < ivBytes + tagBytes) {
+      return {
+        undecodable: `truncated: ${sealed.length} bytes, fewer than the ${ivBytes + tagBytes} of an IV and an authentication tag`,
+      };
+    }
+    let plain: Buffer;
+    try {
       const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, ivBytes));
       decipher.setAuthTag(sealed.subarray(sealed.length - tagBytes));
-      const plain = Buffer.concat([
+      plain = Buffer.concat([
         decipher.update(sealed.subarray(ivBytes, sealed.length - tagBytes)),
         decipher.final(),
       ]);
-      return PayloadMessage.decode(plain);
-    });
+    } catch {
+      return {
+        undecodable: `authentication failed under key id ${quoted(keyId)}: altered, or not encrypted with this key`,
+      };
+    }
+    try {
+      return { payload: PayloadMessage.decode(plain) };
+    } catch {
+      return { undecodable: 'the decrypted bytes are not a Temporal payload' };
+    }
   }
+}
+
+/** The marker workflow code refuses, saying why: see plaintext-marker.ts. */
+function marker(reason: string): Payload {
+  return defaultPayloadConverter.toPayload({ [refusedPayloadKey]: reason });
 }

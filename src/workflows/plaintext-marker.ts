@@ -1,12 +1,14 @@
 /**
- * What a worker's payload codec hands workflow code in place of a payload that reached it unencrypted while
- * keys are configured: an object with this one member, naming the payload's encoding. Workflow code refuses it
- * (plaintext-refusal.ts); it never holds what the plaintext said.
+ * What a worker's payload codec hands workflow code in place of a payload bankflow did not write while keys are
+ * configured: one in clear, or one labelled encrypted that does not decrypt (garbage, an unknown key id, a
+ * truncated or altered ciphertext). An object with this one member, saying why the payload was refused in words
+ * that finish "its payload ...": `is not encrypted (encoding "json/plain")`, `does not decrypt (unknown key id
+ * "k9")`. Workflow code refuses it (plaintext-refusal.ts); it never holds what the payload said.
  */
-export const plaintextMarkerKey = 'bankflowRefusedPlaintextEncoding';
+export const refusedPayloadKey = 'bankflowRefusedPayload';
 
-export type PlaintextMarker = { [plaintextMarkerKey]: string };
+export type RefusedPayloadMarker = { [refusedPayloadKey]: string };
 
-export function isPlaintextMarker(value: unknown): value is PlaintextMarker {
-  return typeof value === 'object' && value !== null && plaintextMarkerKey in value;
+export function isRefusedPayloadMarker(value: unknown): value is RefusedPayloadMarker {
+  return typeof value === 'object' && value !== null && refusedPayloadKey in value;
 }

@@ -3,16 +3,38 @@ import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } fr
 import { ApplicationFailure } from '@temporalio/common';
 import { developmentSupportLookupSecret } from '../../src/config.js';
 import { customerKey } from '../../src/starter/customer-key.js';
-import { startEnrollment } from '../../src/starter/index.js';
-import { registerCredentialUpdate } from '../../src/workflows/enrollment/definitions.js';
+import {
+  getRegistrationOptions,
+  registerCredential,
+  startEnrollment,
+  waitForEnrollment,
+} from '../../src/starter/index.js';
+import {
+  enrollmentStateQuery,
+  enrollmentWebhookSignal,
+  registerCredentialUpdate,
+} from '../../src/workflows/enrollment/definitions.js';
 import { failureTypes } from '../../src/workflows/failure-types.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import {
   resolveUnmatchedWebhookSignal,
   unmatchedWebhookWorkflow,
 } from '../../src/workflows/unmatched-webhook.js';
-import { enroll, eventually, keyOf, newCustomer, payAndSettle } from '../helpers/journey.js';
-import { startTestStack, type TestStack } from '../helpers/stack.js';
+import {
+  UndecodableCodec,
+  undecodableKinds,
+  type UndecodableKind,
+} from '../../bench/chaos/hostile-payloads.js';
+import {
+  control,
+  enroll,
+  eventually,
+  keyOf,
+  newCustomer,
+  payAndSettle,
+  waitForPhase,
+} from '../helpers/journey.js';
+import { encryptionKeys, startTestStack, type TestStack } from '../helpers/stack.js';
 import { testEnvKeys } from '../setup/shared.js';
 
 /** Every string and every byte string (as latin1) in a history, as the server stores it. */
@@ -102,8 +124,44 @@ describe('customer data in Temporal histories', () => {
       type: 'public-key' as const,
       response: { attestation_object: 'AAAA', client_data_JSON: 'AAAA' },
     };
+    /** Once `count` signals (at least) are in the history and a workflow task completed after the last, all were handled. */
+    const handledSignals = (workflowId: string, count: number) =>
+      eventually(
+        async () => {
+          const events = (await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+          const signals = events.flatMap((event, index) =>
+            event.workflowExecutionSignaledEventAttributes ? [index] : [],
+          );
+          const last = signals.at(-1);
+          return (
+            signals.length >= count &&
+            last !== undefined &&
+            events.slice(last).some((e) => e.workflowTaskCompletedEventAttributes)
+          );
+        },
+        (handled) => handled,
+      );
     const refusal = (what: string) =>
       new RegExp(`^refused ${what}: its payload is not encrypted \\(encoding "json/plain"\\)`);
+    /** Why the worker refuses each kind of payload that does not decrypt (or is not what bankflow writes). */
+    const undecodableReason: Record<UndecodableKind, string> = {
+      'random bytes': 'does not decrypt \\(authentication failed under key id "dev-1"',
+      'unknown key id':
+        'does not decrypt \\(unknown key id "hostile-key"; the keys configured here are "dev-1"\\)',
+      'truncated ciphertext': 'does not decrypt \\(truncated: 20 bytes',
+      'no key id': 'does not decrypt \\(no key id',
+      empty: 'does not decrypt \\(truncated: 0 bytes',
+      'unknown encoding': 'is not encrypted \\(encoding "binary/encrypted\\+gzip"\\)',
+    };
+    const undecodableRefusal = (what: string, kind: UndecodableKind) =>
+      new RegExp(`^refused ${what}: its payload ${undecodableReason[kind]}`);
+    /** A client that has the namespace but not the keys, sending payloads labelled encrypted of one kind. */
+    const hostile = (kind: UndecodableKind) =>
+      new Client({
+        connection: raw.connection,
+        namespace: raw.options.namespace,
+        dataConverter: { payloadCodecs: [new UndecodableCodec(encryptionKeys, kind)] },
+      });
     const forgedEvent = (id: string) => ({
       key: `forged:${id}`,
       envelope: {
@@ -116,9 +174,10 @@ describe('customer data in Temporal histories', () => {
       receivedAt: new Date().toISOString(),
     });
 
-    it("cannot start a workflow on bankflow's task queue: the run fails at once, refusing the plaintext input", async () => {
-      const workflowId = `plaintext-start-${randomUUID()}`;
-      await raw.workflow.start(unmatchedWebhookWorkflow, {
+    /** Starts a workflow through `client`: the run fails at once, refusing its input, and no workflow task fails. */
+    const expectStartRefused = async (client: Client, message: RegExp) => {
+      const workflowId = `refused-start-${randomUUID()}`;
+      await client.workflow.start(unmatchedWebhookWorkflow, {
         workflowId,
         taskQueue: stack.taskQueue,
         args: [forgedEvent(workflowId)],
@@ -132,40 +191,56 @@ describe('customer data in Temporal histories', () => {
         );
       expect(failure).toBeInstanceOf(ApplicationFailure);
       expect(failure).toMatchObject({ type: failureTypes.plaintextRefused, nonRetryable: true });
-      expect((failure as ApplicationFailure).message).toMatch(refusal('the workflow input'));
+      expect((failure as ApplicationFailure).message).toMatch(message);
       expect(await failedTasks(workflowId)).toEqual([]);
-    });
-
-    it('cannot signal a running workflow: the signal is dropped, and the workflow goes on', async () => {
-      const workflowId = `plaintext-signal-${randomUUID()}`;
+    };
+    /**
+     * Each of `intruders` signals a running workflow a resolution: each is dropped (taking one would close the
+     * workflow), no workflow task fails, and a genuine resolution still closes it.
+     */
+    const expectSignalsDropped = async (intruders: Client[]) => {
+      const workflowId = `refused-signal-${randomUUID()}`;
       const handle = await stack.client.workflow.start(unmatchedWebhookWorkflow, {
         workflowId,
         taskQueue: stack.taskQueue,
         args: [forgedEvent(workflowId)],
       });
       try {
-        await raw.workflow
-          .getHandle(workflowId)
-          .signal(resolveUnmatchedWebhookSignal, { by: 'intruder', note: 'plaintext' });
-        // Once a workflow task completed after the forged signal, the workflow has handled it.
-        await eventually(
-          async () => {
-            const events = (await handle.fetchHistory()).events ?? [];
-            const signalled = events.findIndex((event) => event.workflowExecutionSignaledEventAttributes);
-            return (
-              signalled >= 0 && events.slice(signalled).some((e) => e.workflowTaskCompletedEventAttributes)
-            );
-          },
-          (handled) => handled,
-        );
-        // Taking the forged resolution would have closed the workflow.
+        for (const intruder of intruders) {
+          await intruder.workflow
+            .getHandle(workflowId)
+            .signal(resolveUnmatchedWebhookSignal, { by: 'intruder', note: 'forged' });
+        }
+        await handledSignals(workflowId, intruders.length);
         expect((await handle.describe()).status.name).toBe('RUNNING');
         expect(await failedTasks(workflowId)).toEqual([]);
         await handle.signal(resolveUnmatchedWebhookSignal, { by: 'ana', note: 'checked' });
         expect((await handle.result()).resolution).toEqual({ by: 'ana', note: 'checked' });
+        expect(await failedTasks(workflowId)).toEqual([]);
       } finally {
         await handle.terminate('test over').catch(() => undefined);
       }
+    };
+
+    /** A credential registration from `intruder` is rejected to it with `message`. */
+    const expectUpdateRefused = async (intruder: Client, workflowId: string, message: RegExp) => {
+      const rejected = await intruder.workflow
+        .getHandle(workflowId)
+        .executeUpdate(registerCredentialUpdate, { args: [{ assertion: forgedAssertion }] })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((rejected as WorkflowUpdateFailedError).cause?.message).toMatch(message);
+    };
+
+    it("cannot start a workflow on bankflow's task queue: the run fails at once, refusing the plaintext input", async () => {
+      await expectStartRefused(raw, refusal('the workflow input'));
+    });
+
+    it('cannot signal a running workflow: the signal is dropped, and the workflow goes on', async () => {
+      await expectSignalsDropped([raw]);
     });
 
     it('cannot send an update: it is rejected to its caller, and the workflow goes on', async () => {
@@ -176,21 +251,70 @@ describe('customer data in Temporal histories', () => {
       });
       const handle = stack.client.workflow.getHandle(started.workflowId);
       try {
-        const rejected = await raw.workflow
-          .getHandle(started.workflowId)
-          .executeUpdate(registerCredentialUpdate, { args: [{ assertion: forgedAssertion }] })
-          .then(
-            () => undefined,
-            (error: unknown) => error,
-          );
-        expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
-        expect((rejected as WorkflowUpdateFailedError).cause?.message).toMatch(
-          refusal('the update registerCredential'),
-        );
+        await expectUpdateRefused(raw, started.workflowId, refusal('the update registerCredential'));
         expect((await handle.describe()).status.name).toBe('RUNNING');
         expect(await failedTasks(started.workflowId)).toEqual([]);
       } finally {
         await handle.terminate('test over');
+      }
+    });
+
+    it('cannot start a workflow with a payload that does not decrypt: the run fails at once, refusing it', async () => {
+      for (const kind of undecodableKinds) {
+        await expectStartRefused(hostile(kind), undecodableRefusal('the workflow input', kind));
+      }
+    });
+
+    it('cannot stall a running workflow with signals that do not decrypt: each is dropped, and a genuine signal still works', async () => {
+      await expectSignalsDropped(undecodableKinds.map(hostile));
+    });
+
+    it("cannot stall an enrollment with updates, queries and signals that do not decrypt: each is refused, and the merchant's next update succeeds", async () => {
+      const customer = await newCustomer(stack);
+      const started = await startEnrollment(stack, {
+        ...keyOf(customer),
+        returnToUrl: 'https://merchant.example/undecodable',
+      });
+      const handle = stack.client.workflow.getHandle(started.workflowId);
+      try {
+        await control(
+          stack,
+          'POST',
+          `/sandbox/biometrics/enrollments/${started.enrollmentId}/bank-authorization`,
+          {},
+        );
+        await waitForPhase(stack, customer, 'awaiting_enrollment');
+        for (const kind of undecodableKinds) {
+          await expectUpdateRefused(
+            hostile(kind),
+            started.workflowId,
+            undecodableRefusal('the update registerCredential', kind),
+          );
+          const intruder = hostile(kind).workflow.getHandle(started.workflowId);
+          // Bankflow's queries take no argument; one that comes with a payload nobody can read is refused too.
+          const query = await intruder.query<unknown, [string]>(enrollmentStateQuery.name, kind).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          expect((query as Error | undefined)?.message).toMatch(
+            undecodableRefusal('the query enrollmentState', kind),
+          );
+          await intruder.signal(enrollmentWebhookSignal, forgedEvent(started.enrollmentId));
+        }
+        await handledSignals(started.workflowId, undecodableKinds.length);
+        expect(await failedTasks(started.workflowId)).toEqual([]);
+
+        // The merchant's own requests go through as if nothing had come.
+        const options = await getRegistrationOptions(stack, keyOf(customer));
+        const registered = await registerCredential(stack, {
+          ...keyOf(customer),
+          assertion: customer.authenticator.createCredential(options, stack.sandbox.url),
+        });
+        expect(registered.ok).toBe(true);
+        expect((await waitForEnrollment(stack, keyOf(customer))).outcome).toBe('authorized');
+        expect(await failedTasks(started.workflowId)).toEqual([]);
+      } finally {
+        await handle.terminate('test over').catch(() => undefined);
       }
     });
   });

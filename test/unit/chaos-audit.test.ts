@@ -5,14 +5,14 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import type { BankRecords } from '../../bench/chaos/audit-bank.js';
 import { auditConfirmedOutcomes, confirmedOutcomeCheck } from '../../bench/chaos/audit-outcomes.js';
 import { auditWorkflows } from '../../bench/chaos/audit-temporal.js';
-import type { RunHistory } from '../../bench/chaos/histories.js';
+import type { RunHistory, WorkflowTaskFailure } from '../../bench/chaos/histories.js';
 import { Violations } from '../../bench/chaos/violations.js';
 import { searchAttributes } from '../../src/workflows/search-attributes.js';
 
 function run(
   type: string,
   status: string,
-  workflowTaskFailures: string[] = [],
+  workflowTaskFailures: (string | WorkflowTaskFailure)[] = [],
   phase = 'authorized',
   result?: unknown,
 ): RunHistory {
@@ -25,7 +25,10 @@ function run(
   return {
     info,
     webhookKeys: [],
-    workflowTaskFailures,
+    refusedSignals: 0,
+    workflowTaskFailures: workflowTaskFailures.map((failure) =>
+      typeof failure === 'string' ? { cause: failure, message: '' } : failure,
+    ),
     workflowTaskTimeouts: 0,
     retriedActivities: 0,
     updatesAccepted: 0,
@@ -59,6 +62,31 @@ describe('chaos audit of the workflow runs', () => {
         check: 'no nondeterminism error',
         subject: 'enrollmentWorkflow-1 (enrollmentWorkflow)',
         detail: '1 workflow task(s) failed replaying the history',
+      },
+    ]);
+  });
+
+  it('reports a workflow task that failed in the worker, even when a retry got past it', () => {
+    const violations = new Violations();
+    const undecodable = {
+      cause: 'WORKFLOW_WORKER_UNHANDLED_FAILURE',
+      message: 'Unsupported state or unable to authenticate data',
+    };
+    auditWorkflows(
+      [
+        // A payload that did not decrypt once stalled a payment's every task; here one got past it.
+        run('biometricPaymentWorkflow', 'COMPLETED', ['UNHANDLED_COMMAND', undecodable, undecodable]),
+        // The server refusing a completion that raced a new event is not a failed task.
+        run('enrollmentWorkflow', 'RUNNING', ['UNHANDLED_COMMAND', 'UNHANDLED_COMMAND']),
+      ],
+      violations,
+    );
+    expect(violations.list).toEqual([
+      {
+        check: 'no workflow has a failed workflow task',
+        subject: 'biometricPaymentWorkflow-1 (biometricPaymentWorkflow)',
+        detail:
+          '2 workflow task(s) failed, the first WORKFLOW_WORKER_UNHANDLED_FAILURE: Unsupported state or unable to authenticate data',
       },
     ]);
   });

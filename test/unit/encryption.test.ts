@@ -1,15 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import {
   EncryptionCodec,
   EncryptionKeyError,
+  keyIdMetadata,
   parseEncryptionKeys,
   PlaintextPayloadError,
+  UndecodablePayloadError,
+  type EncryptionKey,
 } from '../../src/temporal/encryption.js';
-import { isPlaintextMarker, plaintextMarkerKey } from '../../src/workflows/plaintext-marker.js';
+import { isRefusedPayloadMarker, refusedPayloadKey } from '../../src/workflows/plaintext-marker.js';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const payloadOf = (value: unknown) => defaultPayloadConverter.toPayload(value);
+
+/** AES-256-GCM of any bytes under the first key, laid out as the codec lays out a payload: IV, ciphertext, tag. */
+function encryptedWith([first]: EncryptionKey[], plain: Buffer): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', first!.key, iv);
+  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+}
 
 describe('payload encryption', () => {
   it('round-trips payloads and hides their content', async () => {
@@ -43,18 +53,68 @@ describe('payload encryption', () => {
     expect(Buffer.from(fresh?.metadata?.['encryption-key-id'] ?? []).toString()).toBe('2026');
   });
 
-  it('refuses a payload under an unknown key, a tampered one, and a truncated one', async () => {
-    const writer = new EncryptionCodec(parseEncryptionKeys(key('gone')), 'refuse');
-    const reader = new EncryptionCodec(parseEncryptionKeys(key('other')), 'refuse');
+  it('refuses a payload that does not decrypt in a client, naming why and never the key', async () => {
+    const writerKeys = parseEncryptionKeys(key('gone'));
+    const writer = new EncryptionCodec(writerKeys, 'refuse');
+    const readerKeys = parseEncryptionKeys(`${key('other')},${key('older')}`);
+    const reader = new EncryptionCodec(readerKeys, 'refuse');
     const [sealed] = await writer.encode([payloadOf('secret')]);
-    await expect(reader.decode([sealed!])).rejects.toThrow(
-      'payload encrypted with key "gone", which is not configured',
+    const refusal = async (codec: EncryptionCodec, payload: Payload) =>
+      codec.decode([payload]).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+
+    const unknown = await refusal(reader, sealed!);
+    expect(unknown).toBeInstanceOf(UndecodablePayloadError);
+    expect((unknown as Error).message).toBe(
+      'refused an encrypted payload that does not decrypt (unknown key id "gone"; the keys configured here are ' +
+        '"other", "older"): every bankflow client and worker must share TEMPORAL_ENCRYPTION_KEYS, and a key ' +
+        'leaves the list only once no history uses it',
     );
 
     const data = Buffer.from(sealed?.data ?? []);
     data[20] = (data[20] ?? 0) ^ 0xff;
-    await expect(writer.decode([{ ...sealed, data }])).rejects.toThrow();
-    await expect(writer.decode([{ ...sealed, data: data.subarray(0, 10) }])).rejects.toThrow('truncated');
+    const reasons = [
+      [
+        { ...sealed, data },
+        'authentication failed under key id "gone": altered, or not encrypted with this key',
+      ],
+      [
+        { ...sealed, data: data.subarray(0, 10) },
+        'truncated: 10 bytes, fewer than the 28 of an IV and an authentication tag',
+      ],
+      [
+        { ...sealed, data: new Uint8Array() },
+        'truncated: 0 bytes, fewer than the 28 of an IV and an authentication tag',
+      ],
+      [
+        { metadata: { encoding: Buffer.from('binary/encrypted') }, data },
+        'no key id: the encryption-key-id metadata is missing',
+      ],
+      [
+        { ...sealed, data: encryptedWith(writerKeys, Buffer.from('not a payload')) },
+        'the decrypted bytes are not a Temporal payload',
+      ],
+    ] as [Payload, string][];
+    for (const [payload, reason] of reasons) {
+      const error = await refusal(writer, payload);
+      expect(error).toBeInstanceOf(UndecodablePayloadError);
+      expect((error as UndecodablePayloadError).reason).toBe(reason);
+    }
+
+    // An id of any size from whoever sent it is quoted short; the key itself appears nowhere.
+    const longId = await refusal(writer, {
+      ...sealed,
+      metadata: { ...sealed?.metadata, [keyIdMetadata]: Buffer.from('x'.repeat(5_000)) },
+    });
+    expect((longId as Error).message).toContain(`unknown key id "${'x'.repeat(64)}..."`);
+    for (const error of [unknown, longId]) {
+      for (const { key: secret } of [...writerKeys, ...readerKeys]) {
+        expect((error as Error).message).not.toContain(secret.toString('base64'));
+        expect((error as Error).message).not.toContain(secret.toString('hex'));
+      }
+    }
   });
 
   it('refuses a payload that is not encrypted, marks it for a worker, and passes it in the codec server', async () => {
@@ -71,9 +131,53 @@ describe('payload encryption', () => {
     const worker = new EncryptionCodec(parseEncryptionKeys(key('k1')), 'mark');
     const [marked] = await worker.decode([plain]);
     const value: unknown = defaultPayloadConverter.fromPayload(marked!);
-    expect(isPlaintextMarker(value)).toBe(true);
-    expect(value).toEqual({ [plaintextMarkerKey]: 'json/plain' });
-    expect(isPlaintextMarker({ tax_number: '12345678909' })).toBe(false);
+    expect(isRefusedPayloadMarker(value)).toBe(true);
+    expect(value).toEqual({ [refusedPayloadKey]: 'is not encrypted (encoding "json/plain")' });
+    expect(isRefusedPayloadMarker({ tax_number: '12345678909' })).toBe(false);
+  });
+
+  it('marks a payload that does not decrypt for a worker exactly as a plaintext one, and shows the codec server why', async () => {
+    const keys = parseEncryptionKeys(key('k1'));
+    const [genuine] = await new EncryptionCodec(keys, 'refuse').encode([
+      payloadOf({ tax_number: '12345678909' }),
+    ]);
+    const undecodable: Payload[] = [
+      {
+        metadata: { encoding: Buffer.from('binary/encrypted'), [keyIdMetadata]: Buffer.from('k1') },
+        data: randomBytes(64),
+      },
+      { ...genuine, metadata: { ...genuine?.metadata, [keyIdMetadata]: Buffer.from('k9') } },
+      { ...genuine, data: Buffer.from(genuine?.data ?? []).subarray(0, 20) },
+      { metadata: { encoding: Buffer.from('binary/encrypted') } },
+    ];
+    const unknownEncoding = {
+      ...genuine,
+      metadata: { ...genuine?.metadata, encoding: Buffer.from('binary/encrypted+gzip') },
+    };
+    const empty = {};
+    const worker = new EncryptionCodec(keys, 'mark');
+    const marks = (await worker.decode([...undecodable, unknownEncoding, empty, genuine!])).map((payload) =>
+      defaultPayloadConverter.fromPayload<unknown>(payload),
+    );
+    expect(marks).toEqual([
+      {
+        [refusedPayloadKey]:
+          'does not decrypt (authentication failed under key id "k1": altered, or not encrypted with this key)',
+      },
+      { [refusedPayloadKey]: 'does not decrypt (unknown key id "k9"; the keys configured here are "k1")' },
+      {
+        [refusedPayloadKey]:
+          'does not decrypt (truncated: 20 bytes, fewer than the 28 of an IV and an authentication tag)',
+      },
+      { [refusedPayloadKey]: 'does not decrypt (no key id: the encryption-key-id metadata is missing)' },
+      { [refusedPayloadKey]: 'is not encrypted (encoding "binary/encrypted+gzip")' },
+      { [refusedPayloadKey]: 'is not encrypted (encoding "")' },
+      // One bad payload in a batch leaves the others readable.
+      { tax_number: '12345678909' },
+    ]);
+    // Support staff see the same marker in the Temporal UI instead of an error for the whole batch.
+    const display = new EncryptionCodec(keys, 'pass');
+    expect(await display.decode(undecodable)).toEqual(await worker.decode(undecodable));
   });
 
   it('explains what is wrong with a key list', () => {
