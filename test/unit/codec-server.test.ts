@@ -42,8 +42,8 @@ const post = (url: string, path: string, body: unknown, headers: Record<string, 
   });
 
 describe('codec server', () => {
-  it('decodes and encodes for a bearer token, and refuses without one', async () => {
-    const url = await serve({ tokens: ['t0ken'] });
+  it('decodes for a bearer token, encodes for an encoding one, and refuses without one', async () => {
+    const url = await serve({ tokens: ['t0ken'], encodeTokens: ['enc0der'] });
     const sealed = asJson(
       await codec.encode([defaultPayloadConverter.toPayload({ tax_number: '12345678909' })]),
     );
@@ -57,7 +57,7 @@ describe('codec server', () => {
       '{"tax_number":"12345678909"}',
     );
 
-    const encoded = await post(url, '/encode', body, { authorization: 'Bearer t0ken' });
+    const encoded = await post(url, '/encode', body, { authorization: 'Bearer enc0der' });
     const reencoded = (await encoded.json()) as { payloads: { metadata: Record<string, string> }[] };
     expect(Buffer.from(reencoded.payloads[0]?.metadata.encoding ?? '', 'base64').toString()).toBe(
       'binary/encrypted',
@@ -92,9 +92,50 @@ describe('codec server', () => {
     const url = await serve({ tokens: ['t0ken'] });
     const sealed = asJson(await codec.encode([defaultPayloadConverter.toPayload('x')]));
     expect((await post(url, '/t0ken/decode', sealed, { origin: uiOrigin })).status).toBe(200);
-    expect((await post(url, '/t0ken/encode', { payloads: [] })).status).toBe(200);
+    expect((await post(url, '/t0ken/encode', { payloads: [] })).status).toBe(403);
     expect((await post(url, '/wrong/decode', sealed, { origin: uiOrigin })).status).toBe(401);
     expect((await post(url, '/wrong/decode', sealed, { authorization: 'Bearer t0ken' })).status).toBe(401);
+  });
+
+  it('refuses /encode to every credential that may only decode: a support person reads, never mints payloads', async () => {
+    const url = await serve({
+      users: ['support:read-only-password'],
+      tokens: ['reader'],
+      encodeUsers: ['lead:may-also-encode'],
+      encodeTokens: ['writer'],
+    });
+    const plain = asJson([defaultPayloadConverter.toPayload({ by: 'mallory', note: 'forged' })]);
+    const basic = (pair: string) => ({ authorization: `Basic ${Buffer.from(pair).toString('base64')}` });
+    const decodeOnly = [
+      { path: '/encode', headers: basic('support:read-only-password') },
+      { path: '/encode', headers: { authorization: 'Bearer reader' } },
+      { path: '/reader/encode', headers: {} },
+      { path: '/encode?x=1', headers: { authorization: 'Bearer reader' } },
+    ];
+    for (const { path, headers } of decodeOnly) {
+      const refused = await post(url, path, plain, headers);
+      expect([path, refused.status]).toEqual([path, 403]);
+      expect(((await refused.json()) as { error: string }).error).toMatch(
+        /this credential may decode only; encoding is for CODEC_ENCODE_USERS and CODEC_ENCODE_TOKENS/,
+      );
+    }
+    const sealed = asJson(await codec.encode([defaultPayloadConverter.toPayload('x')]));
+    for (const headers of [basic('support:read-only-password'), { authorization: 'Bearer reader' }])
+      expect((await post(url, '/decode', sealed, headers)).status).toBe(200);
+    for (const { path, headers } of [
+      { path: '/encode', headers: basic('lead:may-also-encode') },
+      { path: '/writer/encode', headers: {} },
+      { path: '/decode', headers: { authorization: 'Bearer writer' } },
+    ])
+      expect([
+        path,
+        (await post(url, path, path.endsWith('decode') ? sealed : plain, headers)).status,
+      ]).toEqual([path, 200]);
+    // An encoding credential of one kind is not one of the other: a user's pair is no token.
+    expect((await post(url, '/encode', plain, { authorization: 'Bearer lead:may-also-encode' })).status).toBe(
+      401,
+    );
+    expect((await post(url, '/encode', plain, basic('writer'))).status).toBe(401);
   });
 
   it('names what is wrong with a body, and shows a payload under an unknown key as the marker a worker refuses', async () => {
