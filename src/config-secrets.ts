@@ -46,11 +46,21 @@ function fragments(value: string): string[] {
  */
 export function withholdSecrets(text: string, secretValues: string[]): string {
   const all = [...new Set(secretValues.flatMap(fragments))].sort((a, b) => b.length - a.length);
-  return all.reduce((withheld, fragment) => withheld.replaceAll(fragment, '[secret]'), text);
+  return withoutUrlCredentials(
+    all.reduce((withheld, fragment) => withheld.replaceAll(fragment, '[secret]'), text),
+  );
+}
+
+/**
+ * Credentials written into any URL (`https://user:password@host`) are a secret whatever variable holds them, so
+ * an ordinary variable such as BANK_BASE_URL or OTEL_EXPORTER_OTLP_ENDPOINT never shows them either.
+ */
+function withoutUrlCredentials(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@"]*@/gi, '$1[secret]@');
 }
 
 /** How an error shows the value it refused: quoted, or for a secret only its length. */
 export function shownValue(raw: string, isSecret: boolean): string {
-  if (!isSecret) return JSON.stringify(raw);
+  if (!isSecret) return JSON.stringify(withoutUrlCredentials(raw));
   return `a secret of ${raw.length} character${raw.length === 1 ? '' : 's'}, not shown`;
 }

@@ -1,5 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { TemporalFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { printLines } from './terminal-text.js';
 
 const isWrapper = (error: unknown): error is Error & { cause?: unknown } =>
   error instanceof WorkflowFailedError || (error instanceof TemporalFailure && error.cause !== undefined);
@@ -35,7 +36,7 @@ export function action<Args extends unknown[]>(run: (...args: Args) => Promise<v
     try {
       await run(...args);
     } catch (error) {
-      console.error(`error: ${rootMessage(error)}`);
+      printLines(`error: ${rootMessage(error)}`, 'stderr');
       process.exitCode = 1;
     }
   };

@@ -43,7 +43,7 @@ describe('bankflow output with hostile bank strings', () => {
     bank = await startStubBank((request, response) => {
       const body = request.url?.startsWith('/banking/cashin/refunds')
         ? { data: [refund], metadata: { before: null, after: null, has_next: false } }
-        : { errors: [{ title: 'NOT_FOUND', detail: 'not served by this stub' }] };
+        : { errors: [{ title: 'NOT_FOUND', detail: `not served by this stub ${hostileDescription}` }] };
       response
         .writeHead(body.data ? 200 : 404, { 'content-type': 'application/json' })
         .end(JSON.stringify(body));
@@ -81,6 +81,17 @@ describe('bankflow output with hostile bank strings', () => {
       expect(actsOnTerminal(result.stdout)).toBe(false);
       const printed = printedJson(result) as { data: ReceivableRefund[] };
       expect(printed.data[0]?.description).toBe(hostileDescription);
+    },
+    cliTestTimeoutMs,
+  );
+
+  it(
+    'an error that quotes the bank prints its words escaped on stderr',
+    async () => {
+      const result = await runCli(['card', 'get', '6a7b8c9d-0e1f-4a2b-8c3d-5e6f7a8b9c0d'], env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('\\u001b[2J');
+      expect(actsOnTerminal(result.stderr)).toBe(false);
     },
     cliTestTimeoutMs,
   );

@@ -339,6 +339,21 @@ describe('secret variables in configuration errors', () => {
       ),
     ).toBe('[secret] and [secret] and [secret], not k1 nor ana');
   });
+
+  it('never shows credentials written into a URL, whatever variable holds it', () => {
+    const password = 'url-password-7f3a9c';
+    const problems = problemsOf({
+      ...strongProduction,
+      BANK_BASE_URL: `http://svc:${password}@bank.example.com`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `https://svc:${password}@collector example`,
+    });
+    expect(problems).toMatch(/BANK_BASE_URL/);
+    expect(problems).toMatch(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(problems).not.toContain(password);
+    expect(withholdSecrets(`got "https://svc:${password}@bank.example.com/x"`, [])).toBe(
+      'got "https://[secret]@bank.example.com/x"',
+    );
+  });
 });
 
 describe('production minimums for secrets and bounds for windows', () => {

@@ -6,6 +6,7 @@ import { createLogger } from '../../logger.js';
 import { printJson } from '../context.js';
 import { action } from '../errors.js';
 import { checkedArgument, oneOf } from '../filters.js';
+import { printLines } from '../terminal-text.js';
 
 function formatCheck(check: CheckResult, width: number): string[] {
   const line = `  ${check.ok ? 'pass' : 'FAIL'}  ${check.name.padEnd(width)}  ${check.detail}`;
@@ -31,10 +32,10 @@ export function doctorCommand(program: Command): void {
         if (options.json) printJson(report);
         else {
           const width = Math.max(...report.checks.map((check) => check.name.length));
-          console.log(`bankflow doctor: BANKFLOW_ENV=${report.env}, as ${role}\n`);
-          console.log(report.checks.flatMap((check) => formatCheck(check, width)).join('\n'));
+          printLines(`bankflow doctor: BANKFLOW_ENV=${report.env}, as ${role}\n`);
+          printLines(report.checks.flatMap((check) => formatCheck(check, width)).join('\n'));
           const failed = report.checks.filter((check) => !check.ok).length;
-          console.log(failed === 0 ? '\nall checks passed' : `\n${failed} check(s) failed`);
+          printLines(failed === 0 ? '\nall checks passed' : `\n${failed} check(s) failed`);
         }
         if (!report.ok) process.exitCode = 1;
       }),
