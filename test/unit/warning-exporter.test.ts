@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
+import { trace } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createLogger } from '../../src/logger.js';
+import { startTracing } from '../../src/tracing/setup.js';
 import { WarningSpanExporter } from '../../src/tracing/warning-exporter.js';
 
 /** An exporter answering each batch with the next result given. */
@@ -56,5 +58,16 @@ describe('WarningSpanExporter', () => {
     });
     expect(warnings[0]?.msg).toContain('traces not exported to http://127.0.0.1:9/v1/traces');
     expect(warnings[1]).toMatchObject({ droppedBatches: 3 });
+  });
+
+  it('lets a process stop cleanly with spans still queued for a collector it cannot reach', async () => {
+    const failure = { code: ExportResultCode.FAILED, error: new Error('connect ECONNREFUSED 127.0.0.1:9') };
+    const tracing = startTracing(
+      'bankflow-test',
+      new WarningSpanExporter(answering([failure]), 'http://127.0.0.1:9/v1/traces', logger),
+    );
+    trace.getTracer('bankflow-test').startSpan('queued at the stop').end();
+    await expect(tracing.shutdown()).resolves.toBeUndefined();
+    expect(warnings).toHaveLength(1);
   });
 });
