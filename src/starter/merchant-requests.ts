@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { printable } from '../bank/schemas/printable.js';
 import {
   WithStartWorkflowOperation,
+  WorkflowFailedError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
   isGrpcServiceError,
@@ -214,6 +215,30 @@ async function startOrAsk<Input, Answer>(
   }
 }
 
+/**
+ * The server's answer to an update whose workflow closed before answering it, e.g. a payment that failed at once
+ * because the bank refused its start: it says nothing of why, the run's published start reply does.
+ */
+const endedBeforeAnswering = (error: unknown) =>
+  error instanceof RequestRefusedError && error.type === 'AcceptedUpdateCompletedWorkflow';
+
+/**
+ * Why a run failed before it published an answer to its start, e.g. the bank refused to create the payment: the
+ * failure the workflow raised, which names the bank's reason.
+ */
+async function failureOf(handle: WorkflowHandle): Promise<{ reason: string; type?: string } | undefined> {
+  const failed = await handle.result().then(
+    () => undefined,
+    (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : undefined),
+  );
+  // An activity's failure wraps the bank's answer: the innermost failure says what the bank said.
+  let cause: Error | undefined = failed;
+  while (cause?.cause instanceof Error) cause = cause.cause;
+  if (!cause) return undefined;
+  const type = cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+  return { reason: `${handle.workflowId} failed: ${cause.message}`, type };
+}
+
 /** Whether a start may follow an ended run with a new one: its `newRunTerm` differs from the ended run's. */
 function startsNewRun(
   question: Pick<FirstQuestion<unknown, unknown>, 'newRunTerm' | 'terms'>,
@@ -239,7 +264,8 @@ export async function startOrJoin<Input, Answer>(
     try {
       return { answer: await startOrAsk(ctx, question, reusePolicy), ended: false };
     } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError) && !endedBeforeAnswering(error))
+        throw error;
     }
     const published = await readPublished(ctx.client.workflow.getHandle(question.workflowId));
     if (published.status === 'RUNNING') continue;
@@ -252,10 +278,14 @@ export async function startOrJoin<Input, Answer>(
       throw await termsConflict(ctx, question, published);
     const reply = question.endedAnswer(published);
     if (reply?.ok) return { answer: reply.value, ended: true };
+    const failure =
+      reply || published.status !== 'FAILED'
+        ? undefined
+        : await failureOf(ctx.client.workflow.getHandle(question.workflowId));
     throw new RequestRefusedError(
       question.workflowId,
-      reply?.reason ?? endedMessage(question.workflowId, published.status),
-      reply?.type,
+      reply?.reason ?? failure?.reason ?? endedMessage(question.workflowId, published.status),
+      reply?.type ?? failure?.type,
     );
   }
 }

@@ -239,6 +239,17 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     expect((error as Error).message).toMatch(/is awaiting_account_holder_validation, not authorized/);
   });
 
+  it("refuses a payment the bank refuses at its start with the bank's reason, not the closed run's", async () => {
+    const error = await startPayment(stack, paymentInput({ deviceId: randomUUID() })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RequestRefusedError);
+    expect((error as Error).message).toMatch(
+      /^payment:\S+ failed: .*not found \(HTTP 404\): device \S+ not found$/,
+    );
+    expect((error as RequestRefusedError).type).toBe('BankNotFound');
+  });
+
   it('validates merchant input before starting anything, naming the field', async () => {
     await expect(startPayment(stack, paymentInput({ amountCents: 10.5 }))).rejects.toThrow(
       new InvalidInputError('amountCents', 'must be a whole number of cents'),
