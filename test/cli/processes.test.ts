@@ -49,6 +49,8 @@ describe('long-running commands', () => {
       CODEC_PORT: String(await freePort()),
       CHECKOUT_PORT: String(await freePort()),
       TEMPORAL_TASK_QUEUE: taskQueue,
+      // Schedules of its own: the shared server holds other tests' schedules under the default ids.
+      SCHEDULE_ID_PREFIX: `${taskQueue}-`,
       BANKFLOW_DATA_DIR: dataDir(),
     });
     try {

@@ -207,12 +207,15 @@ describe('secret values in the output of every component', () => {
     '`dev` (worker, receiver, codec server, sandbox, checkout) at debug level prints no configured secret',
     async () => {
       const ports = { sandbox: await freePort(), checkout: await freePort(), codec: await freePort() };
+      const taskQueue = `secret-output-${Date.now()}`;
       const dev = startCli(['dev'], {
         BANKFLOW_ENV: 'development',
         LOG_LEVEL: 'debug',
         TEMPORAL_ADDRESS: process.env[testEnvKeys.address] ?? '',
         TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace] ?? 'default',
-        TEMPORAL_TASK_QUEUE: `secret-output-${Date.now()}`,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        // Schedules of its own: the shared server holds other tests' schedules, encrypted under other keys.
+        SCHEDULE_ID_PREFIX: `${taskQueue}-`,
         TEMPORAL_ENCRYPTION_KEYS: `live:${secrets.liveKey}`,
         BANK_CLIENT_SECRET: secrets.bankSecret,
         SANDBOX_PORT: String(ports.sandbox),
