@@ -15,6 +15,7 @@ import {
 } from '../../src/starter/index.js';
 import { createReceiver } from '../../src/webhooks/app.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
+import { ids } from '../fuzz/merchant-cases.js';
 import { failureOf, startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';
 import { postSignedWebhook } from '../helpers/http.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
@@ -28,14 +29,6 @@ const refusal = (field: string, codePoint: string) =>
 
 const clearScreen = '\u001b[2J\u001b[H';
 const hyperlink = '\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\';
-
-const ids = {
-  device: '6f1e3a52-7c1d-4c55-9b3e-0a1b2c3d4e5f',
-  participant: '0b6b7a52-3a1e-4f57-8d2c-5e6f7a8b9c0d',
-  enrollment: '9d1c2b3a-4e5f-4a6b-8c7d-1e2f3a4b5c6d',
-  entity: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
-  account: '3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e',
-};
 
 describe('control characters at the edges: bank answers, webhooks, the sandbox and merchant input', () => {
   let data: DataSandbox;

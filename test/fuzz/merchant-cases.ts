@@ -91,7 +91,8 @@ const digitsOtherThan = (lengths: number[], reason: RegExp) =>
     reason,
   );
 
-const ids = {
+/** Well-formed ids for merchant input, the same in every case. */
+export const ids = {
   device: '6f1e3a52-7c1d-4c55-9b3e-0a1b2c3d4e5f',
   participant: '0b6b7a52-3a1e-4f57-8d2c-5e6f7a8b9c0d',
   enrollment: '9d1c2b3a-4e5f-4a6b-8c7d-1e2f3a4b5c6d',
