@@ -28,6 +28,7 @@ export interface JourneyRun {
 export async function runJourney(options: {
   client: Client;
   taskQueue: string;
+  customerKeySecret: string;
   bank: BankReadContext;
   sandboxUrl: string;
   /** The sandbox's control token, which the cluster was started with. */
@@ -41,7 +42,11 @@ export async function runJourney(options: {
     Object.entries(options.before ?? {}).map(([title, hook]) => [title, () => hook(paymentWorkflowId)]),
   );
   const result = await runDemoJourney({
-    starter: { client: options.client, taskQueue: options.taskQueue },
+    starter: {
+      client: options.client,
+      taskQueue: options.taskQueue,
+      customerKeySecret: options.customerKeySecret,
+    },
     bank: options.bank,
     sandboxUrl: options.sandboxUrl,
     sandboxToken: options.sandboxToken,

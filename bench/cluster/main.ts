@@ -83,6 +83,7 @@ if (cluster) {
   const ctx = {
     client,
     taskQueue: config.temporal.taskQueue,
+    customerKeySecret: config.support.lookupSecret,
     bank,
     sandboxUrl,
     sandboxToken: env.SANDBOX_CONTROL_TOKEN ?? '',

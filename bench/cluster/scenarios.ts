@@ -6,6 +6,8 @@ import { runJourney, workflowTaskIdentities } from './journey.js';
 export interface ScenarioContext {
   client: Client;
   taskQueue: string;
+  /** The deployment's SUPPORT_LOOKUP_SECRET, which the starter keys customers with. */
+  customerKeySecret: string;
   bank: BankReadContext;
   sandboxUrl: string;
   sandboxToken: string;
