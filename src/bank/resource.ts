@@ -11,6 +11,10 @@ import {
 } from './pagination.js';
 import { list, single } from './schemas/common.js';
 
+// An endpoint is declared once, as data, in its resource's module (src/bank/resources), the way stripe-node
+// declares its resources; BankClient's methods (here) and the bank-call activities (src/activities/bank-calls.ts)
+// are derived from the declarations, so a route, a schema or an operation name cannot differ between them.
+
 /**
  * What an endpoint answers: one record (`{data}`), one page of a list without cursors, or a list paged by
  * cursors (which also gets a `listAll...` method walking every page).
