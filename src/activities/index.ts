@@ -1,10 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
 import { createAttemptsSyncActivities } from './attempts-sync.js';
-import { createBiometricsActivities } from './biometrics.js';
-import { createBoletoActivities } from './boletos.js';
-import { createMetricsActivities } from './metrics.js';
-import { createRecurrenceActivities } from './recurrences.js';
+import { createBankCallActivities } from './bank-calls.js';
 import { createReportActivities, type ReportActivityDeps } from './reports.js';
 import { createScheduleActivities } from './schedules.js';
 import { createUnmatchedEventActivities } from './unmatched-events.js';
@@ -22,11 +19,8 @@ export interface ActivityDeps {
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createBoletoActivities(deps.bank),
-    ...createRecurrenceActivities(deps.bank),
+    ...createBankCallActivities(deps.bank),
     ...createAttemptsSyncActivities(deps.bank, deps.bankRequestsPerSecond),
-    ...createMetricsActivities(deps.bank),
-    ...createBiometricsActivities(deps.bank),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
     ...createScheduleActivities(deps.temporal),
     ...createUnmatchedEventActivities(deps.temporal),

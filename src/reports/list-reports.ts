@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { BankClient } from '../bank/client.js';
-import { dataListEndpoints } from '../bank/data-requests.js';
 import type { ListEndpoint, Page } from '../bank/pagination.js';
+import { listEndpoint } from '../bank/resources/index.js';
 import type { Money } from '../bank/schemas/common.js';
 import { receivableRefundSchema } from '../bank/schemas/refund.js';
 import { transferDocumentSchema } from '../bank/schemas/transfer.js';
@@ -56,14 +56,14 @@ const windowQuery = (window: JobWindow, after: string | null) => ({
 export const listReports: Record<ListReportJob, ListReport> = {
   'refund-report': listReport({
     recordsKey: 'refunds',
-    endpoint: dataListEndpoints.receivableRefunds,
+    endpoint: listEndpoint('listReceivableRefunds'),
     schema: receivableRefundSchema,
     columns: refundColumns,
     fetchPage: (bank, window, after) => bank.listReceivableRefunds(windowQuery(window, after)),
   }),
   'transfer-report': listReport({
     recordsKey: 'transfers',
-    endpoint: dataListEndpoints.transfers,
+    endpoint: listEndpoint('listTransfers'),
     schema: transferDocumentSchema,
     columns: transferColumns,
     fetchPage: (bank, window, after) => bank.listTransfers(windowQuery(window, after)),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
-import { createBiometricsActivities } from '../../src/activities/biometrics.js';
+import { createBankCallActivities } from '../../src/activities/bank-calls.js';
 import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
 import { BankClient } from '../../src/bank/client.js';
 import {
@@ -1124,7 +1124,7 @@ describe('sandbox settings and reset', () => {
 
 describe('biometrics activities', () => {
   it('wrap each client call and turn refusals into typed failures', async () => {
-    const activities = createBiometricsActivities(bank);
+    const activities = createBankCallActivities(bank);
     const device = await bank.findOrCreateDevice({
       fingerprint: randomUUID(),
       counterparty_tax_number: '12345678909',

@@ -1,4 +1,4 @@
-import { createRecurrenceActivities } from '../../src/activities/recurrences.js';
+import { createBankCallActivities } from '../../src/activities/bank-calls.js';
 import { BankNotFoundError, BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
 import {
   collectionAttemptSchema,
@@ -332,7 +332,7 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
   });
 
   it('is an activity that reads one attempt', async () => {
-    const activities = createRecurrenceActivities(bank.bank);
+    const activities = createBankCallActivities(bank.bank);
     const page = await bank.bank.listCollectionAttempts({ limit: 10 });
     const attempt = await activities.getCollectionAttempt(page.data[0]!.id);
     expect(attempt.stages).toBeDefined();

@@ -1,4 +1,4 @@
-import { createMetricsActivities } from '../../src/activities/metrics.js';
+import { createBankCallActivities } from '../../src/activities/bank-calls.js';
 import { BankNotFoundError, BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
 import type { MetricsQuery } from '../../src/bank/schemas/metrics.js';
 import { failureOf, fixedNow, startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';
@@ -124,7 +124,7 @@ describe('GET /banking/metric through BankClient and the sandbox bank', () => {
       from_datetime: '2025-05-01T00:00:00Z',
       to_datetime: '2025-06-01T00:00:00Z',
     };
-    const metrics = await createMetricsActivities(bank.bank).getMetrics(query);
+    const metrics = await createBankCallActivities(bank.bank).getMetrics(query);
     expect(metrics.payment_document).toEqual(sums(bank.sandbox.state.bankData.transfers, query));
   });
 });

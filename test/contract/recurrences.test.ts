@@ -1,4 +1,4 @@
-import { createRecurrenceActivities } from '../../src/activities/recurrences.js';
+import { createBankCallActivities } from '../../src/activities/bank-calls.js';
 import {
   BankRequestRejectedError,
   BankUnauthorizedError,
@@ -183,7 +183,7 @@ describe('POST /banking/cashin/pix/recurrences through BankClient and the sandbo
   });
 
   it('is an activity whose validation failure is not retried', async () => {
-    const activities = createRecurrenceActivities(bank.bank);
+    const activities = createBankCallActivities(bank.bank);
     const recurrence = await activities.generateRecurrence({ ...request, external_id: 'activity-1' });
     expect(recurrence.status).toBe('approved');
     const failure = await failureOf(

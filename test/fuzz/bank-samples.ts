@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
-import { biometricsRequests } from '../../src/bank/biometrics.js';
 import type { BankClient } from '../../src/bank/client.js';
-import { dataRequests } from '../../src/bank/data-requests.js';
-import { boletoSchema } from '../../src/bank/schemas/boleto.js';
-import { single } from '../../src/bank/schemas/common.js';
+import { answerSchema } from '../../src/bank/resource.js';
+import { bankEndpoints } from '../../src/bank/resources/index.js';
 import type { DataSandbox } from '../helpers/data-sandbox.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
@@ -114,45 +112,44 @@ export async function responseCases(data: DataSandbox): Promise<ResponseCase[]> 
   const singles: [string, z.ZodType, unknown, (bank: BankClient) => Promise<unknown>][] = [
     [
       'cancelBoleto',
-      single(boletoSchema),
+      answerSchema(bankEndpoints.cancelBoleto),
       await bank.cancelBoleto(boletoId),
       (b) => b.cancelBoleto(boletoId),
     ],
     [
       'generateRecurrence',
-      dataRequests.generateRecurrence(recurrenceRequest).schema,
+      answerSchema(bankEndpoints.generateRecurrence),
       await bank.generateRecurrence(recurrenceRequest),
       (b) => b.generateRecurrence(recurrenceRequest),
     ],
     [
       'getCollectionAttempt',
-      dataRequests.getCollectionAttempt(attemptId).schema,
+      answerSchema(bankEndpoints.getCollectionAttempt),
       await bank.getCollectionAttempt(attemptId),
       (b) => b.getCollectionAttempt(attemptId),
     ],
-    ['getCard', dataRequests.getCard(card.id).schema, await bank.getCard(card.id), (b) => b.getCard(card.id)],
+    ['getCard', answerSchema(bankEndpoints.getCard), await bank.getCard(card.id), (b) => b.getCard(card.id)],
     [
       'getCardPurchaseByEndToEndId',
-      dataRequests.getCardPurchaseByEndToEndId(purchase.end_to_end_id, {}).schema,
+      answerSchema(bankEndpoints.getCardPurchaseByEndToEndId),
       await bank.getCardPurchaseByEndToEndId(purchase.end_to_end_id),
       (b) => b.getCardPurchaseByEndToEndId(purchase.end_to_end_id),
     ],
     [
       'getCurrentCardInvoice',
-      dataRequests.getCurrentCardInvoice({ entity_id: entityId }).schema,
+      answerSchema(bankEndpoints.getCurrentCardInvoice),
       await bank.getCurrentCardInvoice({ entity_id: entityId }),
       (b) => b.getCurrentCardInvoice({ entity_id: entityId }),
     ],
     [
       'getMetrics',
-      dataRequests.getMetrics(metricsQuery).schema,
+      answerSchema(bankEndpoints.getMetrics),
       await bank.getMetrics(metricsQuery),
       (b) => b.getMetrics(metricsQuery),
     ],
     [
       'findOrCreateDevice',
-      biometricsRequests.findOrCreateDevice({ fingerprint: 'x', counterparty_tax_number: '12345678909' })
-        .schema,
+      answerSchema(bankEndpoints.findOrCreateDevice),
       await bank.findOrCreateDevice({
         fingerprint: `fuzz-${id}`,
         counterparty_tax_number: '12345678909',
@@ -162,43 +159,43 @@ export async function responseCases(data: DataSandbox): Promise<ResponseCase[]> 
     ],
     [
       'createEnrollment',
-      biometricsRequests.createEnrollment(enrollmentRequest).schema,
+      answerSchema(bankEndpoints.createEnrollment),
       enrollment,
       (b) => b.createEnrollment(enrollmentRequest),
     ],
     [
       'getRegistrationOptions',
-      biometricsRequests.getRegistrationOptions(enrollment.id).schema,
+      answerSchema(bankEndpoints.getRegistrationOptions),
       registrationOptions,
       (b) => b.getRegistrationOptions(enrollment.id),
     ],
     [
       'registerCredential',
-      biometricsRequests.registerCredential(enrollment.id, registration).schema,
+      answerSchema(bankEndpoints.registerCredential),
       registered,
       (b) => b.registerCredential(enrollment.id, registration),
     ],
     [
       'createBiometricPayment',
-      biometricsRequests.createBiometricPayment(enrollment.id, paymentRequest).schema,
+      answerSchema(bankEndpoints.createBiometricPayment),
       payment,
       (b) => b.createBiometricPayment(enrollment.id, paymentRequest),
     ],
     [
       'getBiometricPayment',
-      biometricsRequests.getBiometricPayment(enrollment.id, payment.id).schema,
+      answerSchema(bankEndpoints.getBiometricPayment),
       await bank.getBiometricPayment(enrollment.id, payment.id),
       (b) => b.getBiometricPayment(enrollment.id, payment.id),
     ],
     [
       'getPaymentAuthorizationOptions',
-      biometricsRequests.getPaymentAuthorizationOptions(enrollment.id, payment.id).schema,
+      answerSchema(bankEndpoints.getPaymentAuthorizationOptions),
       paymentOptions,
       (b) => b.getPaymentAuthorizationOptions(enrollment.id, payment.id),
     ],
     [
       'authorizeBiometricPayment',
-      biometricsRequests.authorizeBiometricPayment(enrollment.id, payment.id, authorization).schema,
+      answerSchema(bankEndpoints.authorizeBiometricPayment),
       authorized,
       (b) => b.authorizeBiometricPayment(enrollment.id, payment.id, authorization),
     ],
@@ -218,56 +215,56 @@ export async function responseCases(data: DataSandbox): Promise<ResponseCase[]> 
   ][] = [
     [
       'listTransfers',
-      dataRequests.listTransfers(window).schema,
+      answerSchema(bankEndpoints.listTransfers),
       transfers,
       (b) => b.listTransfers(window),
       page,
     ],
     [
       'listAllTransfers',
-      dataRequests.listTransfers(window).schema,
+      answerSchema(bankEndpoints.listTransfers),
       transfers,
       (b) => drain(b.listAllTransfers(window)),
       record,
     ],
     [
       'listReceivableRefunds',
-      dataRequests.listReceivableRefunds({}).schema,
+      answerSchema(bankEndpoints.listReceivableRefunds),
       refunds,
       (b) => b.listReceivableRefunds(),
       page,
     ],
     [
       'listAllReceivableRefunds',
-      dataRequests.listReceivableRefunds({}).schema,
+      answerSchema(bankEndpoints.listReceivableRefunds),
       refunds,
       (b) => drain(b.listAllReceivableRefunds()),
       record,
     ],
     [
       'listCollectionAttempts',
-      dataRequests.listCollectionAttempts({}).schema,
+      answerSchema(bankEndpoints.listCollectionAttempts),
       attemptsPage,
       (b) => b.listCollectionAttempts(),
       page,
     ],
     [
       'listAllCollectionAttempts',
-      dataRequests.listCollectionAttempts({}).schema,
+      answerSchema(bankEndpoints.listCollectionAttempts),
       attemptsPage,
       (b) => drain(b.listAllCollectionAttempts()),
       record,
     ],
     [
       'listParticipants',
-      biometricsRequests.listParticipants({}).schema,
+      answerSchema(bankEndpoints.listParticipants),
       participants,
       (b) => b.listParticipants({ device_id: device.id }),
       page,
     ],
     [
       'listEnrollments',
-      biometricsRequests.listEnrollments({ device_id: device.id }).schema,
+      answerSchema(bankEndpoints.listEnrollments),
       enrollments,
       (b) => b.listEnrollments({ device_id: device.id }),
       page,
