@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import { biometricsRequests } from '../../src/bank/biometrics.js';
 import type { BankClient } from '../../src/bank/client.js';
 import { dataRequests } from '../../src/bank/data-requests.js';

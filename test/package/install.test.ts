@@ -84,7 +84,7 @@ describe('the package a merchant backend installs', () => {
   let packed: PackResult;
   let typeCheck: CliResult;
   let packStart: number;
-  const staleModule = `dist/stale-${randomUUID()}.js`;
+  const staleModule = `dist/src/stale-${randomUUID()}.js`;
   const seconds: Record<string, number> = {};
 
   async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
@@ -103,7 +103,7 @@ describe('the package a merchant backend installs', () => {
 
     // `npm pack` runs `prepare`, which builds dist/ from the sources: a pack from a fresh clone holds it too. A
     // module left in dist/ by an older build must not ship.
-    mkdirSync('dist', { recursive: true });
+    mkdirSync('dist/src', { recursive: true });
     writeFileSync(staleModule, 'export {};\n');
     packStart = Date.now();
     const pack = await timed('pack', () =>
@@ -149,7 +149,7 @@ describe('the package a merchant backend installs', () => {
   });
 
   it('is built as it is packed, from an empty dist/', () => {
-    expect(statSync('dist/starter/index.js').mtimeMs).toBeGreaterThanOrEqual(packStart);
+    expect(statSync('dist/src/starter/index.js').mtimeMs).toBeGreaterThanOrEqual(packStart);
     expect(existsSync(staleModule)).toBe(false);
     expect(packed.files.map((file) => file.path)).not.toContain(staleModule);
   });
@@ -161,12 +161,14 @@ describe('the package a merchant backend installs', () => {
     expect(packed.files.map((file) => file.path)).toContain('LICENSE');
   });
 
-  it('holds the built code with its types, the workflow bundles, the pages, the binary and the docs, and nothing of development', () => {
+  it('holds the built code with its types, the workflow bundles, the binary and the docs, and nothing of development', () => {
+    // The build compiles the development kit too (dist/devkit/, for `npm start`); the package leaves it out.
+    expect(existsSync('dist/devkit/cli/commands.js')).toBe(true);
     const files = new Set(packed.files.map((file) => file.path));
     for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/bankflow.js']) {
       expect(files).toContain(file);
     }
-    // Every module compiled with its declarations; the worker's prebuilt bundles; every page file the servers load.
+    // Every module compiled with its declarations, and the worker's prebuilt bundles.
     const sources = readdirSync('src', { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative('src', path.join(entry.parentPath, entry.name)));
@@ -176,12 +178,12 @@ describe('the package a merchant backend installs', () => {
       ),
       'workflows-bundle.js',
       'workflows-bundle-traced.js',
-    ].map((file) => `dist/${file}`);
+    ].map((file) => `dist/src/${file}`);
     expect(expected.filter((file) => !files.has(file))).toEqual([]);
 
     const docs = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'];
     const development = [...files].filter(
-      (file) => !docs.includes(file) && !(/^(dist|bin)\//.test(file) && !file.endsWith('.map')),
+      (file) => !docs.includes(file) && !(/^(dist\/src|bin)\//.test(file) && !file.endsWith('.map')),
     );
     expect(development).toEqual([]);
 
