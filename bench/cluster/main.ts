@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BankClient } from '../../src/bank/client.js';
 import { resolveBank } from '../../src/bank/base-url.js';
-import { loadConfig } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../../devkit/config.js';
 import { createLogger } from '../../src/logger.js';
 import { clusterPorts } from '../../devkit/stack/cluster/cluster-stack.js';
 import { namedServerPorts, portFree, serverPorts } from '../../devkit/stack/cluster/ports.js';
@@ -51,7 +51,7 @@ const env: Record<string, string> = {
   CODEC_PORT: String(await freePort()),
   CHECKOUT_PORT: String(await freePort()),
 };
-const config = loadConfig(env);
+const config = loadDevelopmentConfig('cluster', env);
 const address = `127.0.0.1:${frontend}`;
 
 const rows: { step: string; seconds: number; outcome: Outcome }[] = [];

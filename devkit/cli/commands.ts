@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadDevelopmentConfig } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../config.js';
 import { addServerCommand } from '../../src/cli/server-command.js';
 import { demoCommand } from './demo/command.js';
 import { sandboxIdsCommand } from './sandbox-ids.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../src/bank/base-url.js';
-import { loadDevelopmentConfig } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../config.js';
 import { readControlToken } from '../sandbox/control-token-file.js';
 import { idKinds, type IdKind, type IdListing, type ListedId } from '../sandbox/id-listing.js';
 import { cliContext, printJson } from '../../src/cli/context.js';

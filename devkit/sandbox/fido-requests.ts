@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { authorizePaymentRequestSchema, registerCredentialRequestSchema } from '../../src/bank/schemas/fido.js';
+import {
+  authorizePaymentRequestSchema,
+  registerCredentialRequestSchema,
+} from '../../src/bank/schemas/fido.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { BankClient } from '../../src/bank/client.js';
-import type { BankConfig, Config, TemporalConfig } from '../../src/config.js';
+import type { BankConfig, TemporalConfig } from '../../src/config.js';
+import type { DevConfig } from '../config.js';
 import { createCheckout } from '../checkout/app.js';
 import { checkoutPublicUrl } from '../checkout/public-url.js';
 import type { RunningSandbox } from '../sandbox/app.js';
@@ -19,7 +20,7 @@ export interface RunningCheckout {
  * Temporal client, as a merchant backend would.
  */
 export async function startCheckout(
-  config: Config,
+  config: DevConfig,
   temporal: TemporalConfig,
   bank: BankConfig & { baseUrl: string },
   sandbox: RunningSandbox,

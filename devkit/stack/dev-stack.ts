@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from '../../src/config.js';
+import type { DevConfig } from '../config.js';
 import { applySchedulesAtStart } from './schedules-at-start.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
@@ -15,7 +15,7 @@ export type DevStack = RunningStack;
  * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set) and a
  * worker, stopped in reverse order. A failure half-way stops what already started.
  */
-export function startDevStack(config: Config, logger: Logger, tracing?: Tracing): Promise<DevStack> {
+export function startDevStack(config: DevConfig, logger: Logger, tracing?: Tracing): Promise<DevStack> {
   return buildStack(logger, async (parts) => {
     const { urls } = parts;
     const codec = await startCodecServer(config, logger);
@@ -28,7 +28,7 @@ export function startDevStack(config: Config, logger: Logger, tracing?: Tracing)
       const cliPath = await findTemporalCli({ explicitPath: temporal.cliPath, pathEnv: temporal.searchPath });
       const server = await startDevServer({
         cliPath,
-        port: temporal.devServerPort,
+        port: config.devServerPort,
         uiPort: temporal.uiPort,
         dataDir: config.dataDir,
         namespace: temporal.namespace,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Config } from '../../src/config.js';
+import type { DevConfig } from '../config.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/app.js';
 import { writeControlToken } from '../sandbox/control-token-file.js';
 
@@ -10,7 +10,7 @@ import { writeControlToken } from '../sandbox/control-token-file.js';
  * API takes SANDBOX_CONTROL_TOKEN, else a token generated for this run, left in the data directory for the CLI.
  */
 export async function startConfiguredSandbox(
-  config: Config,
+  config: DevConfig,
   logger: Logger,
   defaultWebhookUrl?: string,
 ): Promise<RunningSandbox & { controlToken: string; shownControlToken: string }> {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { resolveBank } from '../../src/bank/base-url.js';
-import type { BankConfig, Config, TemporalConfig } from '../../src/config.js';
+import type { BankConfig, TemporalConfig } from '../../src/config.js';
+import type { DevConfig } from '../config.js';
 import { startCheckout } from './checkout-process.js';
 import { startReceiver } from '../../src/stack/receiver-process.js';
 import { startConfiguredSandbox } from './sandbox-process.js';
@@ -50,7 +51,7 @@ export async function buildStack(
  */
 export async function startBankSide(
   parts: StackParts,
-  config: Config,
+  config: DevConfig,
   temporal: TemporalConfig,
   logger: Logger,
 ): Promise<BankConfig & { baseUrl: string }> {

@@ -196,7 +196,7 @@ describe('the package a merchant backend installs', () => {
         succeeded(
           run(
             'npm',
-            ['ci', '--omit=dev', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'],
+            ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
             production,
           ),
           'npm ci --omit=dev',

@@ -1,5 +1,6 @@
 import net from 'node:net';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../../devkit/config.js';
 import { clusterPorts } from '../../devkit/stack/cluster/cluster-stack.js';
 import { assertPortsFree, namedServerPorts, serverPorts } from '../../devkit/stack/cluster/ports.js';
 import { schemaSteps } from '../../devkit/stack/cluster/schema.js';
@@ -11,7 +12,7 @@ const access = { host: '127.0.0.1', port: 55432, user: 'temporal', password: 'se
 
 /** bankflow cluster runs in development (it holds the sandbox bank), as `bankflow cluster` loads it. */
 const developmentConfig = (env: Record<string, string>) =>
-  loadConfig({ BANKFLOW_ENV: 'development', ...env });
+  loadDevelopmentConfig('cluster', { BANKFLOW_ENV: 'development', ...env });
 describe('bankflow cluster: configuration', () => {
   it("lays out the server's ports from the frontend's as Temporal's own configs do", () => {
     expect(serverPorts(7233)).toEqual({

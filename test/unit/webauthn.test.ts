@@ -1,6 +1,9 @@
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import { encodeCbor, type CborValue } from '../../devkit/authenticator/cbor.js';
-import { AuthenticatorError, SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
+import {
+  AuthenticatorError,
+  SoftwareAuthenticator,
+} from '../../devkit/authenticator/software-authenticator.js';
 import type { ErrorItem } from '../../src/bank/schemas/errors.js';
 import {
   fidoCreationOptionsSchema,

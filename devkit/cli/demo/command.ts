@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../../src/bank/base-url.js';
-import { loadDevelopmentConfig } from '../../../src/config.js';
+import { loadDevelopmentConfig } from '../../config.js';
 import { readControlToken } from '../../sandbox/control-token-file.js';
 import { bankReadContext } from '../../../src/cli/bank.js';
 import { cliContext, withStarter } from '../../../src/cli/context.js';

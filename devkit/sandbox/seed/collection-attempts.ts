@@ -1,4 +1,7 @@
-import type { CollectionAttempt, CollectionAttemptStatus } from '../../../src/bank/schemas/collection-attempt.js';
+import type {
+  CollectionAttempt,
+  CollectionAttemptStatus,
+} from '../../../src/bank/schemas/collection-attempt.js';
 import type { Recurrence } from '../../../src/bank/schemas/recurrence.js';
 import type { Stage } from '../../../src/bank/schemas/stage.js';
 import { endToEndId } from './generators.js';

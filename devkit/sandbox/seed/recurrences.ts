@@ -1,4 +1,7 @@
-import type { CollectionAttempt, CollectionAttemptStatus } from '../../../src/bank/schemas/collection-attempt.js';
+import type {
+  CollectionAttempt,
+  CollectionAttemptStatus,
+} from '../../../src/bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../../src/bank/schemas/recurrence.js';
 import { accountOwners, type AccountOwner } from './accounts.js';
 import { buildAttempt } from './collection-attempts.js';

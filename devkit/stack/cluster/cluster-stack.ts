@@ -1,10 +1,14 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { Connection } from '@temporalio/client';
-import { ConfigError, type Config } from '../../../src/config.js';
+import { ConfigError } from '../../../src/config.js';
+import type { DevConfig } from '../../config.js';
 import { applySchedulesAtStart } from '../schedules-at-start.js';
 import { ensureNamespace } from '../../temporal/namespace-registration.js';
-import { assertNoConflicts, registerSearchAttributes } from '../../../src/temporal/search-attribute-registration.js';
+import {
+  assertNoConflicts,
+  registerSearchAttributes,
+} from '../../../src/temporal/search-attribute-registration.js';
 import { provideServerBinaries } from '../../temporal/server-binaries.js';
 import { startCodecServer } from '../../../src/stack/codec-process.js';
 import { buildStack, startBankSide, type RunningStack } from '../stack-parts.js';
@@ -19,7 +23,7 @@ import { startWorkerProcesses } from './worker-processes.js';
 const retentionDays = 7;
 
 /** Every port the cluster binds, checked before anything starts. */
-export function clusterPorts(config: Config): NamedPort[] {
+export function clusterPorts(config: DevConfig): NamedPort[] {
   if (config.cluster.postgresPort === 0) {
     throw new ConfigError([
       { variable: 'CLUSTER_POSTGRES_PORT', reason: 'must be a fixed port, e.g. 55432' },
@@ -28,7 +32,7 @@ export function clusterPorts(config: Config): NamedPort[] {
   const named = (port: number, what: string, variable: string) => ({ port, what, variable });
   return [
     named(config.cluster.postgresPort, 'PostgreSQL', 'CLUSTER_POSTGRES_PORT'),
-    ...namedServerPorts(serverPorts(config.temporal.devServerPort)),
+    ...namedServerPorts(serverPorts(config.devServerPort)),
     named(config.temporal.uiPort, 'Temporal Web UI', 'TEMPORAL_UI_PORT'),
     named(config.codec.port, 'codec server', 'CODEC_PORT'),
     named(config.webhooks.port, 'webhook receiver', 'WEBHOOK_PORT'),
@@ -47,9 +51,9 @@ export function clusterPorts(config: Config): NamedPort[] {
  * with bankflow's search attributes, the codec server, the webhook receiver and the sandbox bank (unless
  * BANK_BASE_URL), CLUSTER_WORKERS worker processes, and the schedules; stopped in reverse order.
  */
-export async function startClusterStack(config: Config, logger: Logger): Promise<RunningStack> {
+export async function startClusterStack(config: DevConfig, logger: Logger): Promise<RunningStack> {
   const postgresBin = findPostgres({ explicitBin: config.cluster.postgresBin });
-  const ports = serverPorts(config.temporal.devServerPort);
+  const ports = serverPorts(config.devServerPort);
   await assertPortsFree(clusterPorts(config));
   const binaries = await provideServerBinaries({ pathEnv: config.temporal.searchPath });
   const clusterDir = path.resolve(config.dataDir, 'cluster');
