@@ -13,8 +13,8 @@ export interface CliContext<Loaded extends Config = Config> {
 }
 
 /**
- * Loads the configuration or ends the process with the offending variables named; `bankflow dev` loads it with
- * loadDevelopmentConfig.
+ * Loads the configuration or ends the process with the offending variables named; the development kit's commands
+ * load theirs with loadDevelopmentConfig (devkit/config.ts).
  */
 export function cliContext<Loaded extends Config = Config>(load?: () => Loaded): CliContext<Loaded> {
   try {
