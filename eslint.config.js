@@ -4,6 +4,12 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
+/** What runs in production never depends on the development kit; src/cli/devkit.ts loads it when present. */
+const noDevkit = {
+  group: ['**/devkit/**'],
+  message: 'src/ is what production runs: it must not import the development kit (devkit/).',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '.test-results/', 'reports/'] },
   js.configs.recommended,
@@ -49,13 +55,19 @@ export default tseslint.config(
               message: 'Workflows import only @temporalio/workflow, shared definitions and activity types.',
               allowTypeImports: true,
             },
+            noDevkit,
           ],
         },
       ],
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'scripts/**', 'bench/**'],
+    files: ['src/**/*.ts'],
+    ignores: ['src/workflows/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noDevkit] }] },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'devkit/cli/**/*.ts', 'scripts/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },
   {
@@ -64,7 +76,7 @@ export default tseslint.config(
   },
   // Browser scripts of the sandbox's hosted pages and of the reference checkout page.
   {
-    files: ['src/sandbox/pages/**/*.js', 'src/checkout/public/**/*.js'],
+    files: ['devkit/sandbox/pages/**/*.js', 'devkit/checkout/public/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
         [

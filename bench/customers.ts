@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SoftwareAuthenticator } from '../src/authenticator/software-authenticator.js';
+import { SoftwareAuthenticator } from '../devkit/authenticator/software-authenticator.js';
 import { BankClient } from '../src/bank/client.js';
 import {
   findOrCreateDevice,

@@ -92,7 +92,7 @@ export interface BankflowProcessOptions {
  * own. Resolves once its output matches `ready`.
  */
 export async function startBankflowProcess(options: BankflowProcessOptions): Promise<BankflowProcess> {
-  if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) {
+  if (!existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'))) {
     throw new Error('dist/ is missing: run `npm run build` first (`npm run bench` does)');
   }
   return startNodeProcess({

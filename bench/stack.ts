@@ -9,7 +9,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino, type Logger } from 'pino';
 import { developmentEncryptionKeys, loadConfig, type BankConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox } from '../devkit/sandbox/app.js';
 import { findTemporalCli } from '../src/temporal/cli-binary.js';
 import { bankflowDataConverter } from '../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../src/temporal/encryption.js';

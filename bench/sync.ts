@@ -1,7 +1,7 @@
 import { BankClient } from '../src/bank/client.js';
 import type { GenerateRecurrenceRequest } from '../src/bank/schemas/recurrence.js';
-import { exampleRecurrenceRequest } from '../src/sandbox/examples/recurrence-request.js';
-import type { SandboxWorld } from '../src/sandbox/seed/world.js';
+import { exampleRecurrenceRequest } from '../devkit/sandbox/examples/recurrence-request.js';
+import type { SandboxWorld } from '../devkit/sandbox/seed/world.js';
 import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { workflowIds } from '../src/workflows/ids.js';
 import { cpuPer, medianCpu, stackCpuMs, type CpuSplit } from './cpu.js';

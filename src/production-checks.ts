@@ -1,4 +1,5 @@
-import type { Env } from './config.js';
+import type { Env } from './config/sections.js';
+import { temporalConnectionProtected } from './config/temporal-connection.js';
 import {
   developmentEncryptionKeys,
   developmentSupportLookupSecret,
@@ -71,13 +72,6 @@ const developmentKey = parseEncryptionKeys(developmentEncryptionKeys)[0]?.key;
 const holdsDevelopmentKey = (keys: string | undefined) =>
   parsedKeys(keys).some((entry) => developmentKey !== undefined && entry.key.equals(developmentKey));
 
-const temporalSecured = (env: Env) =>
-  env.TEMPORAL_TLS ||
-  Boolean(env.TEMPORAL_TLS_CERT_PATH) ||
-  Boolean(env.TEMPORAL_TLS_CA_PATH) ||
-  Boolean(env.TEMPORAL_API_KEY) ||
-  env.TEMPORAL_PLAINTEXT_ALLOWED;
-
 /** What BANKFLOW_ENV=production refuses at configuration time, in the order the errors are listed. */
 export const productionChecks: ProductionCheck[] = [
   {
@@ -122,7 +116,7 @@ export const productionChecks: ProductionCheck[] = [
       'is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true ' +
       '(or a TLS CA or client certificate, or TEMPORAL_API_KEY), or TEMPORAL_PLAINTEXT_ALLOWED=true when a sidecar ' +
       'or service mesh encrypts the connection',
-    refuses: (env) => !temporalSecured(env),
+    refuses: (env) => !temporalConnectionProtected(env),
   },
   {
     variable: 'TEMPORAL_ENCRYPTION_KEYS',

@@ -51,17 +51,19 @@ export interface BankflowWorkerOptions {
 
 /**
  * Bundling at start costs seconds and leaves webpack's allocations in the worker (about 110 MB measured), so a
- * build's worker loads the bundle `npm run build` made.
+ * build's worker loads the bundle `npm run build` made. A bundle already holds its workflow interceptor modules
+ * (src/workflow-bundle.ts); the SDK ignores a list given beside one, and warns at every start, so only a worker
+ * bundling at start names them.
  */
 function workflowCode(
   given: WorkerOptions['workflowBundle'],
   traced: boolean,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> & { workflowModules?: string[] } {
   if (given) return { workflowBundle: given };
   if (hasPrebuiltWorkflowBundle(traced)) {
     return { workflowBundle: { codePath: prebuiltWorkflowBundlePath(traced) } };
   }
-  return { workflowsPath };
+  return { workflowsPath, workflowModules: workflowInterceptorModules(traced) };
 }
 
 /** A worker serving every bankflow workflow and activity on one task queue. */
@@ -84,6 +86,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
   const metrics = options.metrics
     ? [bankCallInterceptor(options.metrics, bankActivityNames(activities))]
     : [];
+  const { workflowModules, ...code } = workflowCode(options.workflowBundle, options.tracing !== undefined);
   const create = () =>
     Worker.create({
       connection: options.connection,
@@ -91,8 +94,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
       taskQueue: options.taskQueue,
       activities,
       interceptors: {
-        // Bundled with the workflows; only a worker bundling at start reads this list.
-        workflowModules: workflowInterceptorModules(options.tracing !== undefined),
+        ...(workflowModules ? { workflowModules } : {}),
         // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
         activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
       },
@@ -101,7 +103,7 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
       // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
       // together; every bank call is an activity on this queue (docs/decisions.md).
       maxTaskQueueActivitiesPerSecond: options.bank.requestsPerSecond,
-      ...workflowCode(options.workflowBundle, options.tracing !== undefined),
+      ...code,
       ...options.tuning,
     });
   return options.workflowThreadHeap ? withWorkflowThreadHeap(options.workflowThreadHeap, create) : create();

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import type { WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
+import type { WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import { searchAttributes } from '../../src/workflows/search-attributes.js';
 import { webhookEventKey } from '../../src/workflows/webhook-events.js';

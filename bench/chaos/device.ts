@@ -1,4 +1,4 @@
-import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import type { AuthorizeFidoAssertion, RegisterFidoAssertion } from '../../src/bank/schemas/fido.js';
 
 /**

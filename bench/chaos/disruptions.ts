@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { seededRandomFor } from '../../src/sandbox/seed/random.js';
+import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 import type { DisruptionPlan } from './plan.js';
 import type { ChaosStack } from './stack.js';
 

@@ -5,7 +5,7 @@ import { finalBiometricPaymentStatuses } from '../../src/bank/schemas/biometric-
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { finalEnrollmentStatuses } from '../../src/bank/schemas/enrollment.js';
 import { webhookCategories } from '../../src/bank/webhook-categories.js';
-import { seededRandomFor } from '../../src/sandbox/seed/random.js';
+import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
 import {
   enrollmentWebhookSignal,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { isGrpcServiceError, ServiceError, WorkflowFailedError } from '@temporalio/client';
-import { AuthenticatorError } from '../../src/authenticator/software-authenticator.js';
+import { AuthenticatorError } from '../../devkit/authenticator/software-authenticator.js';
 import { BankError } from '../../src/bank/errors.js';
 import { InvalidInputError, RequestRefusedError } from '../../src/starter/index.js';
 import { journeyDeadlineMs } from './profile.js';

@@ -1,4 +1,4 @@
-import { seededRandomFor } from '../../src/sandbox/seed/random.js';
+import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 
 /**
  * What the customer does: pays (and the bank settles, fails or rejects by the sandbox's magic amounts: cents

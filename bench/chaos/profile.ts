@@ -1,4 +1,4 @@
-import type { FaultSettings } from '../../src/sandbox/faults.js';
+import type { FaultSettings } from '../../devkit/sandbox/faults.js';
 
 /**
  * Shorter than a latency spike, so every spike is a timeout for the caller: the request still reaches the bank

@@ -1,4 +1,4 @@
-import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
+import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
 import type { CollectionAttemptStatus } from '../../src/bank/schemas/collection-attempt.js';
 import { runAttemptsSync, startRecurrence, type StarterContext } from '../../src/starter/index.js';
 import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';

@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino';
 import { BankClient } from '../../src/bank/client.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { bankTimeoutMs, chaosFaults } from './profile.js';

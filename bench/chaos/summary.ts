@@ -1,5 +1,5 @@
-import type { DeliveryAttempt, WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
-import type { FaultInjector } from '../../src/sandbox/faults.js';
+import type { DeliveryAttempt, WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
+import type { FaultInjector } from '../../devkit/sandbox/faults.js';
 import type { HostileCounts } from './hostile.js';
 import type { BankRecords } from './audit-bank.js';
 import type { RunHistory } from './histories.js';

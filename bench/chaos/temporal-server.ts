@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { startDevServer, type DevServer, type DevServerOptions } from '../../src/temporal/dev-server.js';
+import { startDevServer, type DevServer, type DevServerOptions } from '../../devkit/temporal/dev-server.js';
 import { freePort } from './ports.js';
 
 /** The run's own Temporal dev server on a SQLite file, restartable on the same file and ports. */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { portFree } from '../../src/stack/cluster/ports.js';
+import { portFree } from '../../devkit/stack/cluster/ports.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -21,7 +21,7 @@ function pidOf(banner: string, label: RegExp): number {
 
 export async function startCluster(env: Record<string, string>, logFile: string): Promise<ClusterProcess> {
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, [path.join(repositoryRoot, 'dist/cli/main.js'), 'cluster'], {
+  const child = spawn(process.execPath, [path.join(repositoryRoot, 'dist/src/cli/main.js'), 'cluster'], {
     cwd: repositoryRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { demoStepCount, runDemoJourney } from '../../src/cli/demo/journey.js';
-import { StepPrinter } from '../../src/cli/demo/steps.js';
+import { demoStepCount, runDemoJourney } from '../../devkit/cli/demo/journey.js';
+import { StepPrinter } from '../../devkit/cli/demo/steps.js';
 import type { BankReadContext } from '../../src/starter/index.js';
 import type { PaymentResult } from '../../src/workflows/payment/definitions.js';
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BankClient } from '../../src/bank/client.js';
 import { resolveBank } from '../../src/bank/base-url.js';
-import { loadConfig } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../../devkit/config.js';
 import { createLogger } from '../../src/logger.js';
-import { clusterPorts } from '../../src/stack/cluster/cluster-stack.js';
-import { namedServerPorts, portFree, serverPorts } from '../../src/stack/cluster/ports.js';
+import { clusterPorts } from '../../devkit/stack/cluster/cluster-stack.js';
+import { namedServerPorts, portFree, serverPorts } from '../../devkit/stack/cluster/ports.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { freePort } from '../chaos/ports.js';
 import { interruptCluster, startCluster } from './cluster-process.js';
@@ -51,7 +51,7 @@ const env: Record<string, string> = {
   CODEC_PORT: String(await freePort()),
   CHECKOUT_PORT: String(await freePort()),
 };
-const config = loadConfig(env);
+const config = loadDevelopmentConfig('cluster', env);
 const address = `127.0.0.1:${frontend}`;
 
 const rows: { step: string; seconds: number; outcome: Outcome }[] = [];

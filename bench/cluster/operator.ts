@@ -7,7 +7,7 @@ import proto from '@temporalio/proto';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import type { Outcome } from './scenarios.js';
 
-const cliEntry = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const cliEntry = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
 interface Run {
   code: number | null;

@@ -1,5 +1,6 @@
 import prettier from 'prettier';
 import { commandExamples } from '../../src/cli/examples.js';
+import { devkitCommands } from '../../devkit/cli/commands.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { cliReference } from './cli-reference.js';
 import { configurationReference } from './configuration-reference.js';
@@ -9,7 +10,7 @@ export const regenerateCommand = 'npm run docs';
 
 /** The pages generated from code: path from the root, and how to write it. */
 export const generatedPages = [
-  { path: 'docs/cli.md', generate: () => cliReference(buildProgram(), commandExamples) },
+  { path: 'docs/cli.md', generate: () => cliReference(buildProgram(devkitCommands), commandExamples) },
   { path: 'docs/configuration.md', generate: configurationReference },
 ];
 

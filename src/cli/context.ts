@@ -7,18 +7,18 @@ import type { StarterContext } from '../starter/index.js';
 import { connectClient } from '../temporal/connection.js';
 import { printLines } from './terminal-text.js';
 
-export interface CliContext {
-  config: Config;
+export interface CliContext<Loaded extends Config = Config> {
+  config: Loaded;
   logger: Logger;
 }
 
 /**
- * Loads the configuration or ends the process with the offending variables named; `bankflow dev` loads it with
- * loadDevelopmentConfig.
+ * Loads the configuration or ends the process with the offending variables named; the development kit's commands
+ * load theirs with loadDevelopmentConfig (devkit/config.ts).
  */
-export function cliContext(load: () => Config = () => loadConfig()): CliContext {
+export function cliContext<Loaded extends Config = Config>(load?: () => Loaded): CliContext<Loaded> {
   try {
-    const config = load();
+    const config = load ? load() : (loadConfig() as Loaded);
     // Logs go to stderr so a command's stdout holds only its answer (JSON a script can pipe).
     return { config, logger: createLogger(config.logLevel, pino.destination(2)) };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { loadDevkitCommands } from './devkit.js';
 import { buildProgram } from './program.js';
 
-await buildProgram().parseAsync(process.argv);
+await buildProgram(await loadDevkitCommands()).parseAsync(process.argv);

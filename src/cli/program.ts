@@ -2,10 +2,10 @@ import { Command } from 'commander';
 import { attemptCommands } from './commands/attempts.js';
 import { boletoCommands } from './commands/boleto.js';
 import { cardCommands } from './commands/cards.js';
-import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { deviceCommands } from './commands/devices.js';
 import { enrollmentCommands } from './commands/enrollment.js';
+import type { AddCommands } from './devkit.js';
 import { commandExamples } from './examples.js';
 import { metricsCommand } from './commands/metrics.js';
 import { paymentCommands } from './commands/payment.js';
@@ -28,8 +28,11 @@ function addExamples(command: Command, path: string[] = []): void {
   }
 }
 
-/** The `bankflow` command line, built without running it: the CLI runs it, docs/cli.md is generated from it. */
-export function buildProgram(): Command {
+/**
+ * The `bankflow` command line, built without running it: the CLI runs it, docs/cli.md is generated from it. The
+ * development kit's commands come from devkit/ where it exists (src/cli/devkit.ts).
+ */
+export function buildProgram(addDevkitCommands: AddCommands): Command {
   const program = new Command()
     .name('bankflow')
     .description(
@@ -38,8 +41,8 @@ export function buildProgram(): Command {
     .showHelpAfterError();
 
   processCommands(program);
+  addDevkitCommands(program);
   boletoCommands(program);
-  demoCommand(program);
   deviceCommands(program);
   enrollmentCommands(program);
   paymentCommands(program);

@@ -1,5 +1,16 @@
+import { Command } from 'commander';
+import { devkitCommands } from '../../devkit/cli/commands.js';
+import { devkitCommandNames } from '../../src/cli/devkit.js';
 import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { freePort, isListening, runCli } from '../helpers/cli.js';
+
+describe('the development kit', () => {
+  it('adds exactly the commands an installed package answers with where they live', () => {
+    const program = new Command();
+    devkitCommands(program);
+    expect(program.commands.map((command) => command.name()).sort()).toEqual([...devkitCommandNames].sort());
+  });
+});
 
 describe('commands that run only in development', () => {
   it.each(['dev', 'sandbox', 'demo', 'sandbox ids'])(

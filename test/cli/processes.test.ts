@@ -5,7 +5,7 @@ import { BankClient } from '../../src/bank/client.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { signWebhookBody } from '../../src/bank/webhook-signature.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
-import { SandboxState } from '../../src/sandbox/state.js';
+import { SandboxState } from '../../devkit/sandbox/state.js';
 import { cancelBoleto } from '../../src/starter/index.js';
 import { freePort, isListening, runCli, startCli } from '../helpers/cli.js';
 import {

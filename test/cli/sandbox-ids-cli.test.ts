@@ -1,5 +1,5 @@
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
-import type { IdListing } from '../../src/sandbox/id-listing.js';
+import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
+import type { IdListing } from '../../devkit/sandbox/id-listing.js';
 import { runCli } from '../helpers/cli.js';
 import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { printedJson, printedLines } from '../helpers/cli-output.js';

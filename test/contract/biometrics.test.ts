@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import { createBankCallActivities } from '../../src/activities/bank-calls.js';
-import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import { BankClient } from '../../src/bank/client.js';
 import {
   BankNotFoundError,
@@ -24,7 +24,7 @@ import {
   type WebhookEnvelope,
 } from '../../src/bank/schemas/index.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
 
 const credentials = { clientId: 'test-client', clientSecret: 'test-secret' };

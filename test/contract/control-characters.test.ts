@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { BankClient } from '../../src/bank/client.js';
 import { BankInvalidResponseError } from '../../src/bank/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
+import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
 import {
   findOrCreateDevice,
   InvalidInputError,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import { createBiometricPaymentRequestSchema } from '../../src/bank/schemas/biometric-payment-request.js';
 import { generateRecurrenceRequestSchema } from '../../src/bank/schemas/recurrence.js';
-import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
+import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
 import { InvalidInputError, startPayment } from '../../src/starter/index.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
 import { failureOf, startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';

@@ -1,8 +1,8 @@
 import { BankClient } from '../../src/bank/client.js';
 import { BankRateLimitedError, BankUnauthorizedError, BankUnavailableError } from '../../src/bank/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
-import type { FaultInjector, FaultSettings } from '../../src/sandbox/faults.js';
+import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
+import type { FaultInjector, FaultSettings } from '../../devkit/sandbox/faults.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
 
 const credentials = { clientId: 'test-client', clientSecret: 'test-secret' };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import { BankClient } from '../../src/bank/client.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
 import { httpCall } from '../helpers/http.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
 

@@ -6,8 +6,8 @@ import {
 } from '../../src/bank/errors.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
-import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
-import { ownerOf } from '../../src/sandbox/seed/accounts.js';
+import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
+import { ownerOf } from '../../devkit/sandbox/seed/accounts.js';
 import { failureOf, startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';
 
 function pointers(error: Error): string[] {

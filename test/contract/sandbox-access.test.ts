@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
 import { sandboxCredentials, testLogger } from '../helpers/stack.js';
 
 interface Sent {

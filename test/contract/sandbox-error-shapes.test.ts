@@ -3,7 +3,7 @@ import { BankClient } from '../../src/bank/client.js';
 import { BankNotFoundError, BankValidationError } from '../../src/bank/errors.js';
 import { errorListBodySchema, singleErrorBodySchema } from '../../src/bank/schemas/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/app.js';
+import { createSandbox, type Sandbox } from '../../devkit/sandbox/app.js';
 import { failureOf, fixedNow } from '../helpers/data-sandbox.js';
 import { httpCall, type HttpAnswer } from '../helpers/http.js';
 

@@ -4,10 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webhookEnvelopeSchema, webhookHeaders } from '../../src/bank/schemas/webhook.js';
 import { verifyWebhookSignature } from '../../src/bank/webhook-signature.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
-import type { FaultSettings } from '../../src/sandbox/faults.js';
-import type { DeliveryAttempt, WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
-import type { WebhookEvent } from '../../src/sandbox/webhooks/dispatcher.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../devkit/sandbox/app.js';
+import type { FaultSettings } from '../../devkit/sandbox/faults.js';
+import type { DeliveryAttempt, WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
+import type { WebhookEvent } from '../../devkit/sandbox/webhooks/dispatcher.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
 import {
   startWebhookReceiver,

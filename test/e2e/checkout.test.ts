@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createCheckout } from '../../src/checkout/app.js';
-import { hostedPageUrl, widgetPath } from '../../src/sandbox/page-urls.js';
+import { createCheckout } from '../../devkit/checkout/app.js';
+import { hostedPageUrl, widgetPath } from '../../devkit/sandbox/page-urls.js';
 import { getEnrollment } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import type { BankClient } from '../../src/bank/client.js';
 import { answerSchema } from '../../src/bank/resource.js';
 import { bankEndpoints } from '../../src/bank/resources/index.js';

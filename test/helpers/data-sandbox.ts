@@ -1,7 +1,7 @@
 import { BankClient } from '../../src/bank/client.js';
 import type { Page, PageCursors } from '../../src/bank/pagination.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
 import { httpCall, type HttpAnswer } from './http.js';
 
 /** The instant the sandbox seeds around, so totals can be recomputed from the seeded state. */

@@ -3,9 +3,9 @@ import type { Client } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils.js';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
-import type { RunningSandbox } from '../../src/sandbox/app.js';
-import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
-import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
+import type { RunningSandbox } from '../../devkit/sandbox/app.js';
+import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
+import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
 import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
 import type { TestStack } from './stack.js';
 

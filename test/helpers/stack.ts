@@ -10,7 +10,7 @@ import { developmentEncryptionKeys, type BankConfig, type JobsConfig } from '../
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../../src/temporal/encryption.js';
 import { createLogger } from '../../src/logger.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/app.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../devkit/sandbox/app.js';
 import { createReceiver } from '../../src/webhooks/app.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import type { FastifyInstance } from 'fastify';

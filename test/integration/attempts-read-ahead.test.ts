@@ -5,7 +5,7 @@ import {
 } from '../../src/activities/attempts-read-ahead.js';
 import { BankClient } from '../../src/bank/client.js';
 import { BankUnavailableError } from '../../src/bank/errors.js';
-import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
+import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
 import { startRecurrence } from '../../src/starter/index.js';
 import type { AttemptsPageQuery } from '../../src/workflows/sync/attempts-definitions.js';
 import { control, eventually } from '../helpers/journey.js';

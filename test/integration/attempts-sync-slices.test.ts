@@ -1,4 +1,4 @@
-import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
+import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
 import { getRecurrence, runAttemptsSync, startRecurrence } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/workflows/ids.js';
 import { planSlices } from '../../src/workflows/sync/attempts-slices.js';

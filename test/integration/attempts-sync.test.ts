@@ -1,6 +1,6 @@
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
-import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
+import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
 import {
   getRecurrence,
   InvalidInputError,

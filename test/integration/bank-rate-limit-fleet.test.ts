@@ -11,7 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
-import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
+import { startDevServer, type DevServer } from '../../devkit/temporal/dev-server.js';
 import { freePort } from '../helpers/cli.js';
 import { encryptionKeys, startStackOn, testLogger, type TestStack } from '../helpers/stack.js';
 import { tempDirs } from '../helpers/temp-dirs.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createCheckout } from '../../src/checkout/app.js';
+import { createCheckout } from '../../devkit/checkout/app.js';
 import { httpCall } from '../helpers/http.js';
 import { closeRawAgent, rawRequest } from '../helpers/raw-http.js';
-import { SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
-import { demoOrder } from '../../src/checkout/orders.js';
+import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
+import { demoOrder } from '../../devkit/checkout/orders.js';
 import { bankFor, control, enroll, world } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 

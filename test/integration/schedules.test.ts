@@ -5,8 +5,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createScheduleActivities } from '../../src/activities/schedules.js';
 import type { SchedulesConfig } from '../../src/config.js';
 import { scheduleDeclarations } from '../../src/schedules/declarations.js';
-import { seededRandomFor } from '../../src/sandbox/seed/random.js';
-import { seedWorld } from '../../src/sandbox/seed/world.js';
+import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
+import { seedWorld } from '../../devkit/sandbox/seed/world.js';
 import {
   applySchedules,
   backfillSchedule,

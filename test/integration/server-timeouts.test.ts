@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { createCheckout } from '../../src/checkout/app.js';
+import { createCheckout } from '../../devkit/checkout/app.js';
 import { createCodecServer } from '../../src/codec-server/app.js';
 import { defaultServerTimeouts, type ServerTimeouts } from '../../src/http/server-timeouts.js';
-import { startSandbox } from '../../src/sandbox/app.js';
+import { startSandbox } from '../../devkit/sandbox/app.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { createWorkerMetrics, serveMetrics } from '../../src/temporal/worker-metrics.js';
 import { createReceiver } from '../../src/webhooks/app.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createUnmatchedEventActivities } from '../../src/activities/unmatched-events.js';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
-import type { WebhookEventRecord } from '../../src/sandbox/webhooks/delivery-log.js';
+import type { WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
 import { webhookEventKey } from '../../src/workflows/webhook-events.js';
 import { control, eventually } from '../helpers/journey.js';

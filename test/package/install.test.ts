@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
-import { outputOf, watchProcess, type CliResult } from '../helpers/cli.js';
+import { watchProcess, type CliResult } from '../helpers/cli.js';
 import { cliEnvFor, workerProcessEnv } from '../helpers/cli-env.js';
 import { world } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 import { commonJsBackend, merchantPackageJson, merchantTs, merchantTsconfig } from './merchant-project.js';
+import { importedPackages, isolatedEnv, run, succeeded } from './npm-project.js';
 
 const repoRoot = path.resolve('.');
 const bankflowPackage = JSON.parse(readFileSync('package.json', 'utf8')) as {
@@ -21,32 +28,6 @@ const bankflowPackage = JSON.parse(readFileSync('package.json', 'utf8')) as {
 
 /** What the package may weigh: today about 1.8 MB packed, 8 MB unpacked, 680 files (the workflow bundles are most of it). */
 const limits = { packedBytes: 2_500_000, unpackedBytes: 10_000_000, files: 800 };
-
-/**
- * The environment of every process this test starts: the repository's npm settings (`npm_config_local_prefix`
- * among them, which points npm at the checkout) and Node's module paths stay out, so the merchant project sees
- * only its own node_modules. The registry, cache and proxy settings stay.
- */
-function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const kept =
-    /^(PATH|HOME|TMPDIR|HTTPS?_PROXY|NO_PROXY|npm_config_(registry|cache|userconfig|globalconfig|cafile|proxy|https_proxy|noproxy|strict_ssl))$/i;
-  const inherited = Object.entries(process.env).filter(
-    (entry): entry is [string, string] => kept.test(entry[0]) && entry[1] !== undefined,
-  );
-  return { ...Object.fromEntries(inherited), ...extra };
-}
-
-function run(command: string, args: string[], cwd: string, env = isolatedEnv()): Promise<CliResult> {
-  const child = spawn(command, args, { cwd, env });
-  child.stdin.end();
-  return outputOf(child);
-}
-
-async function succeeded(result: Promise<CliResult>, what: string): Promise<CliResult> {
-  const done = await result;
-  if (done.code !== 0) throw new Error(`${what} exited ${done.code}:\n${done.stdout}\n${done.stderr}`);
-  return done;
-}
 
 /** The last line of a process's output, as the JSON the merchant scripts print. */
 const lastJsonLine = (stdout: string) =>
@@ -60,31 +41,14 @@ interface PackResult {
   files: { path: string }[];
 }
 
-/** Every package a built module imports, by name (`@scope/name` or `name`), Node's built-ins left out. */
-function importedPackages(dir: string): Set<string> {
-  const builtins = new Set(builtinModules);
-  const names = new Set<string>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    // The workflow bundles are self-contained: webpack already resolved their imports at build time.
-    if (!entry.isFile() || !/\.(d\.ts|js)$/.test(entry.name) || entry.name.startsWith('workflows-bundle'))
-      continue;
-    const source = readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
-    for (const { fileName } of ts.preProcessFile(source, true, true).importedFiles) {
-      if (fileName.startsWith('.') || fileName.startsWith('node:') || builtins.has(fileName)) continue;
-      const parts = fileName.split('/');
-      names.add(fileName.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? fileName));
-    }
-  }
-  return names;
-}
-
 describe('the package a merchant backend installs', () => {
   const tempDir = tempDirs('bankflow-package-');
   let project: string;
+  let packDir: string;
   let packed: PackResult;
   let typeCheck: CliResult;
   let packStart: number;
-  const staleModule = `dist/stale-${randomUUID()}.js`;
+  const staleModule = `dist/src/stale-${randomUUID()}.js`;
   const seconds: Record<string, number> = {};
 
   async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
@@ -97,13 +61,13 @@ describe('the package a merchant backend installs', () => {
   }
 
   beforeAll(async () => {
-    const packDir = tempDir();
+    packDir = tempDir();
     project = tempDir();
     if (project.startsWith(repoRoot)) throw new Error(`${project} is inside the checkout`);
 
     // `npm pack` runs `prepare`, which builds dist/ from the sources: a pack from a fresh clone holds it too. A
     // module left in dist/ by an older build must not ship.
-    mkdirSync('dist', { recursive: true });
+    mkdirSync('dist/src', { recursive: true });
     writeFileSync(staleModule, 'export {};\n');
     packStart = Date.now();
     const pack = await timed('pack', () =>
@@ -149,7 +113,7 @@ describe('the package a merchant backend installs', () => {
   });
 
   it('is built as it is packed, from an empty dist/', () => {
-    expect(statSync('dist/starter/index.js').mtimeMs).toBeGreaterThanOrEqual(packStart);
+    expect(statSync('dist/src/starter/index.js').mtimeMs).toBeGreaterThanOrEqual(packStart);
     expect(existsSync(staleModule)).toBe(false);
     expect(packed.files.map((file) => file.path)).not.toContain(staleModule);
   });
@@ -161,12 +125,14 @@ describe('the package a merchant backend installs', () => {
     expect(packed.files.map((file) => file.path)).toContain('LICENSE');
   });
 
-  it('holds the built code with its types, the workflow bundles, the pages, the binary and the docs, and nothing of development', () => {
+  it('holds the built code with its types, the workflow bundles, the binary and the docs, and nothing of development', () => {
+    // The build compiles the development kit too (dist/devkit/, for `npm start`); the package leaves it out.
+    expect(existsSync('dist/devkit/cli/commands.js')).toBe(true);
     const files = new Set(packed.files.map((file) => file.path));
     for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/bankflow.js']) {
       expect(files).toContain(file);
     }
-    // Every module compiled with its declarations; the worker's prebuilt bundles; every page file the servers load.
+    // Every module compiled with its declarations, and the worker's prebuilt bundles.
     const sources = readdirSync('src', { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative('src', path.join(entry.parentPath, entry.name)));
@@ -176,12 +142,12 @@ describe('the package a merchant backend installs', () => {
       ),
       'workflows-bundle.js',
       'workflows-bundle-traced.js',
-    ].map((file) => `dist/${file}`);
+    ].map((file) => `dist/src/${file}`);
     expect(expected.filter((file) => !files.has(file))).toEqual([]);
 
     const docs = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'];
     const development = [...files].filter(
-      (file) => !docs.includes(file) && !(/^(dist|bin)\//.test(file) && !file.endsWith('.map')),
+      (file) => !docs.includes(file) && !(/^(dist\/src|bin)\//.test(file) && !file.endsWith('.map')),
     );
     expect(development).toEqual([]);
 
@@ -213,9 +179,74 @@ describe('the package a merchant backend installs', () => {
     expect(worker.stdout).toMatch(/^Usage: bankflow worker/);
   });
 
+  describe('installed as production installs it: `npm ci --omit=dev` from the lock, no development kit', () => {
+    let production: string;
+    const bankflow = (...args: string[]) =>
+      run(process.execPath, [path.join(production, 'bin/bankflow.js'), ...args], production);
+
+    beforeAll(async () => {
+      // What `files` publishes (the tarball), with the lock beside it as a deployment's checkout has it.
+      production = tempDir();
+      await succeeded(
+        run('tar', ['-xzf', path.join(packDir, packed.filename), '--strip-components=1'], production),
+        'tar',
+      );
+      copyFileSync('package-lock.json', path.join(production, 'package-lock.json'));
+      await timed('production install', () =>
+        succeeded(
+          run(
+            'npm',
+            ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
+            production,
+          ),
+          'npm ci --omit=dev',
+        ),
+      );
+    }, 600_000);
+
+    it.each([
+      ['worker', /^Usage: bankflow worker/],
+      ['webhooks', /^Usage: bankflow webhooks/],
+      ['doctor', /^Usage: bankflow doctor/],
+    ])('runs `bankflow %s --help`', async (command, usage) => {
+      const help = await bankflow(command, '--help');
+      expect(help.stderr).toBe('');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(usage);
+    });
+
+    it("installs none of the development kit's own dependencies, and holds no development kit", () => {
+      const devkitOnly = [...importedPackages('devkit')].filter((name) => !importedPackages('src').has(name));
+      expect(devkitOnly).toContain('@simplewebauthn/server');
+      for (const name of devkitOnly) {
+        expect(bankflowPackage.dependencies[name]).toBeUndefined();
+        expect(existsSync(path.join(production, 'node_modules', name))).toBe(false);
+      }
+      expect(existsSync(path.join(production, 'dist/devkit'))).toBe(false);
+    });
+
+    it.each(['dev', 'cluster', 'sandbox', 'demo', 'sandbox ids'])(
+      '`bankflow %s` says it belongs to the development kit of a clone, and exits 1',
+      async (command) => {
+        const result = await bankflow(...command.split(' '));
+        expect(result.stderr).toContain(
+          `bankflow ${command.split(' ')[0]} belongs to the development kit (devkit/), which only a clone of the bankflow repository holds`,
+        );
+        expect(result.code).toBe(1);
+      },
+    );
+
+    it('lists only the production commands in `bankflow --help`', async () => {
+      const help = await succeeded(bankflow('--help'), 'bankflow --help');
+      expect(help.stdout).toMatch(/\n {2}worker /);
+      expect(help.stdout).not.toMatch(/\n {2}(dev|cluster|sandbox|demo) /);
+    });
+  });
+
   describe('against a test stack, with the worker run from the installed package', () => {
     let stack: TestStack;
     let stopWorker: () => Promise<number | null>;
+    let workerOutput: () => string;
 
     beforeAll(async () => {
       stack = await startTestStack();
@@ -228,12 +259,18 @@ describe('the package a merchant backend installs', () => {
         }),
       );
       stopWorker = () => worker.stop();
+      workerOutput = () => worker.output();
       await timed('worker start', () => worker.waitFor(/worker running/));
     }, 180_000);
 
     afterAll(async () => {
       expect(await stopWorker?.()).toBe(0);
       await stack?.stop();
+    });
+
+    it('starts its worker on the prebuilt bundle without a warning (the bundle holds its interceptor modules)', () => {
+      expect(workerOutput()).toMatch(/worker running/);
+      expect(workerOutput()).not.toMatch(/"level":40|Ignoring WorkerOptions/);
     });
 
     const boletoIds = () => [...stack.sandbox.state.boletos.values()].map((boleto) => boleto.id);

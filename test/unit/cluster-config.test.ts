@@ -1,17 +1,18 @@
 import net from 'node:net';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { clusterPorts } from '../../src/stack/cluster/cluster-stack.js';
-import { assertPortsFree, namedServerPorts, serverPorts } from '../../src/stack/cluster/ports.js';
-import { schemaSteps } from '../../src/stack/cluster/schema.js';
-import { dynamicConfig, serverConfig, uiConfig } from '../../src/stack/cluster/server-config.js';
-import { workerCommand } from '../../src/stack/cluster/worker-processes.js';
+import { ConfigError } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../../devkit/config.js';
+import { clusterPorts } from '../../devkit/stack/cluster/cluster-stack.js';
+import { assertPortsFree, namedServerPorts, serverPorts } from '../../devkit/stack/cluster/ports.js';
+import { schemaSteps } from '../../devkit/stack/cluster/schema.js';
+import { dynamicConfig, serverConfig, uiConfig } from '../../devkit/stack/cluster/server-config.js';
+import { workerCommand } from '../../devkit/stack/cluster/worker-processes.js';
 import { assertNoConflicts } from '../../src/temporal/search-attribute-registration.js';
 
 const access = { host: '127.0.0.1', port: 55432, user: 'temporal', password: 'secret' };
 
 /** bankflow cluster runs in development (it holds the sandbox bank), as `bankflow cluster` loads it. */
 const developmentConfig = (env: Record<string, string>) =>
-  loadConfig({ BANKFLOW_ENV: 'development', ...env });
+  loadDevelopmentConfig('cluster', { BANKFLOW_ENV: 'development', ...env });
 describe('bankflow cluster: configuration', () => {
   it("lays out the server's ports from the frontend's as Temporal's own configs do", () => {
     expect(serverPorts(7233)).toEqual({

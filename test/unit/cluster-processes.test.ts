@@ -2,10 +2,10 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '../../src/logger.js';
-import { findPostgres, type PostgresInstaller } from '../../src/stack/cluster/postgres-install.js';
-import { SupervisedProcess } from '../../src/stack/cluster/supervised-process.js';
-import { buildStack } from '../../src/stack/stack-parts.js';
-import { provideServerBinaries } from '../../src/temporal/server-binaries.js';
+import { findPostgres, type PostgresInstaller } from '../../devkit/stack/cluster/postgres-install.js';
+import { SupervisedProcess } from '../../devkit/stack/cluster/supervised-process.js';
+import { buildStack } from '../../devkit/stack/stack-parts.js';
+import { provideServerBinaries } from '../../devkit/temporal/server-binaries.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const logger = createLogger('silent');

@@ -7,9 +7,9 @@ import {
   developmentWebhookSecret,
   envSchema,
   loadConfig,
-  loadDevelopmentConfig,
   secretVariables,
 } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../../devkit/config.js';
 import { withholdSecrets } from '../../src/config-secrets.js';
 import { productionChecks } from '../../src/production-checks.js';
 
@@ -78,10 +78,13 @@ describe('configuration', () => {
     expect(problemsOf({ WEBHOOK_AUTH_DISABLED: 'maybe' })).toMatch(/WEBHOOK_AUTH_DISABLED: /);
   });
 
-  it('reports every bad variable at once', () => {
-    const message = problemsOf({ TEMPORAL_DEV_PORT: '70000', SANDBOX_SEED: 'x' });
-    expect(message).toContain('TEMPORAL_DEV_PORT');
-    expect(message).toContain('SANDBOX_SEED');
+  it("reports every bad variable at once, the product's and the development kit's together", () => {
+    const message = problemsOf({ TEMPORAL_UI_PORT: '70000', WEBHOOK_PORT: 'x' });
+    expect(message).toContain('TEMPORAL_UI_PORT');
+    expect(message).toContain('WEBHOOK_PORT');
+    expect(() =>
+      loadDevelopmentConfig('dev', { TEMPORAL_UI_PORT: 'x', TEMPORAL_DEV_PORT: '70000', SANDBOX_SEED: 'x' }),
+    ).toThrow(/TEMPORAL_UI_PORT: [^]*SANDBOX_SEED: [^]*TEMPORAL_DEV_PORT: /);
   });
 
   it('requires a real bank and webhook authentication in production', () => {
@@ -462,7 +465,9 @@ describe('production minimums for secrets and bounds for windows', () => {
     expect(development({ BANK_RATE_LIMIT_PER_SECOND: '1e9' })).toMatch(
       /BANK_RATE_LIMIT_PER_SECOND: must be at most 10000 requests per second/,
     );
-    expect(development({ SANDBOX_RATE_LIMIT_PER_SECOND: '1e9' })).toMatch(/SANDBOX_RATE_LIMIT_PER_SECOND: /);
+    expect(() =>
+      loadDevelopmentConfig('sandbox', { BANKFLOW_ENV: 'development', SANDBOX_RATE_LIMIT_PER_SECOND: '1e9' }),
+    ).toThrow(/SANDBOX_RATE_LIMIT_PER_SECOND: must be at most 10000 requests per second/);
     expect(development({ TEMPORAL_MAX_CACHED_WORKFLOWS: '1000000' })).toMatch(
       /TEMPORAL_MAX_CACHED_WORKFLOWS: must be at most 10000/,
     );

@@ -4,7 +4,7 @@ import { metricsSchema } from '../../src/bank/schemas/metrics.js';
 import { generateRecurrenceRequestSchema, recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
 import { receivableRefundSchema } from '../../src/bank/schemas/refund.js';
 import { transferDocumentSchema, transferListQuerySchema } from '../../src/bank/schemas/transfer.js';
-import { createSandbox } from '../../src/sandbox/app.js';
+import { createSandbox } from '../../devkit/sandbox/app.js';
 import { createLogger } from '../../src/logger.js';
 
 const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Help } from 'commander';
 import { commandExamples } from '../../src/cli/examples.js';
+import { devkitCommands } from '../../devkit/cli/commands.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { allCommands, cliReference, commandPath, runsItself } from '../../scripts/docs/cli-reference.js';
 import { generatedPages, generatedText, regenerateCommand } from '../../scripts/docs/generated-docs.js';
@@ -18,7 +19,7 @@ describe('the generated references', () => {
   );
 
   it('every command that runs something has an example that runs it', () => {
-    const missing = allCommands(buildProgram())
+    const missing = allCommands(buildProgram(devkitCommands))
       .filter(runsItself)
       .map(commandPath)
       .filter((path) => !exampleLines(path).some((line) => line.includes(`npx bankflow ${path}`)));
@@ -26,7 +27,7 @@ describe('the generated references', () => {
   });
 
   it("a command's --help ends with its examples", () => {
-    for (const command of allCommands(buildProgram()).filter(
+    for (const command of allCommands(buildProgram(devkitCommands)).filter(
       (c) => exampleLines(commandPath(c)).length > 0,
     )) {
       let help = '';
@@ -38,14 +39,14 @@ describe('the generated references', () => {
   });
 
   it('every example names a command that exists', () => {
-    const paths = new Set(allCommands(buildProgram()).map(commandPath));
+    const paths = new Set(allCommands(buildProgram(devkitCommands)).map(commandPath));
     expect(Object.keys(commandExamples).filter((path) => !paths.has(path))).toEqual([]);
   });
 
   it('prints every option of a command as its --help does', async () => {
-    const text = cliReference(buildProgram(), commandExamples);
+    const text = cliReference(buildProgram(devkitCommands), commandExamples);
     const help = new Help();
-    for (const command of allCommands(buildProgram()).filter(runsItself)) {
+    for (const command of allCommands(buildProgram(devkitCommands)).filter(runsItself)) {
       expect(text).toContain(`\n${help.commandUsage(command)}\n`);
       for (const option of help.visibleOptions(command).filter((o) => o.long !== '--help')) {
         expect(text).toContain(`| \`${option.flags}\``);

@@ -6,7 +6,7 @@ import { transferDocumentSchema } from '../../src/bank/schemas/transfer.js';
 import { createLogger } from '../../src/logger.js';
 import { listReports } from '../../src/reports/list-reports.js';
 import { addToTotals, emptyTotals } from '../../src/reports/totals.js';
-import { createSandbox } from '../../src/sandbox/app.js';
+import { createSandbox } from '../../devkit/sandbox/app.js';
 
 const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
   (result.error?.issues ?? []).map((issue) => issue.path.join('.'));

@@ -1,18 +1,18 @@
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadDevelopmentConfig } from '../../devkit/config.js';
 
 const development = { BANKFLOW_ENV: 'development' };
 
 describe("the checkout's public address and the receiver's internal port", () => {
   it('reads CHECKOUT_PUBLIC_URL, unset meaning the local address, and refuses one that is not http(s)', () => {
-    expect(loadConfig(development).checkout.publicUrl).toBeUndefined();
-    expect(
-      loadConfig({ ...development, CHECKOUT_PUBLIC_URL: 'https://shop.example/' }).checkout.publicUrl,
-    ).toBe('https://shop.example/');
+    const dev = (env: Record<string, string>) => loadDevelopmentConfig('dev', { ...development, ...env });
+    expect(dev({}).checkout.publicUrl).toBeUndefined();
+    expect(dev({ CHECKOUT_PUBLIC_URL: 'https://shop.example/' }).checkout.publicUrl).toBe(
+      'https://shop.example/',
+    );
     for (const value of ['shop.example', 'javascript:alert(1)', 'ftp://shop.example/']) {
-      expect(() => loadConfig({ ...development, CHECKOUT_PUBLIC_URL: value })).toThrow(ConfigError);
-      expect(() => loadConfig({ ...development, CHECKOUT_PUBLIC_URL: value })).toThrow(
-        /CHECKOUT_PUBLIC_URL: /,
-      );
+      expect(() => dev({ CHECKOUT_PUBLIC_URL: value })).toThrow(ConfigError);
+      expect(() => dev({ CHECKOUT_PUBLIC_URL: value })).toThrow(/CHECKOUT_PUBLIC_URL: /);
     }
   });
 

@@ -1,6 +1,9 @@
 import { isoCBOR } from '@simplewebauthn/server/helpers';
-import { encodeCbor, type CborValue } from '../../src/authenticator/cbor.js';
-import { AuthenticatorError, SoftwareAuthenticator } from '../../src/authenticator/software-authenticator.js';
+import { encodeCbor, type CborValue } from '../../devkit/authenticator/cbor.js';
+import {
+  AuthenticatorError,
+  SoftwareAuthenticator,
+} from '../../devkit/authenticator/software-authenticator.js';
 import type { ErrorItem } from '../../src/bank/schemas/errors.js';
 import {
   fidoCreationOptionsSchema,
@@ -12,7 +15,7 @@ import {
 import {
   sandboxAuthorizeRequestSchema,
   sandboxRegisterRequestSchema,
-} from '../../src/sandbox/fido-requests.js';
+} from '../../devkit/sandbox/fido-requests.js';
 import {
   creationOptions,
   defaultWebAuthnSettings as settings,
@@ -20,7 +23,7 @@ import {
   verifyAssertion,
   verifyRegistration,
   type StoredCredential,
-} from '../../src/sandbox/webauthn.js';
+} from '../../devkit/sandbox/webauthn.js';
 
 const origin = 'http://localhost:4010';
 const user = { id: 'enrollment-1', name: 'ana@example.com', displayName: 'Ana' };

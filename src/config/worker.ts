@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { WorkflowThreadHeap } from '../temporal/workflow-thread-heap.js';
+import { optionalPort, type Parsed } from './fields.js';
+
+/** How a worker process holds its workflows in memory, and where it serves its Prometheus metrics. */
+export const workerVariables = {
+  /**
+   * Workflows a worker keeps in memory between their tasks; an evicted one replays its history on its next
+   * task. The SDK's default, sized from the heap limit (about 2,300 here), lets a worker with many waiting
+   * payments grow to gigabytes (docs/performance.md).
+   */
+  TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .max(10_000, { message: 'must be at most 10000 (about 0.3 MB each)' })
+    .refine((value) => value !== 1, { message: 'must be 0 (no cache) or at least 2' })
+    .default(50),
+  /**
+   * V8's old-generation cap of the worker's workflow thread, MB; unset, 64 MB plus 1 MB per cached workflow.
+   * A cap close to what the thread holds makes V8 collect evicted workflows instead of growing the heap.
+   */
+  WORKFLOW_THREAD_HEAP_MB: z.coerce.number().int().min(32).max(16_384).optional(),
+  /** V8's cap on each half of the workflow thread's young generation, MB (V8's own default here: 16). */
+  WORKFLOW_THREAD_SEMI_SPACE_MB: z.coerce.number().int().min(1).max(64).default(2),
+  /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 leaves V8's own factor. */
+  WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
+  /**
+   * Where workers serve Prometheus metrics (the Temporal SDK's own, and bankflow's bank calls; each off when its
+   * port is unset), and the receiver its WEBHOOK_INTERNAL_PORT.
+   */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  TEMPORAL_METRICS_PORT: optionalPort,
+  WORKER_METRICS_PORT: optionalPort,
+};
+
+export type WorkerEnv = Parsed<typeof workerVariables>;
+
+export interface WorkerConfig {
+  /** Workflows a worker keeps cached; 0 disables the cache. */
+  maxCachedWorkflows: number;
+  /** The V8 heap of the worker's workflow thread. */
+  workflowThreadHeap: WorkflowThreadHeap;
+  /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 is V8's own factor. */
+  heapGrowingPercent: number;
+  /** Prometheus endpoints of a worker process; each off when its port is unset. */
+  metrics?: { host: string; sdkPort: number | undefined; workerPort: number | undefined };
+}
+
+export function workerConfig(env: WorkerEnv): WorkerConfig {
+  return {
+    maxCachedWorkflows: env.TEMPORAL_MAX_CACHED_WORKFLOWS,
+    workflowThreadHeap: {
+      oldSpaceMb: env.WORKFLOW_THREAD_HEAP_MB ?? 64 + env.TEMPORAL_MAX_CACHED_WORKFLOWS,
+      semiSpaceMb: env.WORKFLOW_THREAD_SEMI_SPACE_MB,
+    },
+    heapGrowingPercent: env.WORKER_HEAP_GROWING_PERCENT,
+    metrics: {
+      host: env.METRICS_HOST,
+      sdkPort: env.TEMPORAL_METRICS_PORT,
+      workerPort: env.WORKER_METRICS_PORT,
+    },
+  };
+}
