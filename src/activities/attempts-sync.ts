@@ -93,9 +93,9 @@ async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promi
 }
 
 /**
- * The sync's page activities; they signal through the worker's own Temporal client. `syncAttemptsPage` (one page
- * a call) serves the runs started before page batches, which go on calling it; the slices of a rate-limited sync
- * fetch with `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`.
+ * The sync's page activities; they signal through the worker's own Temporal client. A serial sync pages with
+ * `syncAttemptsPages`; the slices of a rate-limited sync fetch with `fetchAttemptsSlicePage` and signal with
+ * `deliverSyncedAttempts`.
  */
 export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSecond: number | undefined) {
   const readAhead = new AttemptsReadAhead((query) => bank.listCollectionAttempts(query));
@@ -107,9 +107,6 @@ export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSe
     attemptsSyncPlan: async () => ({ bankRequestsPerSecond: bankRequestsPerSecond ?? null }),
     syncAttemptsPages: bankActivity((request: AttemptsPagesRequest) =>
       syncAttemptsPages(readAhead, Context.current().client, request),
-    ),
-    syncAttemptsPage: bankActivity((query: AttemptsPageQuery) =>
-      syncAttemptsPages(readAhead, Context.current().client, { query, maxPages: 1 }),
     ),
   };
 }

@@ -1,6 +1,5 @@
 import {
   condition,
-  defineQuery,
   defineSignal,
   defineUpdate,
   setHandler,
@@ -22,8 +21,6 @@ export const resolveUnmatchedWebhookUpdate = defineUpdate<
   UnmatchedWebhookResolution,
   [UnmatchedWebhookResolution]
 >('resolveUnmatchedWebhookWithAnswer');
-/** The kept event; callers read it from the memo (`memoKeys.event`), events kept before it was set with this. */
-export const unmatchedWebhookQuery = defineQuery<ReceivedWebhook>('unmatchedWebhook');
 
 /** BankflowStatus of an unmatched event: open, resolved with a note (or claimed by its workflow), or left to expire. */
 export const unmatchedWebhookStatuses = {
@@ -37,14 +34,14 @@ export const unmatchedWebhookRetention = '30 days';
 
 /**
  * A bank event no workflow claimed. It is kept as a running workflow (one per event, id from its dedupe key) so
- * support staff find it in the UI (BankflowKind = webhook-unmatched) and can resolve it with a note.
+ * support staff find it in the UI (BankflowKind = webhook-unmatched) and can resolve it with a note. Callers read
+ * the event from the memo (`memoKeys.event`), which the receiver sets when it starts the workflow.
  */
 export async function unmatchedWebhookWorkflow(event: ReceivedWebhook): Promise<{
   event: ReceivedWebhook;
   resolution: UnmatchedWebhookResolution | 'expired';
 }> {
   let resolution: UnmatchedWebhookResolution | undefined;
-  setHandler(unmatchedWebhookQuery, () => event);
   setHandler(resolveUnmatchedWebhookSignal, (given) => {
     resolution = given;
   });

@@ -10,11 +10,9 @@ import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
 import { secretHeaderAloneRefused } from '../../src/webhooks/authenticate.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import { workflowIds } from '../../src/workflows/ids.js';
-import {
-  resolveUnmatchedWebhookSignal,
-  unmatchedWebhookQuery,
-} from '../../src/workflows/unmatched-webhook.js';
-import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import { memoKeys } from '../../src/workflows/shared/published-memo.js';
+import { resolveUnmatchedWebhookSignal } from '../../src/workflows/unmatched-webhook.js';
+import { webhookEventKey, type ReceivedWebhook } from '../../src/workflows/webhook-events.js';
 import { httpCall } from '../helpers/http.js';
 import { eventually, keyOf, newCustomer } from '../helpers/journey.js';
 import { startEnrollment } from '../../src/starter/index.js';
@@ -139,7 +137,7 @@ describe('webhook receiver', () => {
     const description = await handle.describe();
     expect(description.status.name).toBe('RUNNING');
     expect(description.searchAttributes.BankflowKind).toEqual(['webhook-unmatched']);
-    expect((await handle.query(unmatchedWebhookQuery)).envelope).toMatchObject(envelope());
+    expect((description.memo?.[memoKeys.event] as ReceivedWebhook).envelope).toMatchObject(envelope());
 
     await handle.signal(resolveUnmatchedWebhookSignal, { by: 'support', note: 'test event' });
     expect((await handle.result()).resolution).toEqual({ by: 'support', note: 'test event' });

@@ -1,4 +1,4 @@
-import { ActivityFailure, condition, patched, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, condition, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import { bankCallOptions } from '../activity-options.js';
@@ -11,9 +11,6 @@ const reads = proxyActivities<Pick<Activities, 'getCollectionAttempt'>>({
   ...bankCallOptions,
   retry: { ...bankCallOptions.retry, maximumAttempts: 3 },
 });
-
-/** Runs started before webhooks were confirmed with a GET took the webhook's data as it came. */
-const confirmedWebhooksPatch = 'recurrence-webhooks-confirmed-by-get';
 
 /**
  * Takes in a `recurrence_collection_attempt` webhook as a hint: the attempt it names is announced for the bank's
@@ -32,12 +29,8 @@ export function heardAttemptWebhook(run: RecurrenceRun, event: ReceivedWebhook):
     return;
   }
   state.updates.fromWebhooks++;
-  if (patched(confirmedWebhooksPatch)) {
-    run.confirmations.announce(attempt.id, attempt.status, Date.now());
-    run.publish();
-  } else {
-    run.take([toRecurrenceAttempt({ ...attempt, external_id: externalId })], 'webhook');
-  }
+  run.confirmations.announce(attempt.id, attempt.status, Date.now());
+  run.publish();
 }
 
 /** The attempt as the bank's GET shows it; undefined while the bank does not answer it. */

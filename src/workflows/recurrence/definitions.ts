@@ -40,7 +40,7 @@ export interface RecurrenceCarry {
   archived: ArchivedAttempts;
   updates: RecurrenceUpdateCounts;
   runs: number;
-  /** Webhook-announced attempts the bank's GET has yet to confirm; absent from runs carried before there were any. */
+  /** Webhook-announced attempts the bank's GET has yet to confirm; absent when there are none. */
   confirming?: PendingConfirmation[];
 }
 

@@ -5,7 +5,6 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -66,9 +65,6 @@ function explicitWindow(input: JobWindowInput): JobWindow {
   return { from: from.toISOString(), to: to.toISOString() };
 }
 
-/** Scheduled runs started before the window cursor existed keep the window they began with. */
-const windowCursorPatch = 'schedule-window-cursor';
-
 interface ScheduledRun {
   scheduleId: string;
   scheduledAt: string;
@@ -109,7 +105,6 @@ export async function resolveJobWindow(input: JobWindowInput | undefined): Promi
     throw invalid('input', 'from and to are required when the workflow is not started by a Schedule');
   }
   const previous = await previousScheduledTime(run.scheduleId, run.scheduledAt);
-  if (!patched(windowCursorPatch)) return { from: previous, to: run.scheduledAt };
   // Named after the chain and the run it continues, both read from history: the same on replay, and on a reset run.
   const { workflowId, firstExecutionRunId, continuedFromExecutionRunId } = workflowInfo();
   const claimId = `${firstExecutionRunId}/${continuedFromExecutionRunId ?? 'first'}`;
@@ -123,7 +118,7 @@ export async function resolveJobWindow(input: JobWindowInput | undefined): Promi
  */
 export async function completeJobWindow(window: JobWindow): Promise<boolean> {
   const run = scheduledRun();
-  if (!run || !patched(windowCursorPatch)) return false;
+  if (!run) return false;
   try {
     await getExternalWorkflowHandle(windowCursorWorkflowId(run.scheduleId)).signal(windowDoneSignal, {
       workflowId: workflowInfo().workflowId,
@@ -131,7 +126,7 @@ export async function completeJobWindow(window: JobWindow): Promise<boolean> {
     });
   } catch (error) {
     if (isCancellation(error)) throw error;
-    // No cursor: this run began before cursors existed, so it held no window and has nothing to complete.
+    // The cursor is gone (an operator terminated it): the work is done, and the next claim starts a new cursor.
     log.warn('no window cursor to tell of the completed window', { window, error: String(error) });
     return false;
   }

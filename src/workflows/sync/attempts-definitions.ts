@@ -28,9 +28,6 @@ export interface AttemptsSyncInput extends JobWindowInput {
  */
 export const defaultPagesPerRun = 1_000;
 
-/** Pages per serial run, and per batch, of the runs started before `defaultPagesPerRun`, which keep both. */
-export const pagesBeforeLongRuns = 20;
-
 /** Pages per run of a slice: the pages' records sit in the run's history until the run signals them. */
 export const defaultPagesPerSliceRun = 20;
 
@@ -87,11 +84,11 @@ export interface AttemptsSyncSummary {
 
 /** Pages of the attempts list, as the page activity reports them back: counts, never the records. */
 export interface AttemptsPageResult {
-  /** Pages the call took; absent from results recorded before page batches, which took one. */
-  pages?: number;
+  /** Pages the call took. */
+  pages: number;
   attempts: number;
-  /** Signals sent; absent from results recorded before page batches, which sent one per updated recurrence. */
-  signals?: number;
+  /** Signals sent: one per recurrence per batch, more for a recurrence with very many attempts. */
+  signals: number;
   byStatus: Record<string, number>;
   /** External ids of the recurrences signalled their attempts. */
   updated: string[];
