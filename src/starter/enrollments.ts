@@ -6,8 +6,6 @@ import { enrollmentStatusSchema } from '../bank/schemas/enrollment.js';
 import { registerFidoAssertionSchema, type RegisterFidoAssertion } from '../bank/schemas/fido.js';
 import {
   enrollmentStartedUpdate,
-  enrollmentResultQuery,
-  enrollmentStateQuery,
   initialEnrollmentState,
   registerCredentialUpdate,
   registrationOptionsUpdate,
@@ -102,7 +100,6 @@ export async function startTunedEnrollment(
     externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
     suggestedAccount: parsed.suggestedAccount,
     ...tuning,
-    hintsAcrossWaits: true,
   };
   const { answer, ended } = await startOrJoin(ctx, {
     update: enrollmentStartedUpdate,
@@ -166,7 +163,6 @@ export async function getEnrollment(ctx: StarterContext, input: EnrollmentKey): 
   return readState(
     handleFor(ctx, parseInput(enrollmentKey, input)),
     enrollmentStateSchema,
-    enrollmentStateQuery,
   );
 }
 
@@ -182,7 +178,6 @@ export async function waitForEnrollment(
   return untilAnswered(async () => {
     const { status, memo } = await readPublished(handle);
     if (status !== 'RUNNING') return handle.result();
-    if (!(memoKeys.state in memo)) return (await handle.query(enrollmentResultQuery)) ?? undefined;
     const outcome = memo[memoKeys.outcome];
     return outcome === undefined ? undefined : enrollmentResultSchema.parse(outcome);
   });

@@ -12,7 +12,6 @@ import {
   authorizeUpdate,
   initialPaymentState,
   paymentCreatedUpdate,
-  paymentStateQuery,
   type AuthorizationResult,
   type PaymentCreated,
   type PaymentInput,
@@ -101,8 +100,6 @@ export async function startTunedPayment(
     ...parsed,
     ...tuning,
     externalId: reference,
-    readsOnCourseChange: true,
-    hintsAcrossWaits: true,
   };
   const { answer, ended } = await startOrJoin(ctx, {
     update: paymentCreatedUpdate,
@@ -166,7 +163,7 @@ export async function authorizePayment(
 
 /** Where a payment stands, with the evidence gathered so far, as of the workflow's last completed task. */
 export async function getPayment(ctx: StarterContext, input: PaymentKey): Promise<PaymentState> {
-  return readState(handleFor(ctx, parseInput(paymentKey, input)), paymentStateSchema, paymentStateQuery);
+  return readState(handleFor(ctx, parseInput(paymentKey, input)), paymentStateSchema);
 }
 /** Step 10: resolves with the final status, end-to-end id, transaction date and the evidence used. */
 export async function waitForPaymentResult(ctx: StarterContext, input: PaymentKey): Promise<PaymentResult> {

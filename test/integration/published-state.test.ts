@@ -4,11 +4,8 @@ import { webhookCategories } from '../../src/bank/webhook-categories.js';
 import { deliverWebhook } from '../../src/webhooks/deliver.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
 import { getEnrollment, getPayment, startPayment, waitForEnrollment } from '../../src/starter/index.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import type { PaymentInput } from '../../src/workflows/payment/definitions.js';
-import { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
 import { memoKeys } from '../../src/workflows/shared/published-memo.js';
-import { control, enroll, eventually, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
+import { enroll, eventually, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 describe("the merchant's reads come from what workflows published in their memo", () => {

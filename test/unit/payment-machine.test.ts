@@ -71,7 +71,7 @@ describe('payment journey machine', () => {
       end_to_end_id: 'E00000000203001011200abcdefghijk',
       transaction_date: '2030-01-01',
     });
-    expect(webhookHeard(journey, paymentWebhook(settled), at, 'course-change')).toBe('ask-bank');
+    expect(webhookHeard(journey, paymentWebhook(settled), at)).toBe('ask-bank');
     expect(journey.payment?.status).toBe('awaiting_consent');
     expect(journey.state).toMatchObject({
       phase: 'awaiting_consent',
@@ -82,29 +82,23 @@ describe('payment journey machine', () => {
     expect(awaitingCustomer(journey)).toBe(true);
   });
 
-  it('asks the bank for a step within the wait for consent only under the rule of runs started before', () => {
+  it('notes a step within the wait for consent without asking the bank; a change of course asks it', () => {
     const created = journeyAt('created');
-    expect(webhookHeard(created, paymentWebhook(record('awaiting_consent')), at, 'course-change')).toBe(
-      'nothing',
-    );
+    expect(webhookHeard(created, paymentWebhook(record('awaiting_consent')), at)).toBe('nothing');
     expect(created.payment?.status).toBe('created');
     expect(created.state.evidence.at(-1)).toMatchObject({ source: 'webhook', status: 'awaiting_consent' });
     expect(created.state.evidence.at(-1)?.detail).toMatch("the bank's next read confirms it");
 
-    const before = journeyAt('created');
-    expect(webhookHeard(before, paymentWebhook(record('awaiting_consent')), at, 'every-step')).toBe(
-      'ask-bank',
-    );
     const awaitingPayment = paymentWebhook(record('awaiting_payment'));
-    expect(webhookHeard(journeyAt('created'), awaitingPayment, at, 'course-change')).toBe('ask-bank');
+    expect(webhookHeard(journeyAt('created'), awaitingPayment, at)).toBe('ask-bank');
     const settled = paymentWebhook(record('settled', { end_to_end_id: 'E1' }));
-    expect(webhookHeard(journeyAt('awaiting_payment'), settled, at, 'course-change')).toBe('ask-bank');
+    expect(webhookHeard(journeyAt('awaiting_payment'), settled, at)).toBe('ask-bank');
   });
 
   it('ignores a webhook naming another payment, noting it, and asks nothing of the bank', () => {
     const journey = journeyAt('awaiting_consent');
     expect(
-      webhookHeard(journey, paymentWebhook(record('settled', { id: otherPaymentId })), at, 'course-change'),
+      webhookHeard(journey, paymentWebhook(record('settled', { id: otherPaymentId })), at),
     ).toBe('nothing');
     expect(journey.payment?.id).toBe(paymentId);
     expect(journey.state.evidence.at(-1)?.detail).toMatch(`names payment ${otherPaymentId}`);
@@ -152,7 +146,7 @@ describe('payment journey machine', () => {
     });
 
     const waiting = journeyAt('awaiting_consent');
-    webhookHeard(waiting, paymentWebhook(record('settled', { end_to_end_id: 'E9' })), at, 'course-change');
+    webhookHeard(waiting, paymentWebhook(record('settled', { end_to_end_id: 'E9' })), at);
     expect(paymentResult(waiting, Date.parse(at) + 70 * minute)).toMatchObject({
       outcome: 'expired',
       status: 'awaiting_consent',
@@ -191,9 +185,9 @@ describe('payment journey machine', () => {
         resource: { kind: 'cash-in', data },
       } satisfies ReceivedWebhook;
     };
-    webhookHeard(journey, cashIn('E2'), at, 'course-change');
+    webhookHeard(journey, cashIn('E2'), at);
     expect(cashInHeard(journey)).toBe(false);
-    webhookHeard(journey, cashIn('E1'), at, 'course-change');
+    webhookHeard(journey, cashIn('E1'), at);
     expect(cashInHeard(journey)).toBe(true);
   });
 

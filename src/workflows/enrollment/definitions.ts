@@ -1,4 +1,4 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
@@ -18,8 +18,6 @@ export interface EnrollmentInput {
   /** Open Finance no-redirect journey defaults: 15 minutes for the account holder, 5 for the registration. */
   deadlines?: { accountHolderValidationMs?: number; registrationMs?: number };
   polling?: PollingSettings;
-  /** Set by the starter: the run keeps its webhook hints across its waits (hint-ledger.ts) from its start. */
-  hintsAcrossWaits?: true;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
   resume?: { journey: EnrollmentJourney; replies: KeptReplies<EnrollmentStarted> };
 }
@@ -94,10 +92,6 @@ export function initialEnrollmentState(input: EnrollmentInput): EnrollmentState 
   };
 }
 
-/** Answers workflows started before the state was published in the memo (`memoKeys.state`). */
-export const enrollmentStateQuery = defineQuery<EnrollmentState>('enrollmentState');
-/** The journey's outcome once it has one, null before; answers workflows started before `memoKeys.outcome`. */
-export const enrollmentResultQuery = defineQuery<EnrollmentResult | null>('enrollmentResult');
 /**
  * Starts the enrollment and answers once the bank created it: the redirect URL the customer must open. Sent with
  * the workflow's start (update-with-start) by every start of the device with the participant: a repeated start

@@ -61,14 +61,11 @@ export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, sou
 }
 
 /**
- * The webhooks that asked the enrollment to read the bank, kept across its waits when `acrossWaits`
- * (hint-ledger.ts): one is pending for as long as it would still send the workflow to the bank.
+ * The webhooks that asked the enrollment to read the bank, kept across its waits (hint-ledger.ts): one is pending
+ * for as long as it would still send the workflow to the bank.
  */
-export function enrollmentHints(
-  journey: EnrollmentJourney,
-  acrossWaits: boolean,
-): HintLedger<ReceivedWebhook> {
-  return new HintLedger(acrossWaits, (event) => webhookHeard(journey, event) === 'ask-bank');
+export function enrollmentHints(journey: EnrollmentJourney): HintLedger<ReceivedWebhook> {
+  return new HintLedger((event) => webhookHeard(journey, event) === 'ask-bank');
 }
 
 /**

@@ -4,7 +4,6 @@ import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
 import { answered, refused } from '../shared/merchant-requests.js';
-import { keepsHintsAcrossWaits } from '../shared/hint-ledger.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
 import type {
@@ -52,7 +51,7 @@ export class EnrollmentSteps extends JourneySteps<EnrollmentJourney, EnrollmentS
   constructor(private readonly input: EnrollmentInput) {
     super(input.resume?.journey ?? startJourney(input), input.resume?.replies, enrollmentPresentation);
     this.polling = input.polling ?? defaultPolling;
-    this.hints = enrollmentHints(this.journey, keepsHintsAcrossWaits(input.hintsAcrossWaits));
+    this.hints = enrollmentHints(this.journey);
     installEnrollmentHandlers(this);
   }
 

@@ -1,4 +1,4 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import type { KeptReplies } from '../shared/merchant-requests.js';
@@ -22,10 +22,6 @@ export interface PaymentInput {
   /** How long a settlement waits for the Pix cash-in event before the bank's GET stands in for it. */
   cashInWaitMs?: number;
   polling?: PollingSettings;
-  /** Set by the starter: the run follows the course-change read rules (read-rules.ts) from its start. */
-  readsOnCourseChange?: true;
-  /** Set by the starter: the run keeps its webhook hints across its waits (hint-ledger.ts) from its start. */
-  hintsAcrossWaits?: true;
   /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
   resume?: { journey: PaymentJourney; replies: KeptReplies<PaymentCreated> };
 }
@@ -116,8 +112,6 @@ export function initialPaymentState(input: PaymentInput): PaymentState {
   };
 }
 
-/** Answers workflows started before the state was published in the memo (`memoKeys.state`). */
-export const paymentStateQuery = defineQuery<PaymentState>('paymentState');
 /**
  * Starts the payment and answers once it exists at the bank, with its authorization options. Sent with the
  * workflow's start (update-with-start) by every start under the external id: a repeated start with the same terms

@@ -17,4 +17,4 @@ export {
   startJourney,
 } from './journey.js';
 export { conclude, paymentResult } from './outcome.js';
-export { paymentHints, webhookHeard, type HintRule, type WebhookEffect } from './webhook-hints.js';
+export { paymentHints, webhookHeard, type WebhookEffect } from './webhook-hints.js';

@@ -4,7 +4,6 @@ import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { JourneySteps } from '../shared/journey-steps.js';
 import { answered, refused } from '../shared/merchant-requests.js';
-import { keepsHintsAcrossWaits } from '../shared/hint-ledger.js';
 import { PollTimer } from '../shared/poll-timer.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
@@ -27,7 +26,6 @@ import {
   type BankRecordSource,
 } from './machine.js';
 import { paymentPresentation } from './presentation.js';
-import { readsOnlyOnCourseChange } from './read-rules.js';
 import { installPaymentHandlers } from './requests.js';
 import { paymentTimings } from './timings.js';
 import { failureTypes } from '../failure-types.js';
@@ -42,15 +40,12 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
   private readonly hints;
   readonly authorization = new PaymentAuthorization(this);
 
-  constructor(
-    readonly input: PaymentInput,
-    private readonly onCourseChange = readsOnlyOnCourseChange(input),
-  ) {
+  constructor(readonly input: PaymentInput) {
     const journey = input.resume?.journey ?? startJourney(input);
-    super(journey, input.resume?.replies, paymentPresentation(input), onCourseChange);
+    super(journey, input.resume?.replies, paymentPresentation(input));
     this.polling = input.polling ?? defaultPolling;
-    this.pollTimer = onCourseChange ? new PollTimer() : undefined;
-    this.hints = paymentHints(journey, onCourseChange && keepsHintsAcrossWaits(input.hintsAcrossWaits));
+    this.pollTimer = new PollTimer();
+    this.hints = paymentHints(journey);
     installPaymentHandlers(this);
   }
 
@@ -66,9 +61,8 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     journey.state.phase = 'creating';
     try {
       const created = await bank.createBiometricPayment(input.enrollmentId, createRequest(input));
-      // Under the course-change rule the new payment is published with the start's answer, in one memo change.
-      if (this.onCourseChange) bankAnswered(journey, created, 'create', now());
-      else this.take(created, 'create');
+      // The new payment is published with the start's answer, in one memo change.
+      bankAnswered(journey, created, 'create', now());
       if (!awaitingCustomer(journey)) return this.followExistingPayment();
       openConsentWindow(journey, input.consentWindowMs);
       const options = await bank.getPaymentAuthorizationOptions(input.enrollmentId, this.paymentId());
@@ -105,10 +99,7 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
       deadline: Date.parse(this.journey.state.consentDeadline ?? ''),
       poll: () => this.poll(),
       polling: this.polling,
-      hints: this.hints.forWait(
-        () => this.authorization.authorizing,
-        () => (this.onCourseChange ? 0 : this.journey.state.authorizeAttempts),
-      ),
+      hints: this.hints.forWait(() => this.authorization.authorizing),
       timer: this.pollTimer,
     });
     await condition(() => !this.authorization.authorizing);
@@ -163,10 +154,10 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
     return this.journey.payment?.id ?? '';
   }
 
-  /** Takes the bank's record; publishes a change, a final one with the outcome under the course-change rule. */
+  /** Takes the bank's record; publishes a change, a final one together with the outcome. */
   take(record: BiometricPayment, source: BankRecordSource): void {
     if (!bankAnswered(this.journey, record, source, now())) return;
-    if (!(this.onCourseChange && isFinal(this.journey))) this.publish();
+    if (!isFinal(this.journey)) this.publish();
   }
 
   private async poll(): Promise<void> {
@@ -192,9 +183,8 @@ export class PaymentSteps extends JourneySteps<PaymentJourney, PaymentCreated> {
   /** Takes a webhook the receiver routed here. */
   receive(event: ReceivedWebhook): void {
     const isNew = this.inbox.isNew(event, this.journey.state);
-    const rule = this.onCourseChange ? 'course-change' : 'every-step';
-    if (isNew && webhookHeard(this.journey, event, now(), rule) === 'ask-bank') this.hints.heard(event);
-    if (this.onCourseChange) this.showDetails();
-    else this.publish();
+    if (isNew && webhookHeard(this.journey, event, now()) === 'ask-bank') this.hints.heard(event);
+    // What the merchant reads changes only with the bank's record; the details show the webhook at once.
+    this.showDetails();
   }
 }

@@ -9,24 +9,21 @@ import { changesCourse, movesForward } from './status.js';
 /** What a webhook asks of the workflow: to read the bank's record now, or nothing. */
 export type WebhookEffect = 'ask-bank' | 'nothing';
 
-/** Which hinted steps send the workflow to the bank at once: every forward step, or only a change of course. */
-export type HintRule = 'every-step' | 'course-change';
-
 /**
- * The webhooks that asked the payment to read the bank, kept across its waits when `acrossWaits` (hint-ledger.ts):
- * one is pending while the bank's record, as the journey holds it, is behind the status it names (a Pix cash-in
- * names the settlement it evidences).
+ * The webhooks that asked the payment to read the bank, kept across its waits (hint-ledger.ts): one is pending
+ * while the bank's record, as the journey holds it, is behind the status it names (a Pix cash-in names the
+ * settlement it evidences).
  */
-export function paymentHints(journey: PaymentJourney, acrossWaits: boolean): HintLedger<ReceivedWebhook> {
+export function paymentHints(journey: PaymentJourney): HintLedger<ReceivedWebhook> {
   const named = (event: ReceivedWebhook): BiometricPaymentStatus =>
     event.resource?.kind === 'payment' ? event.resource.data.status : 'settled';
-  return new HintLedger(acrossWaits, (event) => movesForward(journey.payment?.status, named(event)));
+  return new HintLedger((event) => movesForward(journey.payment?.status, named(event)));
 }
 
 /**
  * Takes in a webhook as a hint. A payment event that would move this payment on sends the workflow to the bank's
- * GET (with the `course-change` rule, only one that would change what the workflow does next; a step within the
- * wait for consent is noted and confirmed by the next read); an event naming another payment, a stale one, or one
+ * GET when it would change what the workflow does next (a step within the wait for consent is noted and confirmed
+ * by the next read); an event naming another payment, a stale one, or one
  * without a payment is noted and changes nothing. A Pix cash-in is evidence of the settlement once the bank's own
  * record shows the same end-to-end id.
  */
@@ -34,7 +31,6 @@ export function webhookHeard(
   journey: PaymentJourney,
   event: ReceivedWebhook,
   at: string,
-  rule: HintRule,
 ): WebhookEffect {
   const { envelope, resource } = event;
   const paymentId = journey.payment?.id;
@@ -72,7 +68,7 @@ export function webhookHeard(
   }
   const current = journey.payment?.status;
   if (!movesForward(current, hinted.status)) return 'nothing';
-  if (rule === 'course-change' && !changesCourse(current, hinted.status)) {
+  if (!changesCourse(current, hinted.status)) {
     note(journey, {
       source: 'webhook',
       status: hinted.status,

@@ -26,15 +26,10 @@ export class JourneySteps<Journey extends { state: WebhookCounters }, Start> {
   readonly replies: MerchantReplies<Start>;
   private readonly searchAttributesPublisher = new SearchAttributesPublisher();
 
-  /**
-   * @param startedWithMemo the run is known to have started after workflows published their memo
-   * (`publishToMemo`).
-   */
   protected constructor(
     readonly journey: Journey,
     kept: KeptReplies<Start> | undefined,
     private readonly presentation: JourneyPresentation<Journey>,
-    private readonly startedWithMemo = false,
   ) {
     this.replies = new MerchantReplies<Start>(() => this.publishToCallers(), kept);
   }
@@ -56,10 +51,7 @@ export class JourneySteps<Journey extends { state: WebhookCounters }, Start> {
 
   /** What the merchant reads. */
   protected publishToCallers(): void {
-    publishToMemo(
-      [...this.presentation.memoEntries(this.journey), this.replies.memoEntry()],
-      this.startedWithMemo,
-    );
+    publishToMemo([...this.presentation.memoEntries(this.journey), this.replies.memoEntry()]);
   }
 
   /** What the merchant reads, and what support staff search and see in the Temporal UI. */

@@ -9,7 +9,7 @@ import { failureTypes } from '../failure-types.js';
  * the first answer instead of being carried out twice (docs/reliability.md tells the experiment behind the choice).
  */
 
-/** An answer as the memo keeps it: the start's answer, and the requests of workflows started before updates. */
+/** An answer as the memo keeps it: the start's answer. */
 export type MerchantReply<T = unknown> =
   { ok: true; value: T } | { ok: false; reason: string; type?: string };
 
@@ -39,20 +39,15 @@ export function requireAssertion(request: { assertion?: unknown } | undefined): 
 /** The request id under which a workflow keeps the answer to the call that started it. */
 export const startReplyId = 'start';
 
-/** How many answers a workflow keeps: the start's, and those of signalled requests (legacy-request-signals.ts). */
-const keptReplies = 50;
-
-/** The replies a run hands to the next one: the start's answer under `startReplyId`, and legacy answers. */
-export type KeptReplies<Start> = Record<string, MerchantReply> & { [startReplyId]?: MerchantReply<Start> };
+/** The reply a run hands to the next one: the start's answer under `startReplyId`. */
+export type KeptReplies<Start> = { [startReplyId]?: MerchantReply<Start> };
 
 /**
- * The answers a workflow keeps in its memo, each computed once per request id. New workflows keep only the
- * start's answer, which a start repeated after the workflow ended reads with no worker running.
+ * The answer a workflow gave its start, kept in its memo: a start repeated after the workflow ended reads it with
+ * no worker running.
  */
 export class MerchantReplies<Start> {
   private start: MerchantReply<Start> | undefined;
-  private readonly legacy = new Map<string, MerchantReply>();
-  private readonly inProgress = new Set<string>();
 
   /**
    * `onAnswer` publishes the replies (`memoEntry`) together with whatever else the workflow publishes; `kept` are
@@ -62,9 +57,7 @@ export class MerchantReplies<Start> {
     private readonly onAnswer: () => void,
     kept: KeptReplies<Start> = {},
   ) {
-    const { [startReplyId]: start, ...legacy } = kept;
-    this.start = start;
-    for (const [requestId, reply] of Object.entries(legacy)) this.legacy.set(requestId, reply);
+    this.start = kept[startReplyId];
   }
 
   /** The answer to the start, once there is one. */
@@ -74,7 +67,7 @@ export class MerchantReplies<Start> {
 
   /** The replies given so far, for the next run to keep. */
   all(): KeptReplies<Start> {
-    return { ...(this.start ? { [startReplyId]: this.start } : {}), ...Object.fromEntries(this.legacy) };
+    return this.start ? { [startReplyId]: this.start } : {};
   }
 
   /** The replies as callers read them from the memo, by request id. */
@@ -94,35 +87,5 @@ export class MerchantReplies<Start> {
     if (!reply) throw refusal('the workflow has not answered its start yet');
     if (!reply.ok) throw refusal(reply.reason, reply.type);
     return reply.value;
-  }
-
-  /** Computes the reply to a legacy request unless it is already answered or in progress; a throw refuses it. */
-  async answer<T>(requestId: string, work: () => Promise<T>): Promise<void> {
-    if (this.legacy.has(requestId) || this.inProgress.has(requestId)) return;
-    this.inProgress.add(requestId);
-    try {
-      this.setLegacy(requestId, answered(await work()));
-    } catch (error) {
-      const type =
-        error instanceof ApplicationFailure && error.type !== failureTypes.requestRefused
-          ? error.type
-          : undefined;
-      this.setLegacy(
-        requestId,
-        refused(error instanceof Error ? error.message : String(error), type ?? undefined),
-      );
-    } finally {
-      this.inProgress.delete(requestId);
-    }
-  }
-
-  private setLegacy(requestId: string, reply: MerchantReply): void {
-    this.legacy.delete(requestId);
-    this.legacy.set(requestId, reply);
-    for (const oldest of this.legacy.keys()) {
-      if (this.legacy.size < keptReplies) break;
-      this.legacy.delete(oldest);
-    }
-    this.onAnswer();
   }
 }
