@@ -3,7 +3,7 @@ import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
 import type { StartTerms } from '../shared/start-terms.js';
 import type { ReceivedWebhook } from '../webhook-events.js';
-import type { PendingConfirmation } from './attempt-confirmations.js';
+import type { PendingConfirmation } from './confirmations.js';
 import {
   noArchivedAttempts,
   type ArchivedAttempts,
@@ -12,7 +12,7 @@ import {
 } from './attempt-table.js';
 
 export type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from './attempt-table.js';
-export type { PendingConfirmation } from './attempt-confirmations.js';
+export type { PendingConfirmation } from './confirmations.js';
 
 /**
  * Recurrence statuses after which the bank collects nothing more: the workflow ends when the bank reports one.

@@ -1,17 +1,17 @@
-import {
-  ActivityFailure,
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  proxyActivities,
-} from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions } from '../activity-options.js';
-import type { RecurrenceRun } from './run.js';
 import { failureTypes } from '../failure-types.js';
 
 const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
+
+/** A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on it. */
+const reads = proxyActivities<Pick<Activities, 'getCollectionAttempt'>>({
+  ...bankCallOptions,
+  retry: { ...bankCallOptions.retry, maximumAttempts: 3 },
+});
 
 /** The bank's refusal as the failure the workflow ends with, naming the bank's failure type. */
 function refusal(error: unknown): ApplicationFailure {
@@ -28,23 +28,23 @@ function refusal(error: unknown): ApplicationFailure {
   });
 }
 
-/**
- * Generates the recurrence at the bank with the merchant's full request. A refusal is published and, once the
- * handlers under way finish, ends the workflow.
- */
-export async function generateAtBank(
-  run: RecurrenceRun,
+/** Generates the recurrence with the merchant's full request: the bank's recurrence, or its refusal as a failure. */
+export async function generateRecurrence(
   request: GenerateRecurrenceRequest,
-): Promise<Recurrence> {
-  let recurrence: Recurrence;
+): Promise<Recurrence | ApplicationFailure> {
   try {
-    recurrence = await bank.generateRecurrence(request);
+    return await bank.generateRecurrence(request);
   } catch (error) {
-    const failure = refusal(error);
-    run.refused(failure);
-    await condition(allHandlersFinished);
-    throw failure;
+    return refusal(error);
   }
-  run.generated(recurrence);
-  return recurrence;
+}
+
+/** The attempt as the bank's GET shows it; undefined while the bank does not answer it. */
+export async function readAttempt(attemptId: string): Promise<CollectionAttempt | undefined> {
+  try {
+    return await reads.getCollectionAttempt(attemptId);
+  } catch (error) {
+    if (error instanceof ActivityFailure) return undefined;
+    throw error;
+  }
 }
