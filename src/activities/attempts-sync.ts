@@ -2,7 +2,7 @@ import { Context, log } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
-import { toRecurrenceAttempt } from '../workflows/recurrence/definitions.js';
+import { toRecurrenceAttempt } from '../contract/recurrence.js';
 import type {
   AttemptsDelivery,
   AttemptsPageQuery,
@@ -10,7 +10,7 @@ import type {
   AttemptsPagesRequest,
   AttemptsSlicePage,
   SyncedAttempt,
-} from '../workflows/sync/attempts-definitions.js';
+} from '../contract/attempts-sync.js';
 import { AttemptsDeliveryBatch } from './attempts-delivery.js';
 import { AttemptsReadAhead } from './attempts-read-ahead.js';
 import { bankActivity } from './failures.js';

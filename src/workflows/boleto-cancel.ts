@@ -1,15 +1,12 @@
 import { ApplicationFailure, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { Boleto } from '../bank/schemas/boleto.js';
+import type { CancelBoletoInput } from '../contract/boleto-cancel.js';
+import { failureTypes } from '../contract/failure-types.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import { bankCallOptions } from './activity-options.js';
-import { searchAttributes } from './search-attributes.js';
-import { failureTypes } from './failure-types.js';
 
 const { cancelBoleto } = proxyActivities<Pick<Activities, 'cancelBoleto'>>(bankCallOptions);
-
-export interface CancelBoletoInput {
-  boletoId: string;
-}
 
 /** The status bankflow takes a cancelled boleto to have (the spec does not show it; see docs/decisions.md). */
 const cancelledBoletoStatus = 'cancelled';

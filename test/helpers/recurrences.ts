@@ -6,7 +6,7 @@ import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrenc
 import type { RunningSandbox } from '../../src/sandbox/app.js';
 import { exampleRecurrenceRequest } from '../../src/sandbox/examples/recurrence-request.js';
 import { collectionAttemptsPath } from '../../src/sandbox/routes/recurrences.js';
-import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
+import type { AttemptsSyncSummary } from '../../src/contract/attempts-sync.js';
 import type { TestStack } from './stack.js';
 
 let sequence = 0;

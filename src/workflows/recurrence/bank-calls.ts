@@ -3,7 +3,7 @@ import type { Activities } from '../../activities/index.js';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions } from '../activity-options.js';
-import { failureTypes } from '../failure-types.js';
+import { failureTypes } from '../../contract/failure-types.js';
 
 const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
 

@@ -1,17 +1,5 @@
+import type { PendingConfirmation } from '../../contract/recurrence.js';
 import { isFinalAttemptStatus, reachedAttemptStatus } from './attempt-table.js';
-
-/** An attempt a webhook announced, waiting for the bank's GET to show what the webhook said. */
-export interface PendingConfirmation {
-  id: string;
-  /** The furthest status the webhooks about it claimed. */
-  claimed: string;
-  /** When the first of them arrived (epoch ms); the deadline runs from here. */
-  since: number;
-  /** When to read the attempt next (epoch ms). */
-  nextAt: number;
-  /** How long to wait after that read if it does not confirm. */
-  waitMs: number;
-}
 
 /** How long the workflow follows an attempt whose webhook the bank's GET does not confirm. */
 export const attemptConfirmationDeadlineMs = 30 * 60_000;

@@ -1,12 +1,8 @@
 import type { CollectionAttempt, WebhookCollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
-import type { ReceivedWebhook } from '../webhook-events.js';
-import {
-  AttemptTable,
-  noArchivedAttempts,
-  type AttemptSource,
-  type RecurrenceAttempt,
-} from './attempt-table.js';
+import type { ReceivedWebhook } from '../../contract/webhook-events.js';
+import { AttemptTable } from './attempt-table.js';
+import { noArchivedAttempts, type AttemptSource, type RecurrenceAttempt } from '../../contract/recurrence.js';
 import { AttemptConfirmations } from './confirmations.js';
 import {
   endedRecurrenceStatuses,
@@ -19,7 +15,7 @@ import {
   type RecurrenceResult,
   type RecurrenceState,
   type RecurrenceSummary,
-} from './definitions.js';
+} from '../../contract/recurrence.js';
 
 const isOutcome = (status: string): status is RecurrenceOutcome =>
   (endedRecurrenceStatuses as readonly string[]).includes(status);

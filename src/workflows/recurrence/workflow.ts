@@ -7,22 +7,25 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { searchAttributes } from '../search-attributes.js';
-import { memoKeys, publishToMemo } from '../shared/published-memo.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
+import { memoKeys } from '../../contract/memo.js';
+import { publishToMemo } from '../shared/published-memo.js';
 import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
 import { checkStartTerms } from '../shared/start-terms.js';
 import { generateRecurrence, readAttempt } from './bank-calls.js';
 import { currentDetails } from './current-details.js';
 import {
   defaultRecurrenceSettings,
+  sensitiveRecurrenceTerms,
+  type RecurrenceInput,
+  type RecurrenceResult,
+} from '../../contract/recurrence.js';
+import {
   recurrenceAttemptsSignal,
   recurrenceGeneratedUpdate,
   recurrenceStateQuery,
   recurrenceWebhookSignal,
-  sensitiveRecurrenceTerms,
-  type RecurrenceInput,
-  type RecurrenceResult,
-} from './definitions.js';
+} from '../../contract/recurrence-messages.js';
 import { RecurrenceJourney } from './state.js';
 
 /**

@@ -11,14 +11,15 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { temporalCallOptions } from '../activity-options.js';
+import { failureTypes } from '../../contract/failure-types.js';
+import type { JobWindow, JobWindowInput } from '../../contract/jobs.js';
 import {
   windowCursorWorkflowId,
   windowDoneSignal,
   windowGrantSignal,
   type WindowClaim,
   type WindowGrant,
-} from '../jobs/window-cursor-definitions.js';
-import { failureTypes } from '../failure-types.js';
+} from '../../contract/window-cursor.js';
 
 /**
  * Set by Temporal on every workflow a Schedule starts: the action's nominal time (before jitter, whole seconds)
@@ -29,18 +30,6 @@ const scheduledStartTime = defineSearchAttributeKey(
   SearchAttributeType.DATETIME,
 );
 const scheduledById = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
-
-/** A scheduled job's input: an explicit window, or nothing when a Schedule starts it. */
-export interface JobWindowInput {
-  from?: string;
-  to?: string;
-}
-
-/** The half-open window [from, to) a job covers, as UTC ISO 8601 instants. */
-export interface JobWindow {
-  from: string;
-  to: string;
-}
 
 const { previousScheduledTime, claimJobWindow } =
   proxyActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow'>>(temporalCallOptions);

@@ -4,7 +4,7 @@ import {
   type AttemptsSliceResult,
   type AttemptsSyncSummary,
   type UnknownRecurrence,
-} from './attempts-definitions.js';
+} from '../../contract/attempts-sync.js';
 
 export function emptySummary(from: string, to: string): AttemptsSyncSummary {
   return {

@@ -6,19 +6,14 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { jobIds } from '../jobs/definitions.js';
-import { searchAttributes } from '../search-attributes.js';
+import { jobIds } from '../../contract/jobs.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
-import {
-  attemptsPageOptions,
-  defaultPagesPerRun,
-  pagesPerBatch,
-  type AttemptsSyncInput,
-  type AttemptsSyncSummary,
-} from './attempts-definitions.js';
+import { attemptsPageOptions, defaultPagesPerRun, pagesPerBatch } from './settings.js';
+import { type AttemptsSyncInput, type AttemptsSyncSummary } from '../../contract/attempts-sync.js';
 import { planSlices, syncInSlices } from './attempts-slices.js';
 import { addPage, emptySummary } from './attempts-summary.js';
-import { jobStatuses } from '../job-statuses.js';
+import { jobStatuses } from '../../contract/jobs.js';
 
 /**
  * Pages as local activities: they run in the worker that runs the workflow, with no trip through a task queue

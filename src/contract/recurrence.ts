@@ -1,18 +1,48 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
-import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
-import type { StartTerms } from '../shared/start-terms.js';
-import type { ReceivedWebhook } from '../webhook-events.js';
-import type { PendingConfirmation } from './confirmations.js';
-import {
-  noArchivedAttempts,
-  type ArchivedAttempts,
-  type AttemptSource,
-  type RecurrenceAttempt,
-} from './attempt-table.js';
+import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
+import type { GenerateRecurrenceRequest, Recurrence } from '../bank/schemas/recurrence.js';
 
-export type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from './attempt-table.js';
-export type { PendingConfirmation } from './confirmations.js';
+/** The recurrence workflow's type, as the worker registers it; its id is `workflowIds.recurrence(external_id)`. */
+export const recurrenceWorkflowType = 'recurrenceWorkflow';
+export type RecurrenceWorkflow = (input: RecurrenceInput) => Promise<RecurrenceResult>;
+
+/** Where an attempt update came from. */
+export type AttemptSource = 'sync' | 'webhook';
+
+/** One collection attempt as the recurrence workflow knows it. */
+export interface RecurrenceAttempt {
+  id: string;
+  collectionId: string;
+  status: string;
+  timestamp: string;
+  type: string;
+  dueDate: string;
+  endToEndId: string | null;
+  transactionDate: string | null;
+  /** The paths that reported this status; a second path reporting it is a duplicate, not a second attempt. */
+  sources: AttemptSource[];
+}
+
+/** Old final attempts no longer kept one by one: how many, by status, up to which attempt timestamp. */
+export interface ArchivedAttempts {
+  count: number;
+  byStatus: Record<string, number>;
+  through: string | null;
+}
+
+export const noArchivedAttempts = (): ArchivedAttempts => ({ count: 0, byStatus: {}, through: null });
+
+/** An attempt a webhook announced, waiting for the bank's GET to show what the webhook said. */
+export interface PendingConfirmation {
+  id: string;
+  /** The furthest status the webhooks about it claimed. */
+  claimed: string;
+  /** When the first of them arrived (epoch ms); the deadline runs from here. */
+  since: number;
+  /** When to read the attempt next (epoch ms). */
+  nextAt: number;
+  /** How long to wait after that read if it does not confirm. */
+  waitMs: number;
+}
 
 /**
  * Recurrence statuses after which the bank collects nothing more: the workflow ends when the bank reports one.
@@ -24,7 +54,7 @@ export type RecurrenceOutcome = (typeof endedRecurrenceStatuses)[number];
 export interface RecurrenceSettings {
   /** Continue-as-new once the run's history reaches this many events (or when Temporal suggests it). */
   maxHistoryEvents?: number;
-  /** Attempts kept one by one; older final ones are folded into counts (see attempt-table.ts). */
+  /** Attempts kept one by one; older final ones are folded into counts (the workflow's attempt table). */
   maxAttemptsKept?: number;
 }
 
@@ -136,16 +166,5 @@ export function initialRecurrenceSummary(externalId: string): RecurrenceSummary 
   };
 }
 
-/** The state with its attempts; answered by the workflow, so it reflects every event the history holds. */
-export const recurrenceStateQuery = defineQuery<RecurrenceState>('recurrenceState');
-/**
- * Starts the recurrence and answers once the bank generated it (or refused it, as a failure with the bank's
- * reason). Sent with the workflow's start by every start under the external id; other terms are refused.
- */
-export const recurrenceGeneratedUpdate = defineUpdate<Recurrence, [StartTerms]>('recurrenceGenerated');
-/** Members of the generate request that are personal data: a conflict names them without their values. */
+/** Members of the generate request that are personal data: a start-terms conflict names them without their values. */
 export const sensitiveRecurrenceTerms = ['counterparty', 'first_payment.dict_key'];
-/** Attempts found by `syncRecurrenceAttempts`, one batch per recurrence per page. */
-export const recurrenceAttemptsSignal = defineSignal<[AttemptsBatch]>('recurrenceAttempts');
-/** A `recurrence_collection_attempt` webhook, routed by the receiver. */
-export const recurrenceWebhookSignal = defineSignal<[ReceivedWebhook]>('recurrenceWebhook');

@@ -1,5 +1,5 @@
 import { defineSignal } from '@temporalio/workflow';
-import type { JobWindow } from '../shared/schedule-window.js';
+import type { JobWindow } from './jobs.js';
 
 /** The workflow that keeps where a schedule's covered time ends: one per schedule, started by its first claim. */
 export const windowCursorWorkflowType = 'jobWindowCursor';

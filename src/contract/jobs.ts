@@ -1,7 +1,5 @@
-import type { Metrics } from '../../bank/schemas/metrics.js';
-import type { Totals, TotalsInFile } from '../../reports/totals.js';
-import type { JobWindow } from '../shared/schedule-window.js';
-import { jobStatuses } from '../job-statuses.js';
+import type { Metrics } from '../bank/schemas/metrics.js';
+import type { Totals, TotalsInFile } from '../reports/totals.js';
 
 /** The scheduled jobs, by the id their schedule, search attribute (BankflowKind) and files carry. */
 export const jobIds = {
@@ -11,6 +9,38 @@ export const jobIds = {
   metricsSnapshot: 'metrics-snapshot',
 } as const;
 export type JobId = (typeof jobIds)[keyof typeof jobIds];
+
+/** The workflow type each job's schedule starts, as the worker registers it. */
+export const jobWorkflowTypes = {
+  [jobIds.attemptsSync]: 'syncRecurrenceAttempts',
+  [jobIds.refundReport]: 'refundReport',
+  [jobIds.transferReport]: 'transferReport',
+  [jobIds.metricsSnapshot]: 'metricsSnapshot',
+} as const satisfies Record<JobId, string>;
+
+/** BankflowStatus of the scheduled jobs' and the attempts sync's workflows; docs/support.md says what each means. */
+export const jobStatuses = {
+  running: 'running',
+  listing: 'listing',
+  completed: 'completed',
+  stored: 'stored',
+  nothingToDo: 'nothing_to_do',
+} as const;
+
+/**
+ * A scheduled job's input: an explicit window, or nothing when a Schedule starts it. A run a Schedule started
+ * without input covers the time from where its schedule's last completed window ended to its own scheduled time.
+ */
+export interface JobWindowInput {
+  from?: string;
+  to?: string;
+}
+
+/** The half-open window [from, to) a job covers, as UTC ISO 8601 instants. */
+export interface JobWindow {
+  from: string;
+  to: string;
+}
 export type ListReportJob = typeof jobIds.refundReport | typeof jobIds.transferReport;
 
 /** One page of a list report: fetched by one activity, staged on disk, only its totals come back. */
