@@ -112,6 +112,9 @@ async function confirmAnnouncedAttempts(
     const sooner = () => stop() || (confirmations.nextAt() ?? Infinity) < (next ?? Infinity);
     if (next === undefined) await condition(sooner);
     else if (next > Date.now()) await condition(sooner, next - Date.now());
+    // A run due to continue as new leaves its reads to the next run, which makes them at once: each read costs the
+    // history about ten events, and a run must not grow far past `maxHistoryEvents`.
+    if (stop()) return;
     for (const attemptId of confirmations.due(Date.now())) {
       journey.read(attemptId, await readAttempt(attemptId), Date.now());
       publish();
