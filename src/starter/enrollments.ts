@@ -5,25 +5,28 @@ import { suggestedAccountSchema } from '../bank/schemas/enrollment-request.js';
 import { enrollmentStatusSchema } from '../bank/schemas/enrollment.js';
 import { registerFidoAssertionSchema, type RegisterFidoAssertion } from '../bank/schemas/fido.js';
 import {
-  enrollmentStartedUpdate,
+  enrollmentWorkflowType,
   initialEnrollmentState,
-  registerCredentialUpdate,
-  registrationOptionsUpdate,
   sensitiveEnrollmentTerms,
+  type EnrollmentWorkflow,
   type EnrollmentInput,
   type EnrollmentResult,
   type EnrollmentStarted,
   type EnrollmentState,
   type RegistrationResult,
-} from '../workflows/enrollment/definitions.js';
-import { enrollmentWorkflow } from '../workflows/enrollment/workflow.js';
-import { workflowIds } from '../workflows/ids.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+} from '../contract/enrollment.js';
+import {
+  enrollmentStartedUpdate,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+} from '../contract/enrollment-messages.js';
+import { workflowIds } from '../contract/ids.js';
+import { memoKeys } from '../contract/memo.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';
-import { flattenTerms } from '../workflows/shared/start-terms.js';
+import { flattenTerms } from '../contract/start-terms.js';
 import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { enrollmentResultSchema, enrollmentStateSchema } from './published-state.js';
@@ -49,9 +52,7 @@ const startEnrollmentInput = enrollmentKey.extend({
 export type StartEnrollmentInput = z.input<typeof startEnrollmentInput>;
 
 const handleFor = (ctx: StarterContext, key: EnrollmentKey) =>
-  ctx.client.workflow.getHandle<typeof enrollmentWorkflow>(
-    workflowIds.enrollment(key.deviceId, key.participantId),
-  );
+  ctx.client.workflow.getHandle<EnrollmentWorkflow>(workflowIds.enrollment(key.deviceId, key.participantId));
 
 /** What `startEnrollment` answers. */
 export type StartedEnrollment = EnrollmentStarted & {
@@ -103,7 +104,7 @@ export async function startTunedEnrollment(
   };
   const { answer, ended } = await startOrJoin(ctx, {
     update: enrollmentStartedUpdate,
-    workflow: enrollmentWorkflow,
+    workflowType: enrollmentWorkflowType,
     workflowId,
     input: workflowInput,
     initialState: initialEnrollmentState(workflowInput),
@@ -160,10 +161,7 @@ export async function registerCredential(
  * workflow's last completed task.
  */
 export async function getEnrollment(ctx: StarterContext, input: EnrollmentKey): Promise<EnrollmentState> {
-  return readState(
-    handleFor(ctx, parseInput(enrollmentKey, input)),
-    enrollmentStateSchema,
-  );
+  return readState(handleFor(ctx, parseInput(enrollmentKey, input)), enrollmentStateSchema);
 }
 
 /**

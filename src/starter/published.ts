@@ -1,8 +1,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
-import type { MerchantReply } from '../workflows/shared/merchant-requests.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import type { StartTerms } from '../workflows/shared/start-terms.js';
+import { memoKeys, type MerchantReply } from '../contract/memo.js';
+import type { StartTerms } from '../contract/start-terms.js';
 
 /** What a workflow published for its callers, as of its last completed workflow task. */
 export interface Published {

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { searchAttributes } from '../workflows/search-attributes.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import type { ReceivedWebhook } from '../workflows/webhook-events.js';
+import { searchAttributes } from '../contract/search-attributes.js';
+import { memoKeys } from '../contract/memo.js';
+import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /** An unmatched bank event as its workflow keeps it. */
 export interface KeptEvent {

@@ -9,16 +9,11 @@ import {
   startEnrollment,
   waitForEnrollment,
 } from '../../src/starter/index.js';
-import {
-  enrollmentWebhookSignal,
-  registerCredentialUpdate,
-} from '../../src/workflows/enrollment/definitions.js';
-import { failureTypes } from '../../src/workflows/failure-types.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import {
-  resolveUnmatchedWebhookSignal,
-  unmatchedWebhookWorkflow,
-} from '../../src/workflows/unmatched-webhook.js';
+import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/enrollment-messages.js';
+import { failureTypes } from '../../src/contract/failure-types.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { resolveUnmatchedWebhookSignal } from '../../src/contract/unmatched-webhook.js';
+import { unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
 import {
   UndecodableCodec,
   undecodableKinds,

@@ -4,7 +4,7 @@ import { webhookCategories } from '../../src/bank/webhook-categories.js';
 import { deliverWebhook } from '../../src/webhooks/deliver.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
 import { getEnrollment, getPayment, startPayment, waitForEnrollment } from '../../src/starter/index.js';
-import { memoKeys } from '../../src/workflows/shared/published-memo.js';
+import { memoKeys } from '../../src/contract/memo.js';
 import { enroll, eventually, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 

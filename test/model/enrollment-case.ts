@@ -1,14 +1,10 @@
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Enrollment, EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
-import {
-  registerCredentialUpdate,
-  enrollmentWebhookSignal,
-  type EnrollmentInput,
-  type EnrollmentResult,
-} from '../../src/workflows/enrollment/definitions.js';
-import { enrollmentTimings } from '../../src/workflows/enrollment/timings.js';
-import { memoKeys } from '../../src/workflows/shared/published-memo.js';
+import { type EnrollmentInput, type EnrollmentResult } from '../../src/contract/enrollment.js';
+import { registerCredentialUpdate, enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
+import { enrollmentTimings } from '../../src/contract/enrollment.js';
+import { memoKeys } from '../../src/contract/memo.js';
 import type { enrollmentWorkflow } from '../../src/workflows/enrollment/workflow.js';
 import { describeScenario, type EnrollmentScenario } from './commands.js';
 import {

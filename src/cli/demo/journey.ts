@@ -16,7 +16,7 @@ import {
   type BankReadContext,
   type StarterContext,
 } from '../../starter/index.js';
-import type { PaymentResult } from '../../workflows/payment/definitions.js';
+import type { PaymentResult } from '../../contract/payment.js';
 import { eventually } from './eventually.js';
 import { sandboxControl } from './sandbox-control.js';
 import type { StepPrinter } from './steps.js';

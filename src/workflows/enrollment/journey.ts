@@ -1,20 +1,18 @@
-import type { Enrollment } from '../../bank/schemas/enrollment.js';
-import { HintLedger } from '../shared/hint-ledger.js';
-import type { ReceivedWebhook } from '../webhook-events.js';
-import { accountMatchesSuggestion } from './account.js';
+// The enrollment journey as data and pure transitions, free of Temporal so it can be tested alone. Only the bank's
+// own record (its answer to create, to register, or its enrollment list) moves the journey; a webhook is a hint
+// that makes the workflow ask the bank.
+import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
+import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import {
   initialEnrollmentState,
   type EnrollmentInput,
   type EnrollmentJourney,
   type EnrollmentOutcome,
   type EnrollmentResult,
-} from './definitions.js';
-
-/**
- * The enrollment journey as data and pure transitions, free of Temporal so it can be tested alone. Only the bank's
- * own record (its answer to create, to register, or its enrollment list) moves the journey; a webhook is a hint
- * that makes the workflow ask the bank.
- */
+  type EnrollmentStarted,
+  type EnrollmentState,
+} from '../../contract/enrollment.js';
+import type { ReceivedWebhook } from '../../contract/webhook-events.js';
 
 const endingFor: Partial<Record<Enrollment['status'], EnrollmentOutcome>> = {
   rejected: 'rejected',
@@ -61,22 +59,13 @@ export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, sou
 }
 
 /**
- * The webhooks that asked the enrollment to read the bank, kept across its waits (hint-ledger.ts): one is pending
- * for as long as it would still send the workflow to the bank.
+ * Takes in a webhook as a hint; answers whether it sends the workflow to the bank: an event about this enrollment
+ * that reports another status than the bank's record held does, for as long as that holds.
  */
-export function enrollmentHints(journey: EnrollmentJourney): HintLedger<ReceivedWebhook> {
-  return new HintLedger((event) => webhookHeard(journey, event) === 'ask-bank');
-}
-
-/**
- * Takes in a webhook as a hint: an event about this enrollment that reports another status than the bank's record
- * held sends the workflow to the bank; anything else changes nothing.
- */
-export function webhookHeard(journey: EnrollmentJourney, event: ReceivedWebhook): 'ask-bank' | 'nothing' {
+export function webhookHeard(journey: EnrollmentJourney, event: ReceivedWebhook): boolean {
   const { resource } = event;
-  if (resource?.kind !== 'enrollment' || resource.data.id !== journey.state.enrollmentId) return 'nothing';
-  if (ended(journey) || resource.data.status === journey.enrollment?.status) return 'nothing';
-  return 'ask-bank';
+  if (resource?.kind !== 'enrollment' || resource.data.id !== journey.state.enrollmentId) return false;
+  return !ended(journey) && resource.data.status !== journey.enrollment?.status;
 }
 
 /** The step the journey waits in, or undefined once it has left the steps before authorization. */
@@ -133,3 +122,50 @@ export function enrollmentResult(journey: EnrollmentJourney): EnrollmentResult {
       : 'expired';
   return { outcome, reason: state.reason ?? '', enrollment };
 }
+
+/** What the merchant's start is answered with once the bank created the enrollment. */
+export const started = (created: Enrollment): EnrollmentStarted => ({
+  enrollmentId: created.id,
+  redirectUrl: created.redirect_url,
+  status: created.status,
+  expirationDatetime: created.expiration_datetime,
+});
+
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+
+/**
+ * Whether the account the bank authorized is the one the merchant suggested. The suggestion writes the check
+ * digit inside `number` (`12345-6`) and the branch as `issuer`; the bank keeps `digit` apart.
+ */
+export function accountMatchesSuggestion(
+  suggested: SuggestedAccount,
+  authorized: AccountInfo | null,
+): boolean {
+  if (!authorized) return false;
+  return (
+    suggested.ispb === authorized.ispb &&
+    digitsOf(suggested.issuer) === digitsOf(authorized.branch) &&
+    digitsOf(suggested.number) === digitsOf(`${authorized.number}${authorized.digit}`)
+  );
+}
+
+function waitingFor(state: EnrollmentState): string {
+  switch (state.phase) {
+    case 'creating':
+      return 'the bank to create the enrollment';
+    case 'awaiting_account_holder_validation':
+      return 'the account holder to authorize at the bank';
+    case 'awaiting_enrollment':
+      return 'the biometric credential registration';
+    default:
+      return 'the bank to confirm';
+  }
+}
+
+/** The enrollment's current details in the Temporal UI, by paragraph. */
+export const enrollmentDetails = (state: EnrollmentState): string[] => [
+  `**Enrollment** ${state.enrollmentId ?? '(not created yet)'} — **${state.phase}**`,
+  `Device ${state.deviceId}, participant ${state.participantId}`,
+  state.reason ? `Outcome: ${state.reason}` : `Waiting for: ${waitingFor(state)}`,
+  `Webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored), polls: ${state.polls}`,
+];

@@ -1,6 +1,6 @@
 import type { BiometricPayment, BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
 import { webhookCategories } from '../../src/bank/webhook-categories.js';
-import type { PaymentInput, PaymentJourney } from '../../src/workflows/payment/definitions.js';
+import type { PaymentInput, PaymentJourney } from '../../src/contract/payment.js';
 import {
   awaitingCustomer,
   bankAnswered,
@@ -8,12 +8,12 @@ import {
   consentRefusal,
   followPlan,
   isFinal,
-  paymentResult,
+  conclude,
   startJourney,
   webhookHeard,
-} from '../../src/workflows/payment/machine.js';
-import { paymentTimings } from '../../src/workflows/payment/timings.js';
-import { webhookEventKey, type ReceivedWebhook } from '../../src/workflows/webhook-events.js';
+} from '../../src/workflows/payment/journey.js';
+import { paymentTimings } from '../../src/contract/payment.js';
+import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 const paymentId = '0b0c1d2e-3f40-4152-8637-48596a7b8c9d';
 const otherPaymentId = '1c1d2e3f-4051-4263-9748-596a7b8c9dae';
@@ -71,7 +71,7 @@ describe('payment journey machine', () => {
       end_to_end_id: 'E00000000203001011200abcdefghijk',
       transaction_date: '2030-01-01',
     });
-    expect(webhookHeard(journey, paymentWebhook(settled), at)).toBe('ask-bank');
+    expect(webhookHeard(journey, paymentWebhook(settled), at)).toBe(true);
     expect(journey.payment?.status).toBe('awaiting_consent');
     expect(journey.state).toMatchObject({
       phase: 'awaiting_consent',
@@ -84,22 +84,22 @@ describe('payment journey machine', () => {
 
   it('notes a step within the wait for consent without asking the bank; a change of course asks it', () => {
     const created = journeyAt('created');
-    expect(webhookHeard(created, paymentWebhook(record('awaiting_consent')), at)).toBe('nothing');
+    expect(webhookHeard(created, paymentWebhook(record('awaiting_consent')), at)).toBe(false);
     expect(created.payment?.status).toBe('created');
     expect(created.state.evidence.at(-1)).toMatchObject({ source: 'webhook', status: 'awaiting_consent' });
     expect(created.state.evidence.at(-1)?.detail).toMatch("the bank's next read confirms it");
 
     const awaitingPayment = paymentWebhook(record('awaiting_payment'));
-    expect(webhookHeard(journeyAt('created'), awaitingPayment, at)).toBe('ask-bank');
+    expect(webhookHeard(journeyAt('created'), awaitingPayment, at)).toBe(true);
     const settled = paymentWebhook(record('settled', { end_to_end_id: 'E1' }));
-    expect(webhookHeard(journeyAt('awaiting_payment'), settled, at)).toBe('ask-bank');
+    expect(webhookHeard(journeyAt('awaiting_payment'), settled, at)).toBe(true);
   });
 
   it('ignores a webhook naming another payment, noting it, and asks nothing of the bank', () => {
     const journey = journeyAt('awaiting_consent');
     expect(
       webhookHeard(journey, paymentWebhook(record('settled', { id: otherPaymentId })), at),
-    ).toBe('nothing');
+    ).toBe(false);
     expect(journey.payment?.id).toBe(paymentId);
     expect(journey.state.evidence.at(-1)?.detail).toMatch(`names payment ${otherPaymentId}`);
   });
@@ -138,7 +138,7 @@ describe('payment journey machine', () => {
       'poll',
       at,
     );
-    expect(paymentResult(settled, Date.parse(at))).toMatchObject({
+    expect(conclude(settled, Date.parse(at))).toMatchObject({
       outcome: 'settled',
       status: 'settled',
       endToEndId: 'E1',
@@ -147,7 +147,7 @@ describe('payment journey machine', () => {
 
     const waiting = journeyAt('awaiting_consent');
     webhookHeard(waiting, paymentWebhook(record('settled', { end_to_end_id: 'E9' })), at);
-    expect(paymentResult(waiting, Date.parse(at) + 70 * minute)).toMatchObject({
+    expect(conclude(waiting, Date.parse(at) + 70 * minute)).toMatchObject({
       outcome: 'expired',
       status: 'awaiting_consent',
       endToEndId: null,
@@ -155,7 +155,7 @@ describe('payment journey machine', () => {
 
     const rejected = journeyAt('awaiting_consent');
     bankAnswered(rejected, record('rejected'), 'poll', at);
-    expect(paymentResult(rejected, Date.parse(at) + 6 * minute).reason).toBe(
+    expect(conclude(rejected, Date.parse(at) + 6 * minute).reason).toBe(
       'the bank reports the payment rejected before the customer authorized it (the consent window closed)',
     );
   });

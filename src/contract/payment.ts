@@ -1,11 +1,14 @@
-import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
-import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
-import type { KeptReplies } from '../shared/merchant-requests.js';
-import type { PollingSettings } from '../shared/polling.js';
-import type { StartTerms } from '../shared/start-terms.js';
-import type { ReceivedWebhook } from '../webhook-events.js';
-import type { FinalPaymentStatus } from './status.js';
+import type { BiometricPayment, BiometricPaymentStatus } from '../bank/schemas/biometric-payment.js';
+import type { AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
+import type { KeptReplies } from './memo.js';
+import type { PollingSettings } from './polling.js';
+
+/** The statuses after which the bank never changes a payment again. */
+export type FinalPaymentStatus = Extract<BiometricPaymentStatus, 'settled' | 'failed' | 'rejected'>;
+
+/** The payment workflow's type name, as the worker registers it and callers start it. */
+export const paymentWorkflowType = 'biometricPaymentWorkflow';
+export type BiometricPaymentWorkflow = (input: PaymentInput) => Promise<PaymentResult>;
 
 export interface PaymentInput {
   /** The merchant's reference; the workflow id is `payment:<externalId>` and the bank gets it as `external_id`. */
@@ -112,19 +115,39 @@ export function initialPaymentState(input: PaymentInput): PaymentState {
   };
 }
 
-/**
- * Starts the payment and answers once it exists at the bank, with its authorization options. Sent with the
- * workflow's start (update-with-start) by every start under the external id: a repeated start with the same terms
- * joins the running workflow and gets the same answer, one with other terms is refused by the validator.
- */
-export const paymentCreatedUpdate = defineUpdate<PaymentCreated, [StartTerms]>('paymentCreated');
-/** Fresh authorization options, e.g. after the customer reloaded the page; refused once the window closed. */
-export const authorizationOptionsUpdate = defineUpdate<string>('authorizationOptions');
-/** Submits the FIDO assertion; answers the new status, or the bank's reason for refusing it. */
 /** The customer's FIDO assertion, as the widget produced it. */
 export interface AuthorizeRequest {
   assertion: AuthorizeFidoAssertion;
 }
-export const authorizeUpdate = defineUpdate<AuthorizationResult, [AuthorizeRequest]>('authorize');
-/** `initiation_document` and Pix cash-in (`collecting_document`) webhooks, routed by the receiver. */
-export const paymentWebhookSignal = defineSignal<[ReceivedWebhook]>('paymentWebhook');
+
+const minutes = (n: number) => n * 60_000;
+
+/**
+ * How long each step of a payment may take and how the workflow follows the bank meanwhile. Fixed by the bank's
+ * windows, not by callers: tests cover them with skipped time.
+ */
+export const paymentTimings = {
+  /** An enrollment the bank's reads still show pending is read again after this, doubling... */
+  enrollmentRecheckMs: 1_000,
+  /** ...until the wait would pass this: a lag of the bank's reads, not a journey still under way. */
+  enrollmentRecheckForMs: 8_000,
+  /** The bank's consent window, from creation. */
+  consentWindowMs: minutes(5),
+  /** How long after the consent window a payment the bank still shows awaiting consent is followed. */
+  afterConsentWindowMs: minutes(60),
+  /** How long a payment the bank is processing is followed. */
+  processingMs: 7 * 24 * minutes(60),
+  /** The first part of processing, polled as often as the consent step; after it, `sparsePolling`. */
+  frequentPollingMs: minutes(60),
+  sparsePolling: { firstPollAfterMs: minutes(2), maxPollIntervalMs: minutes(30) } satisfies PollingSettings,
+  /** How long a settlement waits for its Pix cash-in event before the bank's GET stands alone. */
+  cashInWaitMs: minutes(1),
+  /** The first part of that wait, before the unmatched events are searched. */
+  cashInGraceMs: 2_000,
+  /** At most this many events in one run's history; a poll cycle adds about a dozen. */
+  historyBound: 1_000,
+  /** Room left below the bound for the cycle under way and the run's ending. */
+  historyHeadroom: 100,
+};
+
+export type PaymentTimings = typeof paymentTimings;

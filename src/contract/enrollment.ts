@@ -1,11 +1,12 @@
-import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
-import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
-import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
-import type { KeptReplies } from '../shared/merchant-requests.js';
-import type { PollingSettings } from '../shared/polling.js';
-import type { StartTerms } from '../shared/start-terms.js';
-import type { ReceivedWebhook } from '../webhook-events.js';
+import type { AccountInfo, Enrollment } from '../bank/schemas/enrollment.js';
+import type { SuggestedAccount } from '../bank/schemas/enrollment-request.js';
+import type { RegisterFidoAssertion } from '../bank/schemas/fido.js';
+import type { KeptReplies } from './memo.js';
+import type { PollingSettings } from './polling.js';
+
+/** The enrollment workflow's type name, as the worker registers it and callers start it. */
+export const enrollmentWorkflowType = 'enrollmentWorkflow';
+export type EnrollmentWorkflow = (input: EnrollmentInput) => Promise<EnrollmentResult>;
 
 export interface EnrollmentInput {
   deviceId: string;
@@ -92,23 +93,29 @@ export function initialEnrollmentState(input: EnrollmentInput): EnrollmentState 
   };
 }
 
-/**
- * Starts the enrollment and answers once the bank created it: the redirect URL the customer must open. Sent with
- * the workflow's start (update-with-start) by every start of the device with the participant: a repeated start
- * with the same terms joins the running workflow and gets the same answer, one with other terms is refused.
- */
-export const enrollmentStartedUpdate = defineUpdate<EnrollmentStarted, [StartTerms]>('enrollmentStarted');
-/** Fresh WebAuthn creation options (`public_key_encoded`); waits for step 5b if the request comes early. */
-export const registrationOptionsUpdate = defineUpdate<string>('registrationOptions');
-/** Registers the credential the device created; a bank refusal is an answer too, and can be retried. */
 /** The credential the device created, as the browser's WebAuthn call returned it. */
 export interface RegisterRequest {
   assertion: RegisterFidoAssertion;
 }
-export const registerCredentialUpdate = defineUpdate<RegistrationResult, [RegisterRequest]>(
-  'registerCredential',
-);
-/** A `pix_biometrics_enrollment` webhook, routed by the receiver. */
-export const enrollmentWebhookSignal = defineSignal<[ReceivedWebhook]>('enrollmentWebhook');
+
 /** Personal data among an enrollment's start terms: a conflict names them without their values. */
 export const sensitiveEnrollmentTerms = ['suggestedAccount'];
+
+const minutes = (n: number) => n * 60_000;
+
+/**
+ * The bank's windows for each step of an enrollment (the Open Finance no-redirect journey's) and how the workflow
+ * follows the bank meanwhile. Tests cover them with skipped time.
+ */
+export const enrollmentTimings = {
+  accountHolderValidationMs: minutes(15),
+  registrationMs: minutes(5),
+  /** How long past a step's window the workflow still waits for the bank's record to move on. */
+  afterWindowMs: minutes(2),
+  /** How often an authorized enrollment is checked at the bank, in case a revocation webhook was lost. */
+  authorizedCheckIntervalMs: 24 * minutes(60),
+  /** At most this many events in one run's history. */
+  historyBound: 1_000,
+  /** Room left below the bound for the cycle under way and the run's ending. */
+  historyHeadroom: 100,
+};
