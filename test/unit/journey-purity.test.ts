@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /** Every module `file` imports, directly or through its relative imports, type-only ones included. */
 function importsOf(file: string, seen = new Set<string>()): Set<string> {
-  for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)) {
+  for (const match of readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)) {
+    const spec = match[1] ?? '';
     if (!spec.startsWith('.')) {
       seen.add(spec);
       continue;
