@@ -67,6 +67,32 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noDevkit] }] },
   },
   {
+    // What callers share with the workflows is src/contract; workflow internals change without telling them.
+    files: [
+      'src/starter/**/*.ts',
+      'src/webhooks/**/*.ts',
+      'src/cli/**/*.ts',
+      'src/activities/**/*.ts',
+      'src/doctor/**/*.ts',
+      'src/schedules/**/*.ts',
+      'src/temporal/**/*.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noDevkit,
+            {
+              group: ['**/workflows/**', '**/workflows'],
+              message: 'Callers import what they share with the workflows from src/contract only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/cli/**/*.ts', 'devkit/cli/**/*.ts', 'scripts/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },

@@ -4,7 +4,7 @@ import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { authorizePayment, waitForPaymentResult } from '../src/starter/index.js';
 import { startTunedPayment } from '../src/starter/payments.js';
-import { workflowIds } from '../src/workflows/ids.js';
+import { workflowIds } from '../src/contract/ids.js';
 import { cpuPer, medianCpu, stackCpuMs, type CpuSplit } from './cpu.js';
 import { merchant, type Customer } from './customers.js';
 import { runCosts, stepsOf, type RunCost } from './history.js';

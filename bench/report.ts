@@ -6,7 +6,7 @@ import type { IngestRow } from './ingest.js';
 import type { JourneyBatch, JourneyResult } from './journey.js';
 import type { ParallelSyncResult } from './parallel-sync.js';
 import type { SyncRow } from './sync.js';
-import { defaultPagesPerRun, pagesPerBatch } from '../src/workflows/sync/attempts-definitions.js';
+import { defaultPagesPerRun, pagesPerBatch } from '../src/workflows/sync/settings.js';
 
 /**
  * A serial sync run's history: one marker per batch of pages, plus the run's own events (start, patches, search

@@ -14,7 +14,7 @@ import { findTemporalCli } from '../src/temporal/cli-binary.js';
 import { bankflowDataConverter } from '../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../src/temporal/encryption.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
-import { allSearchAttributeKeys } from '../src/workflows/search-attributes.js';
+import { allSearchAttributeKeys } from '../src/contract/search-attributes.js';
 import { createBankflowWorker } from '../src/worker.js';
 import { childPid, startBankflowProcess } from './processes.js';
 import * as skeletonActivities from './skeleton/activities.js';

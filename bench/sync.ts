@@ -3,7 +3,7 @@ import type { GenerateRecurrenceRequest } from '../src/bank/schemas/recurrence.j
 import { exampleRecurrenceRequest } from '../devkit/sandbox/examples/recurrence-request.js';
 import type { SandboxWorld } from '../devkit/sandbox/seed/world.js';
 import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
-import { workflowIds } from '../src/workflows/ids.js';
+import { workflowIds } from '../src/contract/ids.js';
 import { cpuPer, medianCpu, stackCpuMs, type CpuSplit } from './cpu.js';
 import { control } from './customers.js';
 import { runCosts, type RunCost } from './history.js';

@@ -2,7 +2,7 @@ import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import type { AuthorizeCalls } from '../../devkit/sandbox/biometrics/state.js';
-import type { RecurrenceState } from '../../src/workflows/recurrence/definitions.js';
+import type { RecurrenceState } from '../../src/contract/recurrence.js';
 import type { JourneyRecord } from './journey.js';
 import type { JourneyKind } from './plan.js';
 import type { RecurrenceRun } from './recurrences.js';

@@ -1,7 +1,7 @@
 import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
-import type { EnrollmentResult } from '../../src/workflows/enrollment/definitions.js';
-import type { PaymentResult } from '../../src/workflows/payment/definitions.js';
+import type { EnrollmentResult } from '../../src/contract/enrollment.js';
+import type { PaymentResult } from '../../src/contract/payment.js';
 import type { BankRecords } from './audit-bank.js';
 import type { RunHistory } from './histories.js';
 import type { Violations } from './violations.js';

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import { searchAttributes } from '../../src/workflows/search-attributes.js';
-import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { searchAttributes } from '../../src/contract/search-attributes.js';
+import { webhookEventKey } from '../../src/contract/webhook-events.js';
 import type { RunHistory } from './histories.js';
 import type { Violations } from './violations.js';
 

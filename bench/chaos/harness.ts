@@ -8,7 +8,7 @@ import type { FaultInjector, FaultSettings } from '../../devkit/sandbox/faults.j
 import type { DeliveryAttempt, WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import type { SandboxWorld } from '../../devkit/sandbox/seed/world.js';
 import { getRecurrence } from '../../src/starter/index.js';
-import type { RecurrenceState } from '../../src/workflows/recurrence/definitions.js';
+import type { RecurrenceState } from '../../src/contract/recurrence.js';
 import { auditJourneys, auditRecurrences, type BankRecords } from './audit-bank.js';
 import { auditConfirmedOutcomes } from './audit-outcomes.js';
 import { auditPendingTasks, auditWebhooks, auditWorkflows } from './audit-temporal.js';

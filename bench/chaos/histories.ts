@@ -2,11 +2,11 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { EncryptionCodec, type EncryptionKey } from '../../src/temporal/encryption.js';
-import { enrollmentWebhookSignal } from '../../src/workflows/enrollment/definitions.js';
-import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
-import { isRefusedPayloadMarker } from '../../src/workflows/plaintext-marker.js';
-import { recurrenceWebhookSignal } from '../../src/workflows/recurrence/definitions.js';
-import type { ReceivedWebhook } from '../../src/workflows/webhook-events.js';
+import { enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
+import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { isRefusedPayloadMarker } from '../../src/contract/plaintext-marker.js';
+import { recurrenceWebhookSignal } from '../../src/contract/recurrence-messages.js';
+import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 const { EventType, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
 /** Events a workflow task hands to the workflow as new work, each of which may make it emit commands. */

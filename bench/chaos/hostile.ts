@@ -7,12 +7,9 @@ import { finalEnrollmentStatuses } from '../../src/bank/schemas/enrollment.js';
 import { webhookCategories } from '../../src/bank/webhook-categories.js';
 import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
-import {
-  enrollmentWebhookSignal,
-  registerCredentialUpdate,
-} from '../../src/workflows/enrollment/definitions.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import { authorizeUpdate, paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
+import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/enrollment-messages.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { authorizeUpdate, paymentWebhookSignal } from '../../src/contract/payment-messages.js';
 import { UndecodableCodec, undecodableKinds } from './hostile-payloads.js';
 import type { SandboxControl } from './sandbox-control.js';
 import type { ChaosStack } from './stack.js';

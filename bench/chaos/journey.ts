@@ -14,8 +14,8 @@ import {
   type BankReadContext,
   type StarterContext,
 } from '../../src/starter/index.js';
-import type { EnrollmentOutcome, EnrollmentPhase } from '../../src/workflows/enrollment/definitions.js';
-import type { PaymentOutcome, PaymentPhase } from '../../src/workflows/payment/definitions.js';
+import type { EnrollmentOutcome, EnrollmentPhase } from '../../src/contract/enrollment.js';
+import type { PaymentOutcome, PaymentPhase } from '../../src/contract/payment.js';
 import { CustomerDevice } from './device.js';
 import type { MerchantCalls } from './merchant.js';
 import type { JourneyKind, JourneySpec } from './plan.js';

@@ -1,7 +1,7 @@
 import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
 import type { CollectionAttemptStatus } from '../../src/bank/schemas/collection-attempt.js';
 import { runAttemptsSync, startRecurrence, type StarterContext } from '../../src/starter/index.js';
-import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
+import type { AttemptsSyncSummary } from '../../src/contract/attempts-sync.js';
 import { describeError } from './journey.js';
 import type { MerchantCalls } from './merchant.js';
 import type { SandboxControl } from './sandbox-control.js';

@@ -1,4 +1,4 @@
-import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
+import type { AttemptsSyncSummary } from '../../src/contract/attempts-sync.js';
 import type { WebhookAccounting } from './audit-temporal.js';
 import type { HostileCounts } from './hostile.js';
 import type { Violation } from './violations.js';

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { demoStepCount, runDemoJourney } from '../../devkit/cli/demo/journey.js';
 import { StepPrinter } from '../../devkit/cli/demo/steps.js';
 import type { BankReadContext } from '../../src/starter/index.js';
-import type { PaymentResult } from '../../src/workflows/payment/definitions.js';
+import type { PaymentResult } from '../../src/contract/payment.js';
 
 /** The demo's steps, with something done just before one of them (a worker killed, the server restarted). */
 class HookedSteps extends StepPrinter {

@@ -1,12 +1,8 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { workflowIds } from '../workflows/ids.js';
-import { recurrenceAttemptsSignal } from '../workflows/recurrence/definitions.js';
-import type {
-  AttemptsDelivery,
-  SyncedAttempt,
-  UnknownRecurrence,
-} from '../workflows/sync/attempts-definitions.js';
+import { workflowIds } from '../contract/ids.js';
+import { recurrenceAttemptsSignal } from '../contract/recurrence-messages.js';
+import type { AttemptsDelivery, SyncedAttempt, UnknownRecurrence } from '../contract/attempts-sync.js';
 
 /**
  * Attempts per signal: about 300 KB, under the Temporal server's 512 KB warning for one payload, however many

@@ -1,6 +1,6 @@
 import type { Page } from '../bank/pagination.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
-import type { AttemptsPageQuery } from '../workflows/sync/attempts-definitions.js';
+import type { AttemptsPageQuery } from '../contract/attempts-sync.js';
 
 type AttemptsPage = Page<CollectionAttempt>;
 

@@ -2,7 +2,7 @@ import { Context, log } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
-import { toRecurrenceAttempt } from '../workflows/recurrence/definitions.js';
+import { toRecurrenceAttempt } from '../contract/recurrence.js';
 import type {
   AttemptsDelivery,
   AttemptsPageQuery,
@@ -10,7 +10,7 @@ import type {
   AttemptsPagesRequest,
   AttemptsSlicePage,
   SyncedAttempt,
-} from '../workflows/sync/attempts-definitions.js';
+} from '../contract/attempts-sync.js';
 import { AttemptsDeliveryBatch } from './attempts-delivery.js';
 import { AttemptsReadAhead } from './attempts-read-ahead.js';
 import { bankActivity } from './failures.js';
@@ -93,9 +93,9 @@ async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promi
 }
 
 /**
- * The sync's page activities; they signal through the worker's own Temporal client. `syncAttemptsPage` (one page
- * a call) serves the runs started before page batches, which go on calling it; the slices of a rate-limited sync
- * fetch with `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`.
+ * The sync's page activities; they signal through the worker's own Temporal client. A serial sync pages with
+ * `syncAttemptsPages`; the slices of a rate-limited sync fetch with `fetchAttemptsSlicePage` and signal with
+ * `deliverSyncedAttempts`.
  */
 export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSecond: number | undefined) {
   const readAhead = new AttemptsReadAhead((query) => bank.listCollectionAttempts(query));
@@ -107,9 +107,6 @@ export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSe
     attemptsSyncPlan: async () => ({ bankRequestsPerSecond: bankRequestsPerSecond ?? null }),
     syncAttemptsPages: bankActivity((request: AttemptsPagesRequest) =>
       syncAttemptsPages(readAhead, Context.current().client, request),
-    ),
-    syncAttemptsPage: bankActivity((query: AttemptsPageQuery) =>
-      syncAttemptsPages(readAhead, Context.current().client, { query, maxPages: 1 }),
     ),
   };
 }

@@ -12,7 +12,7 @@ import type {
   ReportPageRequest,
   ReportPageResult,
   WriteReportRequest,
-} from '../workflows/jobs/definitions.js';
+} from '../contract/jobs.js';
 import { bankActivity } from './failures.js';
 
 /** Report amounts are summed in one currency; the bank's money is in BRL. */

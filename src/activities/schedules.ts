@@ -8,8 +8,8 @@ import {
   windowCursorWorkflowId,
   windowCursorWorkflowType,
   type WindowClaim,
-} from '../workflows/jobs/window-cursor-definitions.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+} from '../contract/window-cursor.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 
 /** gRPC status NOT_FOUND, as both the grpc-js and the native connection report it. */
 const grpcNotFound = 5;

@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import { visibilityLiteral } from '../temporal/visibility.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import { listKeptEvents } from '../webhooks/kept-events.js';
-import { resolveUnmatchedWebhookSignal } from '../workflows/unmatched-webhook.js';
-import type { ReceivedWebhook } from '../workflows/webhook-events.js';
+import { resolveUnmatchedWebhookSignal } from '../contract/unmatched-webhook.js';
+import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /** What workflows take back from the receiver's unmatched-event store. */
 export function createUnmatchedEventActivities(temporal: Client) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { JobWindow } from '../workflows/shared/schedule-window.js';
+import type { JobWindow } from '../contract/jobs.js';
 
 /** An instant as a file-name part: `2026-11-21T09:00:00.000Z` -> `20261121T090000Z`. */
 export function fileInstant(iso: string): string {

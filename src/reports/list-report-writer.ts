@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import type { WriteReportRequest, WrittenReport } from '../workflows/jobs/definitions.js';
+import type { WriteReportRequest, WrittenReport } from '../contract/jobs.js';
 import { csvLine } from './csv.js';
 import { stagedPageFile, stagingDir, windowFileBase, writeAtomically, writeTextAtomically } from './files.js';
 import { listReports, type ListReport, type ReportRecord } from './list-reports.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { MetricsSnapshot } from '../workflows/jobs/definitions.js';
+import type { MetricsSnapshot } from '../contract/jobs.js';
 import { windowFileBase, writeTextAtomically } from './files.js';
 
 /** Where metrics snapshots are kept; answers where this one went. */

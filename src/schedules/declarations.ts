@@ -1,6 +1,6 @@
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import type { SchedulesConfig } from '../config.js';
-import { jobIds, type JobId } from '../workflows/jobs/definitions.js';
+import { jobIds, jobWorkflowTypes, type JobId } from '../contract/jobs.js';
 
 /** One Temporal Schedule, as code: what runs, when, and how missed or overlapping runs are handled. */
 export interface ScheduleDeclaration {
@@ -22,12 +22,11 @@ export interface ScheduleDeclaration {
 
 /**
  * Every schedule bankflow runs, in one place. Cadences come from SCHEDULE_*_CRON in SCHEDULE_TIME_ZONE; ids are
- * `<SCHEDULE_ID_PREFIX><job>`. `syncRecurrenceAttempts` is named by its workflow type, like every other job.
+ * `<SCHEDULE_ID_PREFIX><job>`. Each starts its job's workflow type (`jobWorkflowTypes`).
  */
 export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclaration[] {
   const declare = (
     job: JobId,
-    workflowType: string,
     cron: string,
     cronVariable: string,
     catchupWindow: string,
@@ -35,7 +34,7 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
   ): ScheduleDeclaration => ({
     job,
     scheduleId: `${config.idPrefix}${job}`,
-    workflowType,
+    workflowType: jobWorkflowTypes[job],
     cron,
     cronVariable,
     timeZone: config.timeZone,
@@ -46,7 +45,6 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
   return [
     declare(
       jobIds.attemptsSync,
-      'syncRecurrenceAttempts',
       config.cron.attemptsSync,
       'SCHEDULE_ATTEMPTS_SYNC_CRON',
       '1 hour',
@@ -54,7 +52,6 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
     ),
     declare(
       jobIds.refundReport,
-      'refundReport',
       config.cron.reports,
       'SCHEDULE_REPORTS_CRON',
       '1 day',
@@ -62,7 +59,6 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
     ),
     declare(
       jobIds.transferReport,
-      'transferReport',
       config.cron.reports,
       'SCHEDULE_REPORTS_CRON',
       '1 day',
@@ -70,7 +66,6 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
     ),
     declare(
       jobIds.metricsSnapshot,
-      'metricsSnapshot',
       config.cron.metrics,
       'SCHEDULE_METRICS_CRON',
       '1 day',

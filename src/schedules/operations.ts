@@ -4,11 +4,8 @@ import {
   type Client,
   type ScheduleDescription,
 } from '@temporalio/client';
-import {
-  windowCursorWorkflowId,
-  type WindowCursorState,
-} from '../workflows/jobs/window-cursor-definitions.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
+import { windowCursorWorkflowId, type WindowCursorState } from '../contract/window-cursor.js';
+import { memoKeys } from '../contract/memo.js';
 import { declarationFingerprint, declarationMemoKey, describeIfExists } from './apply.js';
 import { scheduledWorkflowId, type ScheduleDeclaration } from './declarations.js';
 import { scheduleMatchingTimes } from './matching-times.js';

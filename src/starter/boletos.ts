@@ -2,9 +2,9 @@ import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { z } from 'zod';
 import type { Boleto } from '../bank/schemas/boleto.js';
 import { uuid } from '../bank/schemas/common.js';
-import { cancelBoletoWorkflow } from '../workflows/boleto-cancel.js';
-import { workflowIds } from '../workflows/ids.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+import { cancelBoletoWorkflowType, type CancelBoletoWorkflow } from '../contract/boleto-cancel.js';
+import { workflowIds } from '../contract/ids.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
 
@@ -18,7 +18,7 @@ const cancelBoletoInput = z.object({
  */
 export async function cancelBoleto(ctx: StarterContext, input: { boletoId: string }): Promise<Boleto> {
   const { boletoId } = parseInput(cancelBoletoInput, input);
-  const handle = await ctx.client.workflow.start(cancelBoletoWorkflow, {
+  const handle = await ctx.client.workflow.start<CancelBoletoWorkflow>(cancelBoletoWorkflowType, {
     workflowId: workflowIds.boletoCancel(boletoId),
     taskQueue: ctx.taskQueue,
     args: [{ boletoId }],

@@ -5,27 +5,28 @@ import { suggestedAccountSchema } from '../bank/schemas/enrollment-request.js';
 import { enrollmentStatusSchema } from '../bank/schemas/enrollment.js';
 import { registerFidoAssertionSchema, type RegisterFidoAssertion } from '../bank/schemas/fido.js';
 import {
-  enrollmentStartedUpdate,
-  enrollmentResultQuery,
-  enrollmentStateQuery,
+  enrollmentWorkflowType,
   initialEnrollmentState,
-  registerCredentialUpdate,
-  registrationOptionsUpdate,
   sensitiveEnrollmentTerms,
+  type EnrollmentWorkflow,
   type EnrollmentInput,
   type EnrollmentResult,
   type EnrollmentStarted,
   type EnrollmentState,
   type RegistrationResult,
-} from '../workflows/enrollment/definitions.js';
-import { enrollmentWorkflow } from '../workflows/enrollment/workflow.js';
-import { workflowIds } from '../workflows/ids.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+} from '../contract/enrollment.js';
+import {
+  enrollmentStartedUpdate,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+} from '../contract/enrollment-messages.js';
+import { workflowIds } from '../contract/ids.js';
+import { memoKeys } from '../contract/memo.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';
-import { flattenTerms } from '../workflows/shared/start-terms.js';
+import { flattenTerms } from '../contract/start-terms.js';
 import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { enrollmentResultSchema, enrollmentStateSchema } from './published-state.js';
@@ -51,9 +52,7 @@ const startEnrollmentInput = enrollmentKey.extend({
 export type StartEnrollmentInput = z.input<typeof startEnrollmentInput>;
 
 const handleFor = (ctx: StarterContext, key: EnrollmentKey) =>
-  ctx.client.workflow.getHandle<typeof enrollmentWorkflow>(
-    workflowIds.enrollment(key.deviceId, key.participantId),
-  );
+  ctx.client.workflow.getHandle<EnrollmentWorkflow>(workflowIds.enrollment(key.deviceId, key.participantId));
 
 /** What `startEnrollment` answers. */
 export type StartedEnrollment = EnrollmentStarted & {
@@ -102,11 +101,10 @@ export async function startTunedEnrollment(
     externalId: parsed.externalId ?? `enrollment-${parsed.deviceId}-${parsed.participantId}`,
     suggestedAccount: parsed.suggestedAccount,
     ...tuning,
-    hintsAcrossWaits: true,
   };
   const { answer, ended } = await startOrJoin(ctx, {
     update: enrollmentStartedUpdate,
-    workflow: enrollmentWorkflow,
+    workflowType: enrollmentWorkflowType,
     workflowId,
     input: workflowInput,
     initialState: initialEnrollmentState(workflowInput),
@@ -163,11 +161,7 @@ export async function registerCredential(
  * workflow's last completed task.
  */
 export async function getEnrollment(ctx: StarterContext, input: EnrollmentKey): Promise<EnrollmentState> {
-  return readState(
-    handleFor(ctx, parseInput(enrollmentKey, input)),
-    enrollmentStateSchema,
-    enrollmentStateQuery,
-  );
+  return readState(handleFor(ctx, parseInput(enrollmentKey, input)), enrollmentStateSchema);
 }
 
 /**
@@ -182,7 +176,6 @@ export async function waitForEnrollment(
   return untilAnswered(async () => {
     const { status, memo } = await readPublished(handle);
     if (status !== 'RUNNING') return handle.result();
-    if (!(memoKeys.state in memo)) return (await handle.query(enrollmentResultQuery)) ?? undefined;
     const outcome = memo[memoKeys.outcome];
     return outcome === undefined ? undefined : enrollmentResultSchema.parse(outcome);
   });

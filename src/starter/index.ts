@@ -15,7 +15,7 @@ export {
 export { InvalidInputError } from './errors.js';
 export { RequestRefusedError, RequestTimedOutError } from './merchant-requests.js';
 export { StartTermsConflictError } from './start-terms.js';
-export type { TermDifference } from '../workflows/shared/start-terms.js';
+export type { TermDifference } from '../contract/start-terms.js';
 export {
   authorizePayment,
   getAuthorizationOptions,

@@ -17,14 +17,8 @@ import {
   type SearchAttributePair,
   type UpdateDefinition,
 } from '@temporalio/common';
-import type { MerchantReply } from '../workflows/shared/merchant-requests.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import {
-  differingTerms,
-  sameTerm,
-  startTermsConflict,
-  type StartTerms,
-} from '../workflows/shared/start-terms.js';
+import { memoKeys, type MerchantReply } from '../contract/memo.js';
+import { differingTerms, sameTerm, startTermsConflict, type StartTerms } from '../contract/start-terms.js';
 import type { StarterContext } from './context.js';
 import { idempotencyKey } from './idempotency.js';
 import { readPublished, type Published } from './published.js';
@@ -145,7 +139,8 @@ export function sendAssertion<Assertion, Answer>(
  */
 export interface FirstQuestion<Input, Answer> {
   update: UpdateDefinition<Answer, [StartTerms]>;
-  workflow: (input: Input) => Promise<unknown>;
+  /** The workflow type to start, e.g. `paymentWorkflowType`. */
+  workflowType: string;
   workflowId: string;
   input: Input;
   initialState: unknown;
@@ -197,16 +192,19 @@ async function startOrAsk<Input, Answer>(
   try {
     return await ctx.client.workflow.executeUpdateWithStart(question.update, {
       args: [question.terms],
-      startWorkflowOperation: new WithStartWorkflowOperation(question.workflow, {
-        workflowId: question.workflowId,
-        taskQueue: ctx.taskQueue,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        workflowIdReusePolicy,
-        args: [question.input],
-        memo: { [memoKeys.state]: question.initialState, [memoKeys.terms]: question.terms },
-        staticSummary: question.summary,
-        typedSearchAttributes: question.searchAttributes,
-      }),
+      startWorkflowOperation: new WithStartWorkflowOperation<(input: Input) => Promise<unknown>>(
+        question.workflowType,
+        {
+          workflowId: question.workflowId,
+          taskQueue: ctx.taskQueue,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          workflowIdReusePolicy,
+          args: [question.input],
+          memo: { [memoKeys.state]: question.initialState, [memoKeys.terms]: question.terms },
+          staticSummary: question.summary,
+          typedSearchAttributes: question.searchAttributes,
+        },
+      ),
     });
   } catch (error) {
     if (!(error instanceof WorkflowUpdateFailedError)) throw error;

@@ -4,23 +4,25 @@ import { uuid } from '../bank/schemas/common.js';
 import { printableOnly } from '../bank/schemas/printable.js';
 import { pixText } from '../bank/schemas/text.js';
 import { authorizeFidoAssertionSchema, type AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
-import { workflowIds } from '../workflows/ids.js';
+import { workflowIds } from '../contract/ids.js';
 import { biometricPaymentSchema } from '../bank/schemas/biometric-payment.js';
 import { formatReais } from '../money.js';
 import {
-  authorizationOptionsUpdate,
-  authorizeUpdate,
   initialPaymentState,
-  paymentCreatedUpdate,
-  paymentStateQuery,
+  paymentWorkflowType,
+  type BiometricPaymentWorkflow,
   type AuthorizationResult,
   type PaymentCreated,
   type PaymentInput,
   type PaymentResult,
   type PaymentState,
-} from '../workflows/payment/definitions.js';
-import { biometricPaymentWorkflow } from '../workflows/payment/workflow.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+} from '../contract/payment.js';
+import {
+  authorizationOptionsUpdate,
+  authorizeUpdate,
+  paymentCreatedUpdate,
+} from '../contract/payment-messages.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';
@@ -55,7 +57,7 @@ type PaymentKey = z.infer<typeof paymentKey>;
 const paymentCreatedSchema = z.object({ payment: biometricPaymentSchema, publicKeyEncoded: z.string() });
 
 const handleFor = (ctx: StarterContext, key: PaymentKey) =>
-  ctx.client.workflow.getHandle<typeof biometricPaymentWorkflow>(workflowIds.payment(key.externalId));
+  ctx.client.workflow.getHandle<BiometricPaymentWorkflow>(workflowIds.payment(key.externalId));
 
 /** What `startPayment` answers. */
 export type StartedPayment = PaymentCreated & {
@@ -101,12 +103,10 @@ export async function startTunedPayment(
     ...parsed,
     ...tuning,
     externalId: reference,
-    readsOnCourseChange: true,
-    hintsAcrossWaits: true,
   };
   const { answer, ended } = await startOrJoin(ctx, {
     update: paymentCreatedUpdate,
-    workflow: biometricPaymentWorkflow,
+    workflowType: paymentWorkflowType,
     workflowId,
     input: workflowInput,
     initialState: initialPaymentState(workflowInput),
@@ -166,7 +166,7 @@ export async function authorizePayment(
 
 /** Where a payment stands, with the evidence gathered so far, as of the workflow's last completed task. */
 export async function getPayment(ctx: StarterContext, input: PaymentKey): Promise<PaymentState> {
-  return readState(handleFor(ctx, parseInput(paymentKey, input)), paymentStateSchema, paymentStateQuery);
+  return readState(handleFor(ctx, parseInput(paymentKey, input)), paymentStateSchema);
 }
 /** Step 10: resolves with the final status, end-to-end id, transaction date and the evidence used. */
 export async function waitForPaymentResult(ctx: StarterContext, input: PaymentKey): Promise<PaymentResult> {

@@ -7,9 +7,9 @@ import type {
   EnrollmentPhase,
   EnrollmentResult,
   EnrollmentState,
-} from '../workflows/enrollment/definitions.js';
-import type { PaymentPhase, PaymentState } from '../workflows/payment/definitions.js';
-import type { RecurrencePhase } from '../workflows/recurrence/definitions.js';
+} from '../contract/enrollment.js';
+import type { PaymentPhase, PaymentState } from '../contract/payment.js';
+import type { RecurrencePhase } from '../contract/recurrence.js';
 
 /**
  * What the starter reads from a workflow's memo, checked on the way in: the memo is written by the workflow, but

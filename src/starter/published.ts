@@ -1,9 +1,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import type { QueryDefinition } from '@temporalio/common';
 import { z } from 'zod';
-import type { MerchantReply } from '../workflows/shared/merchant-requests.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import type { StartTerms } from '../workflows/shared/start-terms.js';
+import { memoKeys, type MerchantReply } from '../contract/memo.js';
+import type { StartTerms } from '../contract/start-terms.js';
 
 /** What a workflow published for its callers, as of its last completed workflow task. */
 export interface Published {
@@ -38,16 +36,8 @@ export function startReplyFrom<T>(published: Published, answer: z.ZodType<T>): M
   return replies.success ? replies.data.start : undefined;
 }
 
-/**
- * The workflow's state from its memo, checked against its schema; a workflow started before bankflow published it
- * there is queried.
- */
-export async function readState<State>(
-  handle: WorkflowHandle,
-  schema: z.ZodType<State>,
-  legacyQuery: QueryDefinition<State>,
-): Promise<State> {
+/** The workflow's state from its memo, which its start sets, checked against its schema. */
+export async function readState<State>(handle: WorkflowHandle, schema: z.ZodType<State>): Promise<State> {
   const { memo } = await readPublished(handle);
-  if (!(memoKeys.state in memo)) return handle.query(legacyQuery);
   return schema.parse(memo[memoKeys.state]);
 }

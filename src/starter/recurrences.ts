@@ -8,30 +8,32 @@ import {
   type GenerateRecurrenceRequest,
   type Recurrence,
 } from '../bank/schemas/recurrence.js';
-import { jobIds } from '../workflows/jobs/definitions.js';
-import { workflowIds } from '../workflows/ids.js';
+import { jobIds } from '../contract/jobs.js';
+import { workflowIds } from '../contract/ids.js';
+import { recurrenceGeneratedUpdate, recurrenceStateQuery } from '../contract/recurrence-messages.js';
 import {
-  recurrenceGeneratedUpdate,
   initialRecurrenceSummary,
-  recurrenceStateQuery,
+  recurrenceWorkflowType,
   sensitiveRecurrenceTerms,
   type RecurrenceResult,
+  type RecurrenceWorkflow,
   type RecurrenceSettings,
   type RecurrenceState,
-} from '../workflows/recurrence/definitions.js';
-import { recurrenceWorkflow } from '../workflows/recurrence/workflow.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
-import { answered, refused } from '../workflows/shared/merchant-requests.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import { flattenTerms } from '../workflows/shared/start-terms.js';
-import type { AttemptsSyncSummary } from '../workflows/sync/attempts-definitions.js';
-import { syncRecurrenceAttempts } from '../workflows/sync/attempts-workflow.js';
+} from '../contract/recurrence.js';
+import { searchAttributes } from '../contract/search-attributes.js';
+import { answered, memoKeys, refused } from '../contract/memo.js';
+import { flattenTerms } from '../contract/start-terms.js';
+import {
+  attemptsSyncWorkflowType,
+  type AttemptsSyncSummary,
+  type AttemptsSyncWorkflow,
+} from '../contract/attempts-sync.js';
 import type { StarterContext } from './context.js';
 import { startOrJoin } from './merchant-requests.js';
 import { recurrenceStartSchema } from './published-state.js';
 import { untilAnswered } from './polling.js';
 import { parseInput } from './errors.js';
-import { failureTypes } from '../workflows/failure-types.js';
+import { failureTypes } from '../contract/failure-types.js';
 
 const recurrenceSettings = z.object({
   maxHistoryEvents: z.number().int().min(20).optional(),
@@ -75,11 +77,11 @@ export async function startTunedRecurrence(
   const parsedSettings = parseInput(recurrenceSettings, settings);
   const workflowId = workflowIds.recurrence(parsed.external_id);
   const amount = parsed.amounts?.minimum ?? parsed.first_payment?.amount;
-  const handle = ctx.client.workflow.getHandle<typeof recurrenceWorkflow>(workflowId);
+  const handle = ctx.client.workflow.getHandle<RecurrenceWorkflow>(workflowId);
   const { external_id: externalId, ...terms } = parsed;
   const { answer, ended } = await startOrJoin(ctx, {
     update: recurrenceGeneratedUpdate,
-    workflow: recurrenceWorkflow,
+    workflowType: recurrenceWorkflowType,
     workflowId,
     input: { request: parsed, settings: parsedSettings },
     initialState: initialRecurrenceSummary(externalId),
@@ -154,7 +156,7 @@ export async function runAttemptsSync(
   const parsed = parseInput(attemptsSyncInput, input);
   const from = new Date(parsed.from).toISOString();
   const to = new Date(parsed.to).toISOString();
-  const handle = await ctx.client.workflow.start(syncRecurrenceAttempts, {
+  const handle = await ctx.client.workflow.start<AttemptsSyncWorkflow>(attemptsSyncWorkflowType, {
     workflowId: workflowIds.attemptsSync(from, to),
     taskQueue: ctx.taskQueue,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

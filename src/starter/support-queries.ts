@@ -1,9 +1,9 @@
 import { visibilityLiteral } from '../temporal/visibility.js';
-import type { EnrollmentPhase } from '../workflows/enrollment/definitions.js';
-import { enrollmentTimings } from '../workflows/enrollment/timings.js';
-import type { PaymentPhase } from '../workflows/payment/definitions.js';
-import { paymentTimings } from '../workflows/payment/timings.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+import type { EnrollmentPhase } from '../contract/enrollment.js';
+import { enrollmentTimings } from '../contract/enrollment.js';
+import type { PaymentPhase } from '../contract/payment.js';
+import { paymentTimings } from '../contract/payment.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 
 /**
  * A state a journey should have left within `withinMs` of its workflow's start. Visibility records no time of a

@@ -4,12 +4,12 @@ import { z } from 'zod';
 import { printableOnly } from '../bank/schemas/printable.js';
 import { listKeptEvents, type KeptEvent } from '../webhooks/kept-events.js';
 import { unmatchedWorkflowId } from '../webhooks/deliver.js';
-import { workflowIds } from '../workflows/ids.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+import { workflowIds } from '../contract/ids.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import {
   resolveUnmatchedWebhookUpdate,
   type UnmatchedWebhookResolution,
-} from '../workflows/unmatched-webhook.js';
+} from '../contract/unmatched-webhook.js';
 import type { StarterContext } from './context.js';
 import { InvalidInputError, parseInput } from './errors.js';
 import { askWorkflow } from './merchant-requests.js';

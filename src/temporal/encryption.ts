@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
-import { refusedPayloadKey } from '../workflows/plaintext-marker.js';
+import { refusedPayloadKey } from '../contract/plaintext-marker.js';
 
 const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 

@@ -5,11 +5,15 @@ import {
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
 } from '@temporalio/common';
-import { workflowIds } from '../workflows/ids.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import { unmatchedWebhookStatuses, unmatchedWebhookWorkflow } from '../workflows/unmatched-webhook.js';
-import type { ReceivedWebhook } from '../workflows/webhook-events.js';
+import { workflowIds } from '../contract/ids.js';
+import { searchAttributes } from '../contract/search-attributes.js';
+import { memoKeys } from '../contract/memo.js';
+import {
+  unmatchedWebhookStatuses,
+  unmatchedWebhookWorkflowType,
+  type UnmatchedWebhookWorkflow,
+} from '../contract/unmatched-webhook.js';
+import type { ReceivedWebhook } from '../contract/webhook-events.js';
 import type { WebhookRoute } from './router.js';
 import { signalOnce } from './signal-once.js';
 import { unmatchedEventKeys } from './unmatched-keys.js';
@@ -51,7 +55,7 @@ async function keepUnmatched(
 ): Promise<DeliveryOutcome> {
   const workflowId = unmatchedWorkflowId(event.key);
   try {
-    await client.workflow.start(unmatchedWebhookWorkflow, {
+    await client.workflow.start<UnmatchedWebhookWorkflow>(unmatchedWebhookWorkflowType, {
       workflowId,
       taskQueue,
       args: [event],

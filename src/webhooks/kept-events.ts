@@ -1,8 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { searchAttributes } from '../workflows/search-attributes.js';
-import { memoKeys } from '../workflows/shared/published-memo.js';
-import { unmatchedWebhookQuery } from '../workflows/unmatched-webhook.js';
-import type { ReceivedWebhook } from '../workflows/webhook-events.js';
+import { searchAttributes } from '../contract/search-attributes.js';
+import { memoKeys } from '../contract/memo.js';
+import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /** An unmatched bank event as its workflow keeps it. */
 export interface KeptEvent {
@@ -16,24 +15,16 @@ export interface KeptEvent {
 
 /** The unmatched-webhook workflows a visibility query finds, each with the event it keeps. */
 export async function listKeptEvents(temporal: Client, query: string): Promise<KeptEvent[]> {
-  const found: (Omit<KeptEvent, 'event'> & { memoEvent: unknown })[] = [];
+  const found: KeptEvent[] = [];
   for await (const workflow of temporal.workflow.list({ query })) {
     found.push({
       workflowId: workflow.workflowId,
       running: workflow.status.name === 'RUNNING',
       status: workflow.typedSearchAttributes.get(searchAttributes.status) ?? '',
       startTime: workflow.startTime,
-      memoEvent: workflow.memo?.[memoKeys.event],
+      // The receiver keeps the event in the memo when it starts the workflow.
+      event: workflow.memo?.[memoKeys.event] as ReceivedWebhook,
     });
   }
-  // The receiver keeps the event in the memo; one kept before it did is read with a query.
-  return Promise.all(
-    found.map(async ({ memoEvent, ...kept }) => ({
-      ...kept,
-      event:
-        memoEvent === undefined
-          ? await temporal.workflow.getHandle(kept.workflowId).query(unmatchedWebhookQuery)
-          : (memoEvent as ReceivedWebhook),
-    })),
-  );
+  return found;
 }

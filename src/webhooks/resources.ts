@@ -4,7 +4,7 @@ import { collectingDocumentSchema } from '../bank/schemas/collecting-document.js
 import { webhookCollectionAttemptSchema } from '../bank/schemas/collection-attempt.js';
 import { enrollmentSchema } from '../bank/schemas/enrollment.js';
 import { webhookCategories, type WebhookEnvelope } from '../bank/schemas/webhook.js';
-import { webhookEventKey, type ReceivedWebhook, type WebhookResource } from '../workflows/webhook-events.js';
+import { webhookEventKey, type ReceivedWebhook, type WebhookResource } from '../contract/webhook-events.js';
 
 const resourceSchemas = new Map<string, { kind: WebhookResource['kind']; schema: z.ZodType }>([
   [webhookCategories.enrollment, { kind: 'enrollment', schema: enrollmentSchema }],

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/workflow';
 import type { WebhookEnvelope } from '../bank/schemas/webhook.js';
 import { visibilityLiteral } from '../temporal/visibility.js';
-import type { ReceivedWebhook } from '../workflows/webhook-events.js';
+import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /** Where one bank event goes: a signal to the workflow that owns the record it is about. */
 export interface WebhookRoute {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { webhookCategories } from '../bank/schemas/webhook.js';
-import { enrollmentWebhookSignal } from '../workflows/enrollment/definitions.js';
-import { workflowIds } from '../workflows/ids.js';
-import { paymentWebhookSignal } from '../workflows/payment/definitions.js';
-import { recurrenceWebhookSignal } from '../workflows/recurrence/definitions.js';
-import { searchAttributes } from '../workflows/search-attributes.js';
+import { enrollmentWebhookSignal } from '../contract/enrollment-messages.js';
+import { workflowIds } from '../contract/ids.js';
+import { paymentWebhookSignal } from '../contract/payment-messages.js';
+import { recurrenceWebhookSignal } from '../contract/recurrence-messages.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import { createRouter, type VisibilityLookup, type WebhookRoute } from './router.js';
 import { cashInKeys } from './unmatched-keys.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isGrpcServiceError, type Client, type WorkflowSignalInput } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import type { ReceivedWebhook } from '../workflows/webhook-events.js';
+import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /** gRPC's NOT_FOUND: the workflow does not exist or has closed. */
 const grpcNotFound = 5;

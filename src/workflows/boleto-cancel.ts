@@ -1,27 +1,15 @@
-import {
-  ApplicationFailure,
-  patched,
-  proxyActivities,
-  sleep,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { Boleto } from '../bank/schemas/boleto.js';
+import type { CancelBoletoInput } from '../contract/boleto-cancel.js';
+import { failureTypes } from '../contract/failure-types.js';
+import { searchAttributes } from '../contract/search-attributes.js';
 import { bankCallOptions } from './activity-options.js';
-import { searchAttributes } from './search-attributes.js';
-import { failureTypes } from './failure-types.js';
 
 const { cancelBoleto } = proxyActivities<Pick<Activities, 'cancelBoleto'>>(bankCallOptions);
 
-export interface CancelBoletoInput {
-  boletoId: string;
-}
-
 /** The status bankflow takes a cancelled boleto to have (the spec does not show it; see docs/decisions.md). */
 const cancelledBoletoStatus = 'cancelled';
-
-/** Workflows started before the cancellation had to be confirmed end on the bank's first answer. */
-const confirmedCancellationPatch = 'boleto-cancel-confirmed';
 
 /** How long the workflow keeps asking while the bank's answer does not show the boleto cancelled. */
 const cancellationConfirmationDeadlineMs = 30 * 60_000;
@@ -40,24 +28,22 @@ const confirms = (boleto: Boleto, boletoId: string) =>
  */
 export async function cancelBoletoWorkflow({ boletoId }: CancelBoletoInput): Promise<Boleto> {
   let boleto = await cancelBoleto(boletoId);
-  if (!confirms(boleto, boletoId) && patched(confirmedCancellationPatch)) {
-    const deadline = Date.now() + cancellationConfirmationDeadlineMs;
-    for (
-      let waitMs = firstAskAgainMs;
-      !confirms(boleto, boletoId);
-      waitMs = Math.min(2 * waitMs, maxAskAgainMs)
-    ) {
-      if (Date.now() + waitMs > deadline) {
-        throw ApplicationFailure.create({
-          type: failureTypes.boletoCancellationNotConfirmed,
-          message: `the bank still answers boleto ${boleto.id} ${boleto.status}, not ${cancelledBoletoStatus}, after ${cancellationConfirmationDeadlineMs / 60_000} minutes`,
-          details: [{ boletoId, answered: boleto }],
-          nonRetryable: true,
-        });
-      }
-      await sleep(waitMs);
-      boleto = await cancelBoleto(boletoId);
+  const deadline = Date.now() + cancellationConfirmationDeadlineMs;
+  for (
+    let waitMs = firstAskAgainMs;
+    !confirms(boleto, boletoId);
+    waitMs = Math.min(2 * waitMs, maxAskAgainMs)
+  ) {
+    if (Date.now() + waitMs > deadline) {
+      throw ApplicationFailure.create({
+        type: failureTypes.boletoCancellationNotConfirmed,
+        message: `the bank still answers boleto ${boleto.id} ${boleto.status}, not ${cancelledBoletoStatus}, after ${cancellationConfirmationDeadlineMs / 60_000} minutes`,
+        details: [{ boletoId, answered: boleto }],
+        nonRetryable: true,
+      });
     }
+    await sleep(waitMs);
+    boleto = await cancelBoleto(boletoId);
   }
   upsertSearchAttributes([{ key: searchAttributes.status, value: boleto.status }]);
   return boleto;

@@ -1,6 +1,6 @@
 import { ApplicationFailure, log, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
-import { failureTypes } from './failure-types.js';
-import { isRefusedPayloadMarker } from './plaintext-marker.js';
+import { failureTypes } from '../contract/failure-types.js';
+import { isRefusedPayloadMarker } from '../contract/plaintext-marker.js';
 
 function refusal(what: string, args: readonly unknown[]): string | undefined {
   const marker = args.find(isRefusedPayloadMarker);

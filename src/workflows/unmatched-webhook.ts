@@ -1,50 +1,22 @@
+import { condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { searchAttributes } from '../contract/search-attributes.js';
 import {
-  condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
-import { searchAttributes } from './search-attributes.js';
-import type { ReceivedWebhook } from './webhook-events.js';
-
-export interface UnmatchedWebhookResolution {
-  by: string;
-  note: string;
-}
-
-/** What the Temporal UI's signal dialog sends: `resolveUnmatchedWebhook` with `{"by": "...", "note": "..."}`. */
-export const resolveUnmatchedWebhookSignal =
-  defineSignal<[UnmatchedWebhookResolution]>('resolveUnmatchedWebhook');
-/** The same resolution as an update: refused (and not recorded) without a note or once resolved; answers it. */
-export const resolveUnmatchedWebhookUpdate = defineUpdate<
-  UnmatchedWebhookResolution,
-  [UnmatchedWebhookResolution]
->('resolveUnmatchedWebhookWithAnswer');
-/** The kept event; callers read it from the memo (`memoKeys.event`), events kept before it was set with this. */
-export const unmatchedWebhookQuery = defineQuery<ReceivedWebhook>('unmatchedWebhook');
-
-/** BankflowStatus of an unmatched event: open, resolved with a note (or claimed by its workflow), or left to expire. */
-export const unmatchedWebhookStatuses = {
-  open: 'unmatched',
-  resolved: 'resolved',
-  expired: 'expired',
-} as const;
-
-/** How long an unclaimed event stays open for someone to look at before the workflow closes on its own. */
-export const unmatchedWebhookRetention = '30 days';
+  resolveUnmatchedWebhookSignal,
+  resolveUnmatchedWebhookUpdate,
+  unmatchedWebhookRetention,
+  unmatchedWebhookStatuses,
+  type UnmatchedWebhookResolution,
+  type UnmatchedWebhookResult,
+} from '../contract/unmatched-webhook.js';
+import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /**
  * A bank event no workflow claimed. It is kept as a running workflow (one per event, id from its dedupe key) so
- * support staff find it in the UI (BankflowKind = webhook-unmatched) and can resolve it with a note.
+ * support staff find it in the UI (BankflowKind = webhook-unmatched) and can resolve it with a note. Callers read
+ * the event from the memo (`memoKeys.event`), which the receiver sets when it starts the workflow.
  */
-export async function unmatchedWebhookWorkflow(event: ReceivedWebhook): Promise<{
-  event: ReceivedWebhook;
-  resolution: UnmatchedWebhookResolution | 'expired';
-}> {
+export async function unmatchedWebhookWorkflow(event: ReceivedWebhook): Promise<UnmatchedWebhookResult> {
   let resolution: UnmatchedWebhookResolution | undefined;
-  setHandler(unmatchedWebhookQuery, () => event);
   setHandler(resolveUnmatchedWebhookSignal, (given) => {
     resolution = given;
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { loadConfig } from '../../src/config.js';
 import { applySchedules } from '../../src/starter/index.js';
-import type { ReportSummary } from '../../src/workflows/jobs/definitions.js';
+import type { ReportSummary } from '../../src/contract/jobs.js';
 import { cliEnvFor } from '../helpers/cli-env.js';
 import { freePort, runCli, startCli } from '../helpers/cli.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createCheckout } from '../../devkit/checkout/app.js';
 import { hostedPageUrl, widgetPath } from '../../devkit/sandbox/page-urls.js';
 import { getEnrollment } from '../../src/starter/index.js';
-import { workflowIds } from '../../src/workflows/ids.js';
+import { workflowIds } from '../../src/contract/ids.js';
 import {
   addVirtualAuthenticator,
   launchBrowser,

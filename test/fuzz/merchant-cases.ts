@@ -3,7 +3,7 @@ import type { BankClient } from '../../src/bank/client.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import type { SchedulesConfig } from '../../src/config.js';
 import * as starter from '../../src/starter/index.js';
-import { jobIds } from '../../src/workflows/jobs/definitions.js';
+import { jobIds } from '../../src/contract/jobs.js';
 import { text } from '../helpers/fuzz.js';
 
 type Input = Record<string, unknown>;

@@ -6,10 +6,10 @@ import { createReceiver } from '../../src/webhooks/app.js';
 import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
 import { visibilityLookup } from '../../src/webhooks/router.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import { searchAttributes } from '../../src/workflows/search-attributes.js';
-import { unmatchedWebhookQuery } from '../../src/workflows/unmatched-webhook.js';
-import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { searchAttributes } from '../../src/contract/search-attributes.js';
+import { memoKeys } from '../../src/contract/memo.js';
+import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import { fuzzParameters } from '../helpers/fuzz.js';
 import { eventually } from '../helpers/journey.js';
 import { abandonedUpload, closeRawAgent, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
@@ -339,7 +339,8 @@ describe('webhook receiver under random and mutated input', () => {
     const digested = [...kept].filter(([id, key]) => id !== workflowIds.unmatchedWebhook(key));
     expect(digested.length).toBeGreaterThan(0);
     for (const [workflowId, key] of [...digested.slice(0, 10), ...[...kept].slice(0, 10)]) {
-      const event = await stack.client.workflow.getHandle(workflowId).query(unmatchedWebhookQuery);
+      const { memo } = await stack.client.workflow.getHandle(workflowId).describe();
+      const event = memo?.[memoKeys.event] as ReceivedWebhook;
       expect(event.key).toBe(key);
     }
 

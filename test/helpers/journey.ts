@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import { BankClient } from '../../src/bank/client.js';
-import type { EnrollmentPhase } from '../../src/workflows/enrollment/definitions.js';
+import type { EnrollmentPhase } from '../../src/contract/enrollment.js';
 import {
   authorizePayment,
   findOrCreateDevice,

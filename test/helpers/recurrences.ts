@@ -6,7 +6,7 @@ import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrenc
 import type { RunningSandbox } from '../../devkit/sandbox/app.js';
 import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
 import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
-import type { AttemptsSyncSummary } from '../../src/workflows/sync/attempts-definitions.js';
+import type { AttemptsSyncSummary } from '../../src/contract/attempts-sync.js';
 import type { TestStack } from './stack.js';
 
 let sequence = 0;

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { AttemptsDeliveryBatch, attemptsPerSignal } from '../../src/activities/attempts-delivery.js';
 import { getRecurrence, startRecurrence } from '../../src/starter/index.js';
-import type { SyncedAttempt } from '../../src/workflows/sync/attempts-definitions.js';
+import type { SyncedAttempt } from '../../src/contract/attempts-sync.js';
 import { eventually } from '../helpers/journey.js';
 import { recurrenceRequest } from '../helpers/recurrences.js';
 import { required, startTestStack, type TestStack } from '../helpers/stack.js';

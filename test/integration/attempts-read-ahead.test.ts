@@ -7,7 +7,7 @@ import { BankClient } from '../../src/bank/client.js';
 import { BankUnavailableError } from '../../src/bank/errors.js';
 import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
 import { startRecurrence } from '../../src/starter/index.js';
-import type { AttemptsPageQuery } from '../../src/workflows/sync/attempts-definitions.js';
+import type { AttemptsPageQuery } from '../../src/contract/attempts-sync.js';
 import { control, eventually } from '../helpers/journey.js';
 import {
   attemptsIn,

@@ -1,6 +1,6 @@
 import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
 import { getRecurrence, runAttemptsSync, startRecurrence } from '../../src/starter/index.js';
-import { workflowIds } from '../../src/workflows/ids.js';
+import { workflowIds } from '../../src/contract/ids.js';
 import { planSlices } from '../../src/workflows/sync/attempts-slices.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { control, eventually } from '../helpers/journey.js';

@@ -7,7 +7,7 @@ import {
   runAttemptsSync,
   startRecurrence,
 } from '../../src/starter/index.js';
-import { workflowIds } from '../../src/workflows/ids.js';
+import { workflowIds } from '../../src/contract/ids.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { control, eventually } from '../helpers/journey.js';
 import {

@@ -8,7 +8,7 @@ import {
   listParticipants,
 } from '../../src/starter/index.js';
 import { testEnvKeys } from '../setup/shared.js';
-import { workflowIds } from '../../src/workflows/ids.js';
+import { workflowIds } from '../../src/contract/ids.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { activityAttempts } from '../helpers/history.js';
 import { recordHistory } from '../helpers/replay.js';

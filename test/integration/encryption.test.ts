@@ -9,17 +9,11 @@ import {
   startEnrollment,
   waitForEnrollment,
 } from '../../src/starter/index.js';
-import {
-  enrollmentStateQuery,
-  enrollmentWebhookSignal,
-  registerCredentialUpdate,
-} from '../../src/workflows/enrollment/definitions.js';
-import { failureTypes } from '../../src/workflows/failure-types.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import {
-  resolveUnmatchedWebhookSignal,
-  unmatchedWebhookWorkflow,
-} from '../../src/workflows/unmatched-webhook.js';
+import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/enrollment-messages.js';
+import { failureTypes } from '../../src/contract/failure-types.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { resolveUnmatchedWebhookSignal } from '../../src/contract/unmatched-webhook.js';
+import { unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
 import {
   UndecodableCodec,
   undecodableKinds,
@@ -291,13 +285,13 @@ describe('customer data in Temporal histories', () => {
             undecodableRefusal('the update registerCredential', kind),
           );
           const intruder = hostile(kind).workflow.getHandle(started.workflowId);
-          // Bankflow's queries take no argument; one that comes with a payload nobody can read is refused too.
-          const query = await intruder.query<unknown, [string]>(enrollmentStateQuery.name, kind).then(
+          // A query, even the SDK's own, that comes with a payload nobody can read is refused too.
+          const query = await intruder.query<unknown, [string]>('__stack_trace', kind).then(
             () => undefined,
             (error: unknown) => error,
           );
           expect((query as Error | undefined)?.message).toMatch(
-            undecodableRefusal('the query enrollmentState', kind),
+            undecodableRefusal('the query __stack_trace', kind),
           );
           await intruder.signal(enrollmentWebhookSignal, forgedEvent(started.enrollmentId));
         }

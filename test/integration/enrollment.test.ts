@@ -9,7 +9,7 @@ import {
   StartTermsConflictError,
   waitForEnrollment,
 } from '../../src/starter/index.js';
-import { workflowIds } from '../../src/workflows/ids.js';
+import { workflowIds } from '../../src/contract/ids.js';
 import {
   control,
   enroll,

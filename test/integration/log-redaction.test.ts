@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger.js';
 import { authorizePayment, startPayment } from '../../src/starter/index.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
-import { workflowIds } from '../../src/workflows/ids.js';
+import { workflowIds } from '../../src/contract/ids.js';
 import { runCli } from '../helpers/cli.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { httpCall } from '../helpers/http.js';

@@ -15,8 +15,8 @@ import {
   waitForPaymentResult,
   type StartPaymentInput,
 } from '../../src/starter/index.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import { paymentWebhookSignal } from '../../src/workflows/payment/definitions.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
 import {
   bankFor,
   control,

@@ -13,13 +13,11 @@ import {
   startRecurrence,
 } from '../../src/starter/index.js';
 import { visibilityLookup } from '../../src/webhooks/router.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import {
-  recurrenceAttemptsSignal,
-  type RecurrenceState,
-} from '../../src/workflows/recurrence/definitions.js';
-import { memoKeys } from '../../src/workflows/shared/published-memo.js';
-import { searchAttributes } from '../../src/workflows/search-attributes.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { recurrenceAttemptsSignal } from '../../src/contract/recurrence-messages.js';
+import { type RecurrenceState } from '../../src/contract/recurrence.js';
+import { memoKeys } from '../../src/contract/memo.js';
+import { searchAttributes } from '../../src/contract/search-attributes.js';
 import { postSignedWebhook } from '../helpers/http.js';
 import { control, eventually } from '../helpers/journey.js';
 import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';

@@ -5,7 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 import { seedWorld } from '../../devkit/sandbox/seed/world.js';
-import type { MetricsSnapshotResult, ReportSummary } from '../../src/workflows/jobs/definitions.js';
+import type { MetricsSnapshotResult, ReportSummary } from '../../src/contract/jobs.js';
 import { reportPagesPerRun } from '../../src/workflows/jobs/list-report.js';
 import { metricsSnapshot, refundReport, transferReport } from '../../src/workflows/index.js';
 import { csvRecords, parseCsv } from '../helpers/csv.js';

@@ -18,13 +18,13 @@ import {
   unpauseSchedule,
   type SchedulesContext,
 } from '../../src/starter/index.js';
-import type { MetricsSnapshotResult, ReportSummary } from '../../src/workflows/jobs/definitions.js';
+import type { MetricsSnapshotResult, ReportSummary } from '../../src/contract/jobs.js';
 import {
   maxScheduledTimesPerWindow,
   windowCursorWorkflowId,
   type WindowCursorState,
-} from '../../src/workflows/jobs/window-cursor-definitions.js';
-import { memoKeys } from '../../src/workflows/shared/published-memo.js';
+} from '../../src/contract/window-cursor.js';
+import { memoKeys } from '../../src/contract/memo.js';
 import * as workflows from '../../src/workflows/index.js';
 import { windowFileBase } from '../../src/reports/files.js';
 import { expectedIds, expectedTotals, type Window } from '../helpers/report-expectations.js';

@@ -8,7 +8,7 @@ import { startCliProcess, terminate, type CliProcess } from '../../bench/chaos/c
 import { createLogger } from '../../src/logger.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { startTracing, type Tracing } from '../../src/tracing/setup.js';
-import { workflowIds } from '../../src/workflows/ids.js';
+import { workflowIds } from '../../src/contract/ids.js';
 import { cliTestTimeoutMs, workerProcessEnv } from '../helpers/cli-env.js';
 import { freePort } from '../helpers/cli.js';
 import { enroll, eventually, newCustomer, payAndSettle } from '../helpers/journey.js';

@@ -3,7 +3,7 @@ import { createUnmatchedEventActivities } from '../../src/activities/unmatched-e
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import type { WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
-import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import { webhookEventKey } from '../../src/contract/webhook-events.js';
 import { control, eventually } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 

@@ -9,12 +9,10 @@ import { createReceiver } from '../../src/webhooks/app.js';
 import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
 import { secretHeaderAloneRefused } from '../../src/webhooks/authenticate.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
-import { workflowIds } from '../../src/workflows/ids.js';
-import {
-  resolveUnmatchedWebhookSignal,
-  unmatchedWebhookQuery,
-} from '../../src/workflows/unmatched-webhook.js';
-import { webhookEventKey } from '../../src/workflows/webhook-events.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { memoKeys } from '../../src/contract/memo.js';
+import { resolveUnmatchedWebhookSignal } from '../../src/contract/unmatched-webhook.js';
+import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import { httpCall } from '../helpers/http.js';
 import { eventually, keyOf, newCustomer } from '../helpers/journey.js';
 import { startEnrollment } from '../../src/starter/index.js';
@@ -139,7 +137,7 @@ describe('webhook receiver', () => {
     const description = await handle.describe();
     expect(description.status.name).toBe('RUNNING');
     expect(description.searchAttributes.BankflowKind).toEqual(['webhook-unmatched']);
-    expect((await handle.query(unmatchedWebhookQuery)).envelope).toMatchObject(envelope());
+    expect((description.memo?.[memoKeys.event] as ReceivedWebhook).envelope).toMatchObject(envelope());
 
     await handle.signal(resolveUnmatchedWebhookSignal, { by: 'support', note: 'test event' });
     expect((await handle.result()).resolution).toEqual({ by: 'support', note: 'test event' });

@@ -1,14 +1,10 @@
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Enrollment, EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
-import {
-  registerCredentialUpdate,
-  enrollmentResultQuery,
-  enrollmentWebhookSignal,
-  type EnrollmentInput,
-  type EnrollmentResult,
-} from '../../src/workflows/enrollment/definitions.js';
-import { enrollmentTimings } from '../../src/workflows/enrollment/timings.js';
+import { type EnrollmentInput, type EnrollmentResult } from '../../src/contract/enrollment.js';
+import { registerCredentialUpdate, enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
+import { enrollmentTimings } from '../../src/contract/enrollment.js';
+import { memoKeys } from '../../src/contract/memo.js';
 import type { enrollmentWorkflow } from '../../src/workflows/enrollment/workflow.js';
 import { describeScenario, type EnrollmentScenario } from './commands.js';
 import {
@@ -72,7 +68,7 @@ export async function runEnrollmentCase(world: ModelWorld, scenario: EnrollmentS
         }),
       ),
     afterMove: async () => {
-      const published = await handle.query(enrollmentResultQuery);
+      const published = (await handle.describe()).memo?.[memoKeys.outcome] as EnrollmentResult | undefined;
       if (published?.outcome === 'authorized' && !bank.record.shown.includes('authorized'))
         throw violation(
           '5. authorized only once the bank shows it',

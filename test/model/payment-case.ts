@@ -1,14 +1,10 @@
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { BiometricPayment, BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
-import {
-  authorizeUpdate,
-  paymentWebhookSignal,
-  type PaymentInput,
-  type PaymentResult,
-} from '../../src/workflows/payment/definitions.js';
+import { type PaymentInput, type PaymentResult } from '../../src/contract/payment.js';
+import { authorizeUpdate, paymentWebhookSignal } from '../../src/contract/payment-messages.js';
 import { awaitsConsent, isFinalPaymentStatus, movesForward } from '../../src/workflows/payment/status.js';
-import { paymentTimings } from '../../src/workflows/payment/timings.js';
+import { paymentTimings } from '../../src/contract/payment.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
 import { describeScenario, type PaymentScenario } from './commands.js';
 import {

@@ -1,6 +1,6 @@
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
-import type { ReceivedWebhook } from '../../src/workflows/webhook-events.js';
+import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import type { Command, Delivery } from './commands.js';
 import { isRunning, settleMs, signalIfRunning } from './driver.js';
 import type { FaultQueue } from './faults.js';

@@ -1,7 +1,7 @@
 import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { webhookCategories } from '../../src/bank/webhook-categories.js';
-import { webhookEventKey, type ReceivedWebhook } from '../../src/workflows/webhook-events.js';
+import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 /** A webhook as the receiver hands it to a workflow, carrying `data` as the bank's event did. */
 function received(

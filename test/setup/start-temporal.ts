@@ -7,7 +7,7 @@ import { createLogger, temporalLoggerFor } from '../../src/logger.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { bundleWorkflows } from '../../src/workflow-bundle.js';
-import { allSearchAttributeKeys } from '../../src/workflows/search-attributes.js';
+import { allSearchAttributeKeys } from '../../src/contract/search-attributes.js';
 import { freePort } from '../helpers/cli.js';
 import { testEnvKeys } from './shared.js';
 import { startUiCodec } from './ui-codec.js';

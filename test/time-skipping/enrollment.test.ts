@@ -1,6 +1,6 @@
 import { startEnrollment } from '../../src/starter/index.js';
 import type { enrollmentWorkflow } from '../../src/workflows/enrollment/workflow.js';
-import { enrollmentTimings } from '../../src/workflows/enrollment/timings.js';
+import { enrollmentTimings } from '../../src/contract/enrollment.js';
 import { control, enroll, keyOf, newCustomer } from '../helpers/journey.js';
 import { runsOf } from '../helpers/runs.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { authorizePayment, startPayment } from '../../src/starter/index.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
-import { paymentTimings } from '../../src/workflows/payment/timings.js';
+import { paymentTimings } from '../../src/contract/payment.js';
 import { control, enroll, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { runsOf } from '../helpers/runs.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';

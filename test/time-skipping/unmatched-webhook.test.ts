@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import {
-  resolveUnmatchedWebhookSignal,
-  type unmatchedWebhookWorkflow,
-} from '../../src/workflows/unmatched-webhook.js';
+import { resolveUnmatchedWebhookSignal } from '../../src/contract/unmatched-webhook.js';
+import { type unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
 import { postSignedWebhook } from '../helpers/http.js';
 import { receiverSecret } from '../helpers/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';

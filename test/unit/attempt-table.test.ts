@@ -1,8 +1,5 @@
-import {
-  AttemptTable,
-  noArchivedAttempts,
-  type RecurrenceAttempt,
-} from '../../src/workflows/recurrence/attempt-table.js';
+import { AttemptTable } from '../../src/workflows/recurrence/attempt-table.js';
+import { noArchivedAttempts, type RecurrenceAttempt } from '../../src/contract/recurrence.js';
 
 function attempt(id: string, status: string, timestamp: string): RecurrenceAttempt {
   return {

@@ -7,7 +7,7 @@ import { auditConfirmedOutcomes, confirmedOutcomeCheck } from '../../bench/chaos
 import { auditWorkflows } from '../../bench/chaos/audit-temporal.js';
 import type { RunHistory, WorkflowTaskFailure } from '../../bench/chaos/histories.js';
 import { Violations } from '../../bench/chaos/violations.js';
-import { searchAttributes } from '../../src/workflows/search-attributes.js';
+import { searchAttributes } from '../../src/contract/search-attributes.js';
 
 function run(
   type: string,

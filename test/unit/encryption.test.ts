@@ -9,7 +9,7 @@ import {
   UndecodablePayloadError,
   type EncryptionKey,
 } from '../../src/temporal/encryption.js';
-import { isRefusedPayloadMarker, refusedPayloadKey } from '../../src/workflows/plaintext-marker.js';
+import { isRefusedPayloadMarker, refusedPayloadKey } from '../../src/contract/plaintext-marker.js';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const payloadOf = (value: unknown) => defaultPayloadConverter.toPayload(value);

@@ -4,15 +4,15 @@ type Status = 'awaiting_consent' | 'awaiting_payment' | 'settled';
 const rank: Record<Status, number> = { awaiting_consent: 0, awaiting_payment: 1, settled: 2 };
 
 /** A journey whose bank record is at `record.status`, and a ledger that asks only about steps beyond it. */
-function journeyWith(acrossWaits: boolean) {
+function journeyWith() {
   const record = { status: 'awaiting_consent' as Status };
-  const hints = new HintLedger<Status>(acrossWaits, (step) => rank[step] > rank[record.status]);
+  const hints = new HintLedger<Status>((step) => rank[step] > rank[record.status]);
   return { record, hints };
 }
 
 describe('hints kept across waits', () => {
   it('keeps a hint heard as one wait ends pending for the next wait, until a read answers it', () => {
-    const { hints } = journeyWith(true);
+    const { hints } = journeyWith();
     const consent = hints.forWait();
     hints.heard('settled');
     expect(consent.pending()).toBe(true);
@@ -25,7 +25,7 @@ describe('hints kept across waits', () => {
   });
 
   it('asks nothing about a hint the bank record already shows', () => {
-    const { record, hints } = journeyWith(true);
+    const { record, hints } = journeyWith();
     hints.heard('awaiting_payment');
     record.status = 'awaiting_payment';
     expect(hints.forWait().pending()).toBe(false);
@@ -34,7 +34,7 @@ describe('hints kept across waits', () => {
   });
 
   it('holds hints while a call whose answer is the bank record is under way', () => {
-    const { hints } = journeyWith(true);
+    const { hints } = journeyWith();
     let authorizing = true;
     const wait = hints.forWait(() => authorizing);
     hints.heard('settled');
@@ -44,7 +44,7 @@ describe('hints kept across waits', () => {
   });
 
   it('keeps a hint heard while a read is under way: the answer may predate it', () => {
-    const { hints } = journeyWith(true);
+    const { hints } = journeyWith();
     const wait = hints.forWait();
     hints.heard('awaiting_payment');
     wait.asked();
@@ -52,22 +52,4 @@ describe('hints kept across waits', () => {
     expect(wait.pending()).toBe(true);
   });
 
-  it('counts per wait in runs started before: hints heard before a wait count as answered', () => {
-    const { hints } = journeyWith(false);
-    hints.heard('settled');
-    const wait = hints.forWait(() => true);
-    expect(wait.pending()).toBe(false);
-    hints.heard('settled');
-    expect(wait.pending()).toBe(true);
-    wait.asked();
-    expect(wait.pending()).toBe(false);
-  });
-
-  it('adds what such runs also counted as hints (their authorize attempts)', () => {
-    const { hints } = journeyWith(false);
-    let attempts = 0;
-    const wait = hints.forWait(undefined, () => attempts);
-    attempts++;
-    expect(wait.pending()).toBe(true);
-  });
 });

@@ -13,7 +13,7 @@ import {
   scheduleDeclarations,
   scheduledWorkflowId,
 } from '../../src/schedules/declarations.js';
-import type { WindowClaim } from '../../src/workflows/jobs/window-cursor-definitions.js';
+import type { WindowClaim } from '../../src/contract/window-cursor.js';
 import { catchingUp, WindowCursor } from '../../src/workflows/jobs/window-cursor-state.js';
 
 describe('scheduled jobs configuration', () => {

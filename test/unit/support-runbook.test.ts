@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { bankErrorRetryable } from '../../src/bank/errors.js';
 import { enrollmentPhases, paymentPhases, recurrencePhases } from '../../src/starter/published-state.js';
 import { stuckRules } from '../../src/starter/support-queries.js';
-import { failureTypes } from '../../src/workflows/failure-types.js';
-import { jobStatuses } from '../../src/workflows/job-statuses.js';
-import { unmatchedWebhookStatuses } from '../../src/workflows/unmatched-webhook.js';
+import { failureTypes } from '../../src/contract/failure-types.js';
+import { jobStatuses } from '../../src/contract/jobs.js';
+import { unmatchedWebhookStatuses } from '../../src/contract/unmatched-webhook.js';
 
 const runbook = readFileSync('docs/support.md', 'utf8');
 

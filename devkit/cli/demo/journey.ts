@@ -16,7 +16,7 @@ import {
   type BankReadContext,
   type StarterContext,
 } from '../../../src/starter/index.js';
-import type { PaymentResult } from '../../../src/workflows/payment/definitions.js';
+import type { PaymentResult } from '../../../src/contract/payment.js';
 import { eventually } from './eventually.js';
 import { sandboxControl } from './sandbox-control.js';
 import type { StepPrinter } from './steps.js';

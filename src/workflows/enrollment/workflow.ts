@@ -1,6 +1,35 @@
-import type { EnrollmentInput, EnrollmentResult } from './definitions.js';
-import { ended } from './machine.js';
-import { EnrollmentSteps } from './steps.js';
+import { allHandlersFinished, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import type { Enrollment } from '../../bank/schemas/enrollment.js';
+import {
+  enrollmentStartedUpdate,
+  enrollmentWebhookSignal,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+} from '../../contract/enrollment-messages.js';
+import {
+  enrollmentTimings,
+  sensitiveEnrollmentTerms,
+  type EnrollmentInput,
+  type EnrollmentResult,
+} from '../../contract/enrollment.js';
+import { failureTypes } from '../../contract/failure-types.js';
+import { answered, refused } from '../../contract/memo.js';
+import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { continueJourneyAsNew } from '../shared/continue-as-new.js';
+import { defaultPolling, followBank } from '../shared/polling.js';
+import { checkStartTerms } from '../shared/start-terms.js';
+import { bank } from './bank-calls.js';
+import {
+  bankAuthorized,
+  conclude,
+  concludeAuthorized,
+  ended,
+  enrollmentResult,
+  pendingStep,
+  started,
+  stepExpired,
+} from './journey.js';
+import { EnrollmentRun } from './run.js';
 
 /**
  * A device's Pix biometric enrollment with one participant, steps 4-6 of the bank's biometric flow: create the
@@ -11,11 +40,104 @@ import { EnrollmentSteps } from './steps.js';
  * only make the workflow ask the bank sooner.
  */
 export async function enrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult> {
-  const enrollment = new EnrollmentSteps(input);
+  const enrollment = new EnrollmentRun(input);
+  setHandler(enrollmentWebhookSignal, (event) => enrollment.receive(event));
+  setHandler(enrollmentStartedUpdate, () => enrollment.startAnswer(), {
+    validator: (terms) => checkStartTerms(terms, sensitiveEnrollmentTerms),
+  });
+  setHandler(registrationOptionsUpdate, () => enrollment.registrationOptions(), {
+    validator: () => enrollment.checkStepAhead('fetching registration options'),
+  });
+  setHandler(registerCredentialUpdate, (request) => enrollment.register(request.assertion), {
+    validator: (request) => enrollment.checkRegistration(request),
+  });
+
   if (!input.resume) {
-    await enrollment.create();
-    await enrollment.waitForAuthorization();
+    await create(enrollment);
+    await waitForAuthorization(enrollment);
   }
-  if (!ended(enrollment.journey)) await enrollment.watchWhileAuthorized();
-  return enrollment.finish();
+  if (!ended(enrollment.journey)) await watchWhileAuthorized(enrollment);
+  enrollment.publish();
+  await condition(allHandlersFinished);
+  return enrollmentResult(enrollment.journey);
+}
+
+/** 4. Create the enrollment; the merchant's start is answered with its redirect URL. */
+async function create(enrollment: EnrollmentRun): Promise<void> {
+  const { input, journey } = enrollment;
+  let created: Enrollment;
+  try {
+    created = await bank.createEnrollment({
+      device_id: input.deviceId,
+      participant_id: input.participantId,
+      return_to_url: input.returnToUrl,
+      external_id: input.externalId,
+      ...(input.suggestedAccount ? { account_info: input.suggestedAccount } : {}),
+    });
+  } catch (error) {
+    const refusedCreate = bankRefusal(error, correctableRefusals);
+    conclude(journey, 'rejected', `the bank refused to create the enrollment: ${refusedCreate.message}`);
+    const reason = journey.state.reason ?? refusedCreate.message;
+    enrollment.answerStart(refused(reason, failureTypes.enrollmentRefused));
+    await condition(allHandlersFinished);
+    throw ApplicationFailure.create({
+      type: failureTypes.enrollmentRefused,
+      message: reason,
+      nonRetryable: true,
+    });
+  }
+  enrollment.take(created, 'create response');
+  enrollment.answerStart(answered(started(created)));
+}
+
+/**
+ * 5-6. The account holder authorizes at the bank, the credential is registered (an update), and the bank's record
+ * shows the enrollment authorized. Each step has the bank's window; a step the bank still shows once its window
+ * and a grace period passed ends the journey as expired.
+ */
+async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
+  const { journey, input } = enrollment;
+  const windowOf = {
+    awaiting_account_holder_validation:
+      input.deadlines?.accountHolderValidationMs ?? enrollmentTimings.accountHolderValidationMs,
+    awaiting_enrollment: input.deadlines?.registrationMs ?? enrollmentTimings.registrationMs,
+  };
+  while (!ended(journey) && !bankAuthorized(journey)) {
+    const step = pendingStep(journey);
+    if (!step) break;
+    const arrived = await followBank({
+      done: () => ended(journey) || bankAuthorized(journey) || pendingStep(journey) !== step,
+      deadline: Date.now() + windowOf[step] + enrollmentTimings.afterWindowMs,
+      poll: () => enrollment.poll(),
+      polling: input.polling ?? defaultPolling,
+      hints: enrollment.hints.forWait(() => enrollment.registering),
+    });
+    await condition(() => !enrollment.registering);
+    if (arrived === 'deadline' && pendingStep(journey) === step) stepExpired(journey);
+  }
+  if (!ended(journey) && bankAuthorized(journey)) concludeAuthorized(journey, input);
+  enrollment.publish();
+}
+
+/**
+ * While authorized, the workflow stays with the enrollment until the bank revokes or expires it: a webhook sends
+ * it to the bank's list, and a daily check covers a lost one. Each run's history stays under the bound.
+ */
+async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
+  const { journey, input } = enrollment;
+  // A run continued from the previous one makes sure the memo holds the journey before it waits for a day.
+  enrollment.publishToCallers();
+  const daily = enrollmentTimings.authorizedCheckIntervalMs;
+  while (!ended(journey)) {
+    const end = await followBank({
+      done: () => ended(journey),
+      deadline: Number.POSITIVE_INFINITY,
+      poll: () => enrollment.poll(),
+      polling: { firstPollAfterMs: daily, maxPollIntervalMs: daily },
+      hints: enrollment.hints.forWait(),
+      historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
+    });
+    if (end === 'history-full')
+      await continueJourneyAsNew(input, { journey, replies: enrollment.startReply.kept() });
+  }
 }

@@ -8,10 +8,11 @@ import {
 import type { Activities } from '../../activities/index.js';
 import { centsToReais, emptyTotals, mergeTotals } from '../../reports/totals.js';
 import { bankCallOptions, outageRetry } from '../activity-options.js';
-import { searchAttributes } from '../search-attributes.js';
-import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
-import type { ListReportJob, ReportProgress, ReportSummary } from './definitions.js';
-import { jobStatuses } from '../job-statuses.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
+import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
+import { type JobWindowInput } from '../../contract/jobs.js';
+import type { ListReportJob, ReportProgress, ReportSummary } from '../../contract/jobs.js';
+import { jobStatuses } from '../../contract/jobs.js';
 
 const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>(bankCallOptions);
 

@@ -7,11 +7,12 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { bankCallOptions, outageRetry } from '../activity-options.js';
-import { searchAttributes } from '../search-attributes.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
 import { bankRefusal } from '../shared/bank-failure.js';
-import { completeJobWindow, resolveJobWindow, type JobWindowInput } from '../shared/schedule-window.js';
-import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from './definitions.js';
-import { jobStatuses } from '../job-statuses.js';
+import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
+import { type JobWindowInput } from '../../contract/jobs.js';
+import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from '../../contract/jobs.js';
+import { jobStatuses } from '../../contract/jobs.js';
 
 const bank = proxyActivities<Pick<Activities, 'getMetrics' | 'metricsAccounts'>>(bankCallOptions);
 const { storeMetricsSnapshot } = proxyActivities<Pick<Activities, 'storeMetricsSnapshot'>>({

@@ -1,6 +1,6 @@
 import { continueAsNew } from '@temporalio/workflow';
-import type { JobWindowInput } from '../shared/schedule-window.js';
-import { jobIds, type ReportProgress, type ReportSummary } from './definitions.js';
+import type { JobWindowInput } from '../../contract/jobs.js';
+import { jobIds, type ReportProgress, type ReportSummary } from '../../contract/jobs.js';
 import { runListReport } from './list-report.js';
 
 /**

@@ -1,5 +1,10 @@
-import type { JobWindow } from '../shared/schedule-window.js';
-import type { WindowClaim, WindowCursorState, WindowDone, WindowGrant } from './window-cursor-definitions.js';
+import type { JobWindow } from '../../contract/jobs.js';
+import type {
+  WindowClaim,
+  WindowCursorState,
+  WindowDone,
+  WindowGrant,
+} from '../../contract/window-cursor.js';
 
 /** A grant and the run to send it to. */
 export interface Answer {

@@ -11,13 +11,14 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { temporalCallOptions } from '../activity-options.js';
-import { memoKeys, publishToMemo } from '../shared/published-memo.js';
+import { memoKeys } from '../../contract/memo.js';
+import { publishToMemo } from '../shared/published-memo.js';
 import {
   windowClaimSignal,
   windowDoneSignal,
   windowGrantSignal,
   type WindowCursorState,
-} from './window-cursor-definitions.js';
+} from '../../contract/window-cursor.js';
 import { catchingUp, WindowCursor, type Answer } from './window-cursor-state.js';
 
 const temporal = proxyActivities<Pick<Activities, 'jobRunIsOpen' | 'catchUpWindowEnd'>>(temporalCallOptions);

@@ -1,24 +1,27 @@
+// The payment journey as data and pure transitions, free of Temporal. Only the bank's own record (its answer to
+// create, to authorize, or a GET) moves it; a webhook is a hint to ask the bank, none of its fields is adopted.
+import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
+import { webhookCategories } from '../../bank/webhook-categories.js';
 import {
   initialPaymentState,
+  paymentTimings,
   type PaymentEvidence,
   type PaymentInput,
   type PaymentJourney,
-} from './definitions.js';
-import { awaitsConsent, isFinalPaymentStatus } from './status.js';
-import { paymentTimings } from './timings.js';
+  type PaymentResult,
+  type PaymentTimings,
+} from '../../contract/payment.js';
+import type { ReceivedWebhook } from '../../contract/webhook-events.js';
+import { awaitsConsent, changesCourse, isFinalPaymentStatus, movesForward } from './status.js';
+
+/** Where the bank's record comes from: its answer to one of the workflow's own calls. */
+export type BankRecordSource = 'create' | 'authorize' | 'poll';
 
 /** The evidence kept for callers and support staff; older entries give way so the memo stays small. */
 const keptEvidence = 40;
 
 export function startJourney(input: PaymentInput): PaymentJourney {
   return { state: initialPaymentState(input), authorizedAtBank: false, cashIns: [] };
-}
-
-/** The customer's consent window opens once the bank created the payment: `windowMs`, the bank's by default. */
-export function openConsentWindow(journey: PaymentJourney, windowMs: number | undefined): void {
-  journey.state.consentDeadline = new Date(
-    Date.now() + (windowMs ?? paymentTimings.consentWindowMs),
-  ).toISOString();
 }
 
 /** Records a piece of evidence, keeping only the newest `keptEvidence`. */
@@ -41,6 +44,11 @@ export const cashInHeard = (journey: PaymentJourney) => {
   return Boolean(endToEndId && journey.cashIns.includes(endToEndId));
 };
 
+/** The customer's consent window opens once the bank created the payment: `windowMs`, the bank's by default. */
+export function openConsentWindow(journey: PaymentJourney, now: number, windowMs: number | undefined): void {
+  journey.state.consentDeadline = new Date(now + (windowMs ?? paymentTimings.consentWindowMs)).toISOString();
+}
+
 export function consentClosed(journey: PaymentJourney, now: number): boolean {
   const deadline = journey.state.consentDeadline;
   return deadline !== undefined && now >= Date.parse(deadline);
@@ -49,9 +57,144 @@ export function consentClosed(journey: PaymentJourney, now: number): boolean {
 /** Why `what` cannot be done now, or undefined while the customer may still consent. */
 export function consentRefusal(journey: PaymentJourney, what: string, now: number): string | undefined {
   const { state } = journey;
-  if (!journey.payment || !awaitsConsent(journey.payment.status)) {
+  if (!journey.payment || !awaitsConsent(journey.payment.status))
     return `${what} is possible only while the payment awaits consent; it is ${state.phase}`;
-  }
   if (consentClosed(journey, now)) return `the consent window closed at ${state.consentDeadline}`;
   return undefined;
+}
+
+/**
+ * Takes the bank's own record of the payment. An older view (the bank answering from before a change it already
+ * reported) changes nothing, but a field the bank newly fills for the same status is kept. Answers whether the
+ * journey changed.
+ */
+export function bankAnswered(
+  journey: PaymentJourney,
+  record: BiometricPayment,
+  source: BankRecordSource,
+  at: string,
+): boolean {
+  const current = journey.payment;
+  if (current && record.id !== current.id) return false;
+  if (current && !movesForward(current.status, record.status)) {
+    if (record.status !== current.status) return false;
+    const endToEndId = current.end_to_end_id ?? record.end_to_end_id;
+    const transactionDate = current.transaction_date ?? record.transaction_date;
+    if (endToEndId === current.end_to_end_id && transactionDate === current.transaction_date) return false;
+    journey.payment = { ...current, end_to_end_id: endToEndId, transaction_date: transactionDate };
+  } else {
+    journey.payment = record;
+    note(journey, { source, status: record.status, at });
+  }
+  const { state } = journey;
+  const payment = journey.payment;
+  state.paymentId = payment.id;
+  state.endToEndId = payment.end_to_end_id;
+  state.transactionDate = payment.transaction_date;
+  if (payment.status !== 'pending') state.phase = payment.status;
+  if (source === 'authorize' || payment.status === 'awaiting_payment' || payment.status === 'settled')
+    journey.authorizedAtBank = true;
+  return true;
+}
+
+/**
+ * Takes in a webhook as a hint; answers whether it sends the workflow to the bank's GET now: a payment event that
+ * would change what the workflow does next does. A step within the wait for consent, an event naming another
+ * payment, a stale one or one without a payment is noted. A Pix cash-in is evidence of the settlement its
+ * end-to-end id names, once the bank's record shows that id.
+ */
+export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at: string): boolean {
+  const { envelope, resource } = event;
+  if (envelope.category === webhookCategories.collectingDocument) {
+    if (resource?.kind !== 'cash-in' || resource.data.status !== 'settled') return false;
+    const endToEndId = resource.data.end_to_end_id;
+    if (journey.cashIns.includes(endToEndId)) return false;
+    journey.cashIns.push(endToEndId);
+    const detail = `Pix cash-in ${resource.data.id} for ${endToEndId}`;
+    note(journey, { source: 'cash-in webhook', status: 'settled', at, detail });
+    return !isFinal(journey);
+  }
+  const heard = (status: string, detail: string, asks = false) => {
+    note(journey, { source: 'webhook', status, at, detail });
+    return asks;
+  };
+  if (resource?.kind !== 'payment') return heard(envelope.type, 'ignored: the event data is not a payment');
+  const hinted = resource.data;
+  const paymentId = journey.payment?.id ?? 'this one (not created yet)';
+  if (hinted.id !== journey.payment?.id)
+    return heard(hinted.status, `ignored: it names payment ${hinted.id}, not ${paymentId}`);
+  const current = journey.payment?.status;
+  if (!movesForward(current, hinted.status)) return false;
+  if (!changesCourse(current, hinted.status))
+    return heard(hinted.status, "a step the workflow waits through alike: the bank's next read confirms it");
+  return heard(hinted.status, "a hint: the workflow asks the bank's GET before taking it", true);
+}
+
+/** Whether the bank's record, as the journey holds it, is still behind what a hint named (a cash-in: settled). */
+export function hintStillAhead(journey: PaymentJourney, event: ReceivedWebhook): boolean {
+  const named: BiometricPaymentStatus =
+    event.resource?.kind === 'payment' ? event.resource.data.status : 'settled';
+  return movesForward(journey.payment?.status, named);
+}
+
+/** How the workflow follows the bank from now: until when, whether it asks often, and for which customer side. */
+export type FollowPlan = { until: number; frequent: boolean; awaitingCustomer: boolean };
+
+/**
+ * The next stretch of following the bank, or undefined once the record is final or the deadline passed. A payment
+ * still awaiting consent after its window is followed until `afterConsentWindowMs` past it; one in processing for
+ * `processingMs` from when the bank first showed it so, often during the first `frequentPollingMs`.
+ */
+export function followPlan(
+  journey: PaymentJourney,
+  now: number,
+  timings: Pick<
+    PaymentTimings,
+    'afterConsentWindowMs' | 'processingMs' | 'frequentPollingMs'
+  > = paymentTimings,
+): FollowPlan | undefined {
+  if (isFinal(journey)) return undefined;
+  if (awaitingCustomer(journey)) {
+    const until = Date.parse(journey.state.consentDeadline ?? '') + timings.afterConsentWindowMs;
+    return now < until ? { until, frequent: true, awaitingCustomer: true } : undefined;
+  }
+  journey.processingSince ??= new Date(now).toISOString();
+  const since = Date.parse(journey.processingSince);
+  const until = since + timings.processingMs;
+  if (now >= until) return undefined;
+  const frequentUntil = since + timings.frequentPollingMs;
+  return now < frequentUntil
+    ? { until: frequentUntil, frequent: true, awaitingCustomer: false }
+    : { until, frequent: false, awaitingCustomer: false };
+}
+
+/**
+ * The journey's result from what the bank's own record shows, recorded in its state: a final status is the
+ * outcome; anything else means the workflow stopped following before the bank finished.
+ */
+export function conclude(journey: PaymentJourney, now: number): PaymentResult {
+  const { payment, authorizedAtBank, state } = journey;
+  const details = {
+    paymentId: payment?.id,
+    endToEndId: payment?.end_to_end_id ?? null,
+    transactionDate: payment?.transaction_date ?? null,
+    evidence: state.evidence,
+  };
+  const last = payment?.status ?? 'nothing';
+  let result: PaymentResult;
+  if (payment && isFinalPaymentStatus(payment.status)) {
+    const closed = consentClosed(journey, now) ? ' (the consent window closed)' : '';
+    const reason = authorizedAtBank
+      ? `the bank reports the payment ${payment.status}`
+      : `the bank reports the payment ${payment.status} before the customer authorized it${closed}`;
+    result = { ...details, outcome: payment.status, status: payment.status, reason };
+  } else {
+    const reason = authorizedAtBank
+      ? `the bank did not finish processing the payment in time; its record last showed ${last}`
+      : `the consent window closed before the customer authorized the payment; the bank's record last showed ${last}`;
+    result = { ...details, outcome: 'expired', status: payment?.status ?? null, reason };
+  }
+  state.phase = result.outcome;
+  state.reason = result.reason;
+  return result;
 }

@@ -1,7 +1,5 @@
 import type { BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
-
-/** The statuses after which the bank never changes a payment again. */
-export type FinalPaymentStatus = Extract<BiometricPaymentStatus, 'settled' | 'failed' | 'rejected'>;
+import type { FinalPaymentStatus } from '../../contract/payment.js';
 
 const rank: Record<BiometricPaymentStatus, number> = {
   pending: 0,

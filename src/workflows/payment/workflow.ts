@@ -1,21 +1,163 @@
-import type { PaymentInput, PaymentResult } from './definitions.js';
-import { PaymentSteps } from './steps.js';
+import { allHandlersFinished, condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { failureTypes } from '../../contract/failure-types.js';
+import { answered, refused } from '../../contract/memo.js';
+import {
+  authorizationOptionsUpdate,
+  authorizeUpdate,
+  paymentCreatedUpdate,
+  paymentWebhookSignal,
+} from '../../contract/payment-messages.js';
+import { paymentTimings, type PaymentInput, type PaymentResult } from '../../contract/payment.js';
+import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { continueJourneyAsNew } from '../shared/continue-as-new.js';
+import { PollTimer } from '../shared/poll-timer.js';
+import { defaultPolling, followBank } from '../shared/polling.js';
+import { checkStartTerms } from '../shared/start-terms.js';
+import { bank, createRequest, enrollmentRefusal, temporal } from './bank-calls.js';
+import {
+  awaitingCustomer,
+  bankAnswered,
+  cashInHeard,
+  conclude,
+  followPlan,
+  isFinal,
+  note,
+  openConsentWindow,
+} from './journey.js';
+import { now, PaymentRun } from './run.js';
 
 /**
  * A Pix payment authorized with a FIDO assertion, steps 7-10 of the bank's biometric flow: check the enrollment,
  * create the payment and hand its authorization options to the merchant at once, take the customer's assertion
  * (retryable until the consent window closes), then follow the bank until its own record shows the payment final —
  * and, for a settlement, hear the Pix cash-in event for the same end-to-end id. Webhooks only make the workflow ask
- * the bank sooner; a run continued as new picks the story up at the following step.
+ * the bank sooner; a run continued as new picks the story up at step 10.
  */
 export async function biometricPaymentWorkflow(input: PaymentInput): Promise<PaymentResult> {
-  const payment = new PaymentSteps(input);
+  const payment = new PaymentRun(input);
+  setHandler(paymentWebhookSignal, (event) => payment.receive(event));
+  setHandler(paymentCreatedUpdate, () => payment.startAnswer(), {
+    validator: (terms) => checkStartTerms(terms),
+  });
+  setHandler(authorizationOptionsUpdate, () => payment.authorizationOptions(), {
+    validator: () => payment.checkConsentOpen('authorization options'),
+  });
+  setHandler(authorizeUpdate, (request) => payment.authorize(request.assertion), {
+    validator: (request) => payment.checkAuthorization(request),
+  });
+
+  // One poll timer for the whole run: starting and cancelling a timer are an event each (poll-timer.ts).
+  const timer = new PollTimer();
   if (!input.resume) {
-    await payment.checkEnrollment();
-    await payment.createPayment();
-    await payment.waitForConsent();
+    const refusal = await enrollmentRefusal(input);
+    if (refusal) await payment.fail(failureTypes.enrollmentNotAuthorized, refusal);
+    await createPayment(payment);
+    await waitForConsent(payment, timer);
   }
-  await payment.followUntilFinal();
-  await payment.awaitCashIn();
-  return payment.finish();
+  await followUntilFinal(payment, timer);
+  await awaitCashIn(payment);
+
+  const result = conclude(payment.journey, Date.now());
+  payment.publish();
+  await condition(allHandlersFinished);
+  return result;
+}
+
+/** 7-8. Create the payment and fetch its authorization options; the merchant gets both in one round trip. */
+async function createPayment(payment: PaymentRun): Promise<void> {
+  const { input, journey } = payment;
+  journey.state.phase = 'creating';
+  try {
+    const created = await bank.createBiometricPayment(input.enrollmentId, createRequest(input));
+    // The new payment is published with the start's answer, in one memo change.
+    bankAnswered(journey, created, 'create', now());
+    const { payment: record } = journey;
+    if (!record || !awaitingCustomer(journey)) {
+      // The bank already took consent for this external id (a start repeated after the first run's history was
+      // gone): the start gets no options, and the workflow follows that payment to its end.
+      const reason = `the bank already has payment ${record?.id ?? ''} for external id ${input.externalId}, ${record?.status ?? ''}: wait for its result`;
+      payment.answerStart(refused(reason, 'PaymentAlreadyAuthorized'));
+      payment.publish();
+      return;
+    }
+    openConsentWindow(journey, Date.now(), input.consentWindowMs);
+    const options = await bank.getPaymentAuthorizationOptions(input.enrollmentId, payment.paymentId);
+    payment.answerStart(answered({ payment: record, publicKeyEncoded: options.public_key_encoded }));
+  } catch (error) {
+    const refused = bankRefusal(error, correctableRefusals);
+    await payment.fail(failureTypes.paymentRefused, `the bank refused the payment: ${refused.message}`);
+  }
+  payment.publish();
+}
+
+/** 9. Wait for the customer's assertion (an update) until the consent window closes. */
+async function waitForConsent(payment: PaymentRun, timer: PollTimer): Promise<void> {
+  const { journey, input } = payment;
+  await followBank({
+    done: () => !awaitingCustomer(journey),
+    deadline: Date.parse(journey.state.consentDeadline ?? ''),
+    poll: () => payment.poll(),
+    polling: input.polling ?? defaultPolling,
+    hints: payment.hints.forWait(() => payment.authorizing),
+    timer,
+  });
+  await condition(() => !payment.authorizing);
+}
+
+/**
+ * 10. Follow the bank until its record shows a final status. A payment the customer never authorized is expected
+ * to be rejected as its window closes, so the bank is asked soon and for a shorter while; one in processing is
+ * followed for days, often at first and then sparingly, continuing as new to keep each run's history bounded.
+ */
+async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<void> {
+  const { journey, input } = payment;
+  // A run continued from the previous one asks at once: a hint the previous run heard last may be unanswered.
+  if (input.resume) await payment.poll();
+  for (;;) {
+    const plan = followPlan(journey, Date.now());
+    if (!plan) return;
+    const end = await followBank({
+      done: () => isFinal(journey) || awaitingCustomer(journey) !== plan.awaitingCustomer,
+      deadline: plan.until,
+      poll: () => payment.poll(),
+      polling: plan.frequent ? (input.polling ?? defaultPolling) : paymentTimings.sparsePolling,
+      hints: payment.hints.forWait(),
+      timer,
+      historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
+    });
+    if (end === 'history-full')
+      await continueJourneyAsNew(input, { journey, replies: payment.startReply.kept() });
+  }
+}
+
+/**
+ * 10. A settlement is confirmed by the bank's GET; the Pix cash-in for its end-to-end id is kept as evidence. It
+ * usually follows the settlement within a moment; a late one is looked for among the events the receiver could
+ * not match, and once more before the bank's GET is taken as the only evidence.
+ */
+async function awaitCashIn(payment: PaymentRun): Promise<void> {
+  const { journey, input } = payment;
+  if (journey.payment?.status !== 'settled') return;
+  if (!cashInHeard(journey)) payment.publish();
+  const waitForCashIn = async (ms: number) =>
+    cashInHeard(journey) || (ms > 0 && condition(() => cashInHeard(journey), ms));
+  const claimCashIns = async () => {
+    const endToEndId = journey.payment?.end_to_end_id;
+    if (!cashInHeard(journey) && endToEndId) {
+      for (const event of await temporal.claimUnmatchedCashIns(endToEndId, workflowInfo().workflowId))
+        payment.receive(event);
+    }
+    return cashInHeard(journey);
+  };
+  const waitMs = input.cashInWaitMs ?? paymentTimings.cashInWaitMs;
+  const graceMs = Math.min(waitMs, paymentTimings.cashInGraceMs);
+  const heard =
+    (await waitForCashIn(graceMs)) ||
+    (await claimCashIns()) ||
+    (await waitForCashIn(waitMs - graceMs)) ||
+    (await claimCashIns());
+  if (!heard) {
+    const detail = "no Pix cash-in event arrived; the bank's GET confirms the settlement";
+    note(journey, { source: 'poll', status: 'settled', at: now(), detail });
+  }
 }

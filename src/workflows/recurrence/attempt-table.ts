@@ -1,30 +1,6 @@
-/** Where an attempt update came from. */
-export type AttemptSource = 'sync' | 'webhook';
-
-/** One collection attempt as the recurrence workflow knows it. */
-export interface RecurrenceAttempt {
-  id: string;
-  collectionId: string;
-  status: string;
-  timestamp: string;
-  type: string;
-  dueDate: string;
-  endToEndId: string | null;
-  transactionDate: string | null;
-  /** The paths that reported this status; a second path reporting it is a duplicate, not a second attempt. */
-  sources: AttemptSource[];
-}
-
-/** Old final attempts no longer kept one by one: how many, by status, up to which attempt timestamp. */
-export interface ArchivedAttempts {
-  count: number;
-  byStatus: Record<string, number>;
-  through: string | null;
-}
+import type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from '../../contract/recurrence.js';
 
 export type AttemptUpdateOutcome = 'applied' | 'duplicate' | 'stale';
-
-export const noArchivedAttempts = (): ArchivedAttempts => ({ count: 0, byStatus: {}, through: null });
 
 /** Only `created` moves on (the sandbox's state machine); an unknown status sits between. */
 const finalStatuses = new Set(['settled', 'failed', 'cancelled']);

@@ -1,5 +1,5 @@
 import { formatReais } from '../../money.js';
-import type { RecurrenceRun } from './run.js';
+import type { RecurrenceJourney } from './state.js';
 
 /** The run as support staff read it in the Temporal UI (the workflow's current details, in markdown). */
 export function currentDetails({
@@ -7,7 +7,7 @@ export function currentDetails({
   state,
   table,
   recurrence,
-}: Pick<RecurrenceRun, 'externalId' | 'state' | 'table' | 'recurrence'>): string {
+}: Pick<RecurrenceJourney, 'externalId' | 'state' | 'table' | 'recurrence'>): string {
   const counts = table.countByStatus();
   const latest = table.latest();
   const amount = recurrence?.minimum_amount ?? recurrence?.first_payment_amount;

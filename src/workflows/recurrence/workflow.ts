@@ -1,65 +1,123 @@
 import {
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   continueAsNew,
+  setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { confirmAnnouncedAttempts, heardAttemptWebhook } from './attempt-webhooks.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
+import { memoKeys } from '../../contract/memo.js';
+import { publishToMemo } from '../shared/published-memo.js';
+import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
+import { checkStartTerms } from '../shared/start-terms.js';
+import { generateRecurrence, readAttempt } from './bank-calls.js';
+import { currentDetails } from './current-details.js';
 import {
   defaultRecurrenceSettings,
-  recurrenceAttemptsSignal,
-  recurrenceGeneratedUpdate,
   sensitiveRecurrenceTerms,
-  recurrenceStateQuery,
-  recurrenceWebhookSignal,
   type RecurrenceInput,
   type RecurrenceResult,
-} from './definitions.js';
-import { checkStartTerms } from '../shared/start-terms.js';
-import { generateAtBank } from './generate.js';
-import { RecurrenceRun } from './run.js';
+} from '../../contract/recurrence.js';
+import {
+  recurrenceAttemptsSignal,
+  recurrenceGeneratedUpdate,
+  recurrenceStateQuery,
+  recurrenceWebhookSignal,
+} from '../../contract/recurrence-messages.js';
+import { RecurrenceJourney } from './state.js';
 
 /**
- * A Pix recurrence for as long as it lives: generates it at the bank with the merchant's full request, then
- * follows its collection attempts as the attempts sync and the bank's `recurrence_collection_attempt` webhooks
+ * A Pix recurrence for as long as it lives. It generates the recurrence at the bank with the merchant's full
+ * request and answers the start's update with the bank's recurrence (a refusal ends the workflow). Then it follows
+ * the recurrence's collection attempts as the attempts sync and the bank's `recurrence_collection_attempt` webhooks
  * report them (deduplicated, newest status wins), queryable at any time. A webhook is a hint: the attempt it names
- * is read from the bank, and what the bank's GET answers is taken, never the webhook's data (see
- * attempt-webhooks.ts). The spec shows no event or read for the
- * recurrence itself, so the bank's word on its status is the generate response: a rejected, cancelled or
- * expired recurrence ends the workflow at once; an approved one is followed until the workflow is terminated.
- * History stays bounded: the run continues as new, carrying the attempt table, at `maxHistoryEvents` or when
- * Temporal suggests it.
+ * is read from the bank, and what the bank's GET answers is taken, never the webhook's data. The spec shows no
+ * event or read for the recurrence itself, so a generate response that shows it rejected, cancelled or expired
+ * ends the workflow at once; an approved one is followed until the workflow is terminated, the history kept
+ * bounded by continuing as new, carrying the attempt table, at `maxHistoryEvents` or when Temporal suggests it.
  */
 export async function recurrenceWorkflow(input: RecurrenceInput): Promise<RecurrenceResult> {
   const settings = { ...defaultRecurrenceSettings, ...input.settings };
-  const run = new RecurrenceRun(input, settings.maxAttemptsKept);
-  const continueAsNewDue = () =>
-    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= settings.maxHistoryEvents;
+  const journey = new RecurrenceJourney(input, settings.maxAttemptsKept);
+  const searchAttributesPublisher = new SearchAttributesPublisher();
+  let refusal: ApplicationFailure | undefined;
 
-  setHandler(recurrenceStateQuery, () => run.query());
-  setHandler(recurrenceAttemptsSignal, (batch) => run.take(batch.attempts, batch.source));
-  setHandler(recurrenceWebhookSignal, (event) => heardAttemptWebhook(run, event));
+  /** The summary to the memo, the search attributes and the current details, after every change. */
+  const publish = () => {
+    const state = journey.summary();
+    publishToMemo([{ key: memoKeys.state, value: state }]);
+    searchAttributesPublisher.publish([
+      { key: searchAttributes.status, value: state.status ?? state.phase },
+      ...(state.recurrenceId ? [{ key: searchAttributes.recurrenceId, value: state.recurrenceId }] : []),
+    ]);
+    setCurrentDetails(currentDetails(journey));
+  };
+
+  setHandler(recurrenceStateQuery, () => journey.query());
+  setHandler(recurrenceAttemptsSignal, (batch) => {
+    journey.took(batch.attempts, batch.source);
+    publish();
+  });
+  setHandler(recurrenceWebhookSignal, (event) => {
+    if (journey.heardWebhook(event, Date.now())) publish();
+  });
   setHandler(
     recurrenceGeneratedUpdate,
     async () => {
-      await condition(() => run.recurrence !== undefined || run.failure !== undefined);
-      if (!run.recurrence) throw run.failure;
-      return run.recurrence;
+      await condition(() => journey.recurrence !== undefined || refusal !== undefined);
+      if (!journey.recurrence) throw refusal;
+      return journey.recurrence;
     },
     { validator: (terms) => checkStartTerms(terms, sensitiveRecurrenceTerms) },
   );
 
-  const recurrence = run.recurrence ?? (await generateAtBank(run, input.request));
-  if (run.ended()) run.state.reason = `the bank reports the recurrence ${recurrence.status}`;
-  run.publish();
+  let recurrence = journey.recurrence;
+  if (!recurrence) {
+    const generated = await generateRecurrence(input.request);
+    if (generated instanceof ApplicationFailure) {
+      refusal = generated;
+      journey.refused(generated.message);
+      publish();
+      await condition(allHandlersFinished);
+      throw generated;
+    }
+    journey.generated(generated);
+    recurrence = generated;
+  }
+  publish();
 
-  if (!run.ended()) {
-    await confirmAnnouncedAttempts(run, continueAsNewDue);
+  if (!journey.ended()) {
+    const continueAsNewDue = () =>
+      workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= settings.maxHistoryEvents;
+    await confirmAnnouncedAttempts(journey, continueAsNewDue, publish);
     await condition(allHandlersFinished);
-    await continueAsNew<typeof recurrenceWorkflow>({ ...input, resume: run.carry(recurrence) });
+    await continueAsNew<typeof recurrenceWorkflow>({ ...input, resume: journey.carry(recurrence) });
   }
 
   await condition(allHandlersFinished);
-  return run.result(recurrence);
+  return journey.result(recurrence);
+}
+
+/** Until `stop` answers true, reads the attempts webhooks announced as their turns come, and takes the answers. */
+async function confirmAnnouncedAttempts(
+  journey: RecurrenceJourney,
+  stop: () => boolean,
+  publish: () => void,
+): Promise<void> {
+  const { confirmations } = journey;
+  while (!stop()) {
+    const next = confirmations.nextAt();
+    const sooner = () => stop() || (confirmations.nextAt() ?? Infinity) < (next ?? Infinity);
+    if (next === undefined) await condition(sooner);
+    else if (next > Date.now()) await condition(sooner, next - Date.now());
+    // A run due to continue as new leaves its reads to the next run, which makes them at once: each read costs the
+    // history about ten events, and a run must not grow far past `maxHistoryEvents`.
+    if (stop()) return;
+    for (const attemptId of confirmations.due(Date.now())) {
+      journey.read(attemptId, await readAttempt(attemptId), Date.now());
+      publish();
+    }
+  }
 }

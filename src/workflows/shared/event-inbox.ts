@@ -1,4 +1,4 @@
-import type { ReceivedWebhook } from '../webhook-events.js';
+import type { ReceivedWebhook } from '../../contract/webhook-events.js';
 
 /** What a workflow publishes about the webhooks it heard. */
 export interface WebhookCounters {

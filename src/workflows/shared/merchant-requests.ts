@@ -1,24 +1,13 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { memoKeys, type MemoEntry } from './published-memo.js';
-import { failureTypes } from '../failure-types.js';
+import { failureTypes } from '../../contract/failure-types.js';
+import type { KeptReplies, MerchantReply } from '../../contract/memo.js';
 
 /**
  * A merchant's request to a running workflow is a Temporal update: its validator refuses what the journey cannot
  * take at that moment (no history is written), its handler does the work, and a refusal or a bank's "no" reaches
  * the caller as the update's failure. The update id is the caller's idempotency key, so a retried request gets
- * the first answer instead of being carried out twice (docs/reliability.md tells the experiment behind the choice).
+ * the first answer instead of being carried out twice.
  */
-
-/** An answer as the memo keeps it: the start's answer, and the requests of workflows started before updates. */
-export type MerchantReply<T = unknown> =
-  { ok: true; value: T } | { ok: false; reason: string; type?: string };
-
-export const refused = (reason: string, type?: string): MerchantReply<never> => ({
-  ok: false,
-  reason,
-  ...(type ? { type } : {}),
-});
-export const answered = <T>(value: T): MerchantReply<T> => ({ ok: true, value });
 
 /**
  * A refusal of a merchant's request, thrown by a validator or handler. Its `type` names the kind of refusal where
@@ -36,93 +25,31 @@ export function requireAssertion(request: { assertion?: unknown } | undefined): 
     throw refusal("assertion: required, the object the browser's WebAuthn call returned");
 }
 
-/** The request id under which a workflow keeps the answer to the call that started it. */
-export const startReplyId = 'start';
-
-/** How many answers a workflow keeps: the start's, and those of signalled requests (legacy-request-signals.ts). */
-const keptReplies = 50;
-
-/** The replies a run hands to the next one: the start's answer under `startReplyId`, and legacy answers. */
-export type KeptReplies<Start> = Record<string, MerchantReply> & { [startReplyId]?: MerchantReply<Start> };
-
 /**
- * The answers a workflow keeps in its memo, each computed once per request id. New workflows keep only the
- * start's answer, which a start repeated after the workflow ended reads with no worker running.
+ * The answer a workflow gave its start, kept in its memo (`memoKeys.replies`): a start repeated after the workflow
+ * ended reads it with no worker running, and continue-as-new carries it to the next run.
  */
-export class MerchantReplies<Start> {
-  private start: MerchantReply<Start> | undefined;
-  private readonly legacy = new Map<string, MerchantReply>();
-  private readonly inProgress = new Set<string>();
+export class StartReply<Start> {
+  constructor(private reply: MerchantReply<Start> | undefined) {}
 
-  /**
-   * `onAnswer` publishes the replies (`memoEntry`) together with whatever else the workflow publishes; `kept` are
-   * the replies a previous run gave, carried over by continue-as-new.
-   */
-  constructor(
-    private readonly onAnswer: () => void,
-    kept: KeptReplies<Start> = {},
-  ) {
-    const { [startReplyId]: start, ...legacy } = kept;
-    this.start = start;
-    for (const [requestId, reply] of Object.entries(legacy)) this.legacy.set(requestId, reply);
+  get given(): boolean {
+    return this.reply !== undefined;
   }
 
-  /** The answer to the start, once there is one. */
-  get startReply(): MerchantReply<Start> | undefined {
-    return this.start;
+  set(reply: MerchantReply<Start>): void {
+    this.reply = reply;
   }
 
-  /** The replies given so far, for the next run to keep. */
-  all(): KeptReplies<Start> {
-    return { ...(this.start ? { [startReplyId]: this.start } : {}), ...Object.fromEntries(this.legacy) };
+  /** The replies as the memo and the next run keep them. */
+  kept(): KeptReplies<Start> {
+    return this.reply ? { start: this.reply } : {};
   }
 
-  /** The replies as callers read them from the memo, by request id. */
-  memoEntry(): MemoEntry {
-    return { key: memoKeys.replies, value: this.all() };
-  }
-
-  /** Answers the start: the value its update returns, or the refusal it fails with. */
-  answerStart(reply: MerchantReply<Start>): void {
-    this.start = reply;
-    this.onAnswer();
-  }
-
-  /** The start's answer, once there is one, as its update handler returns it; a refusal is thrown. */
-  startAnswer(): Start {
-    const reply = this.start;
+  /** The start's answer, as its update handler returns it; a refusal is thrown. */
+  answer(): Start {
+    const reply = this.reply;
     if (!reply) throw refusal('the workflow has not answered its start yet');
     if (!reply.ok) throw refusal(reply.reason, reply.type);
     return reply.value;
-  }
-
-  /** Computes the reply to a legacy request unless it is already answered or in progress; a throw refuses it. */
-  async answer<T>(requestId: string, work: () => Promise<T>): Promise<void> {
-    if (this.legacy.has(requestId) || this.inProgress.has(requestId)) return;
-    this.inProgress.add(requestId);
-    try {
-      this.setLegacy(requestId, answered(await work()));
-    } catch (error) {
-      const type =
-        error instanceof ApplicationFailure && error.type !== failureTypes.requestRefused
-          ? error.type
-          : undefined;
-      this.setLegacy(
-        requestId,
-        refused(error instanceof Error ? error.message : String(error), type ?? undefined),
-      );
-    } finally {
-      this.inProgress.delete(requestId);
-    }
-  }
-
-  private setLegacy(requestId: string, reply: MerchantReply): void {
-    this.legacy.delete(requestId);
-    this.legacy.set(requestId, reply);
-    for (const oldest of this.legacy.keys()) {
-      if (this.legacy.size < keptReplies) break;
-      this.legacy.delete(oldest);
-    }
-    this.onAnswer();
   }
 }

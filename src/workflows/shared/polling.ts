@@ -1,11 +1,6 @@
 import { condition, workflowInfo } from '@temporalio/workflow';
+import type { PollingSettings } from '../../contract/polling.js';
 import type { PollTimer } from './poll-timer.js';
-
-export interface PollingSettings {
-  /** Silence after which the workflow asks the bank itself, doubled after each unanswered poll. */
-  firstPollAfterMs: number;
-  maxPollIntervalMs: number;
-}
 
 export const defaultPolling: PollingSettings = { firstPollAfterMs: 20_000, maxPollIntervalMs: 120_000 };
 

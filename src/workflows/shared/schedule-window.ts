@@ -5,21 +5,21 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { temporalCallOptions } from '../activity-options.js';
+import { failureTypes } from '../../contract/failure-types.js';
+import type { JobWindow, JobWindowInput } from '../../contract/jobs.js';
 import {
   windowCursorWorkflowId,
   windowDoneSignal,
   windowGrantSignal,
   type WindowClaim,
   type WindowGrant,
-} from '../jobs/window-cursor-definitions.js';
-import { failureTypes } from '../failure-types.js';
+} from '../../contract/window-cursor.js';
 
 /**
  * Set by Temporal on every workflow a Schedule starts: the action's nominal time (before jitter, whole seconds)
@@ -30,18 +30,6 @@ const scheduledStartTime = defineSearchAttributeKey(
   SearchAttributeType.DATETIME,
 );
 const scheduledById = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
-
-/** A scheduled job's input: an explicit window, or nothing when a Schedule starts it. */
-export interface JobWindowInput {
-  from?: string;
-  to?: string;
-}
-
-/** The half-open window [from, to) a job covers, as UTC ISO 8601 instants. */
-export interface JobWindow {
-  from: string;
-  to: string;
-}
 
 const { previousScheduledTime, claimJobWindow } =
   proxyActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow'>>(temporalCallOptions);
@@ -65,9 +53,6 @@ function explicitWindow(input: JobWindowInput): JobWindow {
   if (from.getTime() >= to.getTime()) throw invalid('to', 'must be later than from');
   return { from: from.toISOString(), to: to.toISOString() };
 }
-
-/** Scheduled runs started before the window cursor existed keep the window they began with. */
-const windowCursorPatch = 'schedule-window-cursor';
 
 interface ScheduledRun {
   scheduleId: string;
@@ -109,7 +94,6 @@ export async function resolveJobWindow(input: JobWindowInput | undefined): Promi
     throw invalid('input', 'from and to are required when the workflow is not started by a Schedule');
   }
   const previous = await previousScheduledTime(run.scheduleId, run.scheduledAt);
-  if (!patched(windowCursorPatch)) return { from: previous, to: run.scheduledAt };
   // Named after the chain and the run it continues, both read from history: the same on replay, and on a reset run.
   const { workflowId, firstExecutionRunId, continuedFromExecutionRunId } = workflowInfo();
   const claimId = `${firstExecutionRunId}/${continuedFromExecutionRunId ?? 'first'}`;
@@ -123,7 +107,7 @@ export async function resolveJobWindow(input: JobWindowInput | undefined): Promi
  */
 export async function completeJobWindow(window: JobWindow): Promise<boolean> {
   const run = scheduledRun();
-  if (!run || !patched(windowCursorPatch)) return false;
+  if (!run) return false;
   try {
     await getExternalWorkflowHandle(windowCursorWorkflowId(run.scheduleId)).signal(windowDoneSignal, {
       workflowId: workflowInfo().workflowId,
@@ -131,7 +115,7 @@ export async function completeJobWindow(window: JobWindow): Promise<boolean> {
     });
   } catch (error) {
     if (isCancellation(error)) throw error;
-    // No cursor: this run began before cursors existed, so it held no window and has nothing to complete.
+    // The cursor is gone (an operator terminated it): the work is done, and the next claim starts a new cursor.
     log.warn('no window cursor to tell of the completed window', { window, error: String(error) });
     return false;
   }

@@ -1,13 +1,12 @@
 import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { bankReadOptions } from '../activity-options.js';
+import { attemptsPageOptions, defaultPagesPerSliceRun } from './settings.js';
 import {
-  attemptsPageOptions,
-  defaultPagesPerSliceRun,
   type AttemptsSliceInput,
   type AttemptsSliceResult,
   type SyncedAttempt,
-} from './attempts-definitions.js';
+} from '../../contract/attempts-sync.js';
 import { addPage, emptySummary } from './attempts-summary.js';
 
 /**

@@ -1,6 +1,6 @@
 import { executeChild } from '@temporalio/workflow';
-import { workflowIds } from '../ids.js';
-import type { AttemptsSyncInput, AttemptsSyncSummary } from './attempts-definitions.js';
+import { workflowIds } from '../../contract/ids.js';
+import type { AttemptsSyncInput, AttemptsSyncSummary } from '../../contract/attempts-sync.js';
 import { syncAttemptsSlice } from './attempts-slice-workflow.js';
 import { addSlice } from './attempts-summary.js';
 

@@ -4,7 +4,7 @@ import {
   type AttemptsSliceResult,
   type AttemptsSyncSummary,
   type UnknownRecurrence,
-} from './attempts-definitions.js';
+} from '../../contract/attempts-sync.js';
 
 export function emptySummary(from: string, to: string): AttemptsSyncSummary {
   return {
@@ -36,12 +36,12 @@ function addUnknown(known: UnknownRecurrence[], found: UnknownRecurrence): void 
 
 /** Adds a page activity's result to the running summary; `updated` collects the recurrences signalled so far. */
 export function addPage(summary: AttemptsSyncSummary, page: AttemptsDelivery, updated: Set<string>): void {
-  summary.pages += page.pages ?? 1;
+  summary.pages += page.pages;
   summary.attempts += page.attempts;
   for (const [status, count] of Object.entries(page.byStatus)) {
     summary.byStatus[status] = (summary.byStatus[status] ?? 0) + count;
   }
-  summary.signals += page.signals ?? page.updated.length;
+  summary.signals += page.signals;
   for (const externalId of page.updated) updated.add(externalId);
   summary.recurrencesUpdated = updated.size;
   for (const unknown of page.unknown) {

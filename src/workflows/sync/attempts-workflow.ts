@@ -1,31 +1,19 @@
 import {
   continueAsNew,
-  patched,
-  proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { jobIds } from '../jobs/definitions.js';
-import { searchAttributes } from '../search-attributes.js';
+import { jobIds } from '../../contract/jobs.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
-import {
-  attemptsPageOptions,
-  defaultPagesPerRun,
-  pagesPerBatch,
-  pagesBeforeLongRuns,
-  type AttemptsPageQuery,
-  type AttemptsPageResult,
-  type AttemptsSyncInput,
-  type AttemptsSyncSummary,
-} from './attempts-definitions.js';
+import { attemptsPageOptions, defaultPagesPerRun, pagesPerBatch } from './settings.js';
+import { type AttemptsSyncInput, type AttemptsSyncSummary } from '../../contract/attempts-sync.js';
 import { planSlices, syncInSlices } from './attempts-slices.js';
 import { addPage, emptySummary } from './attempts-summary.js';
-import { jobStatuses } from '../job-statuses.js';
-
-const queued = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>(attemptsPageOptions);
+import { jobStatuses } from '../../contract/jobs.js';
 
 /**
  * Pages as local activities: they run in the worker that runs the workflow, with no trip through a task queue
@@ -36,45 +24,13 @@ const queued = proxyActivities<Pick<Activities, 'syncAttemptsPage'>>(attemptsPag
  * the last completed workflow task, which the recurrences take as duplicates, as they do a retried call.
  */
 const local =
-  proxyLocalActivities<Pick<Activities, 'syncAttemptsPage' | 'syncAttemptsPages' | 'attemptsSyncPlan'>>(
-    attemptsPageOptions,
-  );
-const localPagesPatch = 'attempts-sync-local-pages';
+  proxyLocalActivities<Pick<Activities, 'syncAttemptsPages' | 'attemptsSyncPlan'>>(attemptsPageOptions);
 
 /**
- * With a fleet-wide bank rate limit, a new run pages its window in time slices at once, each page a queued
- * activity the limit paces (attempts-slices.ts); local activities would bypass the limit. Without one it pages
- * serially with local activities, as runs started before did.
- */
-const slicesPatch = 'attempts-sync-parallel-slices';
-
-/**
- * Pages in batches of up to `pagesPerBatch`, each recurrence signalled once per batch: signalling every
- * recurrence on every page woke each recurrence workflow once a page, and those workflow tasks were most of a
- * page's cost (docs/performance.md). Runs started before keep one page per call.
- */
-const pageBatchesPatch = 'attempts-sync-page-batches';
-
-/**
- * Runs of `defaultPagesPerRun` pages in batches of `pagesPerBatch`; runs started before keep continuing as new
- * every 20 pages, in batches of 20.
- */
-const longRunsPatch = 'attempts-sync-long-runs';
-
-/** Fetches and delivers the pages from `query`'s cursor, at most `room` of them. */
-type PageFetch = (query: AttemptsPageQuery, room: number) => Promise<AttemptsPageResult>;
-
-function pageFetch(batchPages: number): PageFetch {
-  if (patched(pageBatchesPatch)) {
-    return (query, room) => local.syncAttemptsPages({ query, maxPages: Math.min(room, batchPages) });
-  }
-  const { syncAttemptsPage } = patched(localPagesPatch) ? local : queued;
-  return (query) => syncAttemptsPage(query);
-}
-
-/**
- * Pages the window from the cursor in `progress`, a batch of pages per local activity, continuing as new every
- * `pagesPerRun` pages with the cursor and the running summary.
+ * Pages the window from the cursor in `progress`, a batch of up to `pagesPerBatch` pages per local activity, each
+ * recurrence signalled once a batch (signalling it on every page woke its workflow once a page, and those workflow
+ * tasks were most of a page's cost: docs/performance.md). Continues as new every `pagesPerRun` pages with the
+ * cursor and the running summary.
  */
 async function pageSerially(
   input: AttemptsSyncInput,
@@ -83,10 +39,8 @@ async function pageSerially(
   progress: { cursor: string | undefined },
   publish: () => void,
 ): Promise<void> {
-  const longRuns = patched(longRunsPatch);
-  const pagesPerRun = input.pagesPerRun ?? (longRuns ? defaultPagesPerRun : pagesBeforeLongRuns);
+  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
   const updated = new Set(input.resume?.updatedRecurrences ?? []);
-  const fetchPages = pageFetch(longRuns ? pagesPerBatch : pagesBeforeLongRuns);
   for (let pagesThisRun = 0; ;) {
     const { cursor } = progress;
     if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
@@ -96,16 +50,16 @@ async function pageSerially(
         resume: { cursor, summary, updatedRecurrences: [...updated] },
       });
     }
-    const page = await fetchPages(
-      {
+    const page = await local.syncAttemptsPages({
+      query: {
         from_datetime: window.from,
         to_datetime: window.to,
         ...(input.pageSize ? { limit: input.pageSize } : {}),
         ...(cursor ? { after: cursor } : {}),
       },
-      pagesPerRun - pagesThisRun,
-    );
-    pagesThisRun += page.pages ?? 1;
+      maxPages: Math.min(pagesPerRun - pagesThisRun, pagesPerBatch),
+    });
+    pagesThisRun += page.pages;
     addPage(summary, page, updated);
     progress.cursor = page.next ?? undefined;
     publish();
@@ -145,8 +99,9 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   }
   publish();
 
-  const rateLimit =
-    !input.resume && patched(slicesPatch) ? (await local.attemptsSyncPlan()).bankRequestsPerSecond : null;
+  // With a fleet-wide bank rate limit the window is paged in time slices at once, each page a queued activity the
+  // limit paces (attempts-slices.ts): local activities would bypass it. A continued run is always a serial one.
+  const rateLimit = input.resume ? null : (await local.attemptsSyncPlan()).bankRequestsPerSecond;
   if (rateLimit) await syncInSlices(window, input, planSlices(window, rateLimit), summary, publish);
   else await pageSerially(input, window, summary, progress, publish);
 

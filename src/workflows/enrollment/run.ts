@@ -1,0 +1,155 @@
+import { condition } from '@temporalio/workflow';
+import type { Enrollment } from '../../bank/schemas/enrollment.js';
+import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
+import type {
+  EnrollmentInput,
+  EnrollmentJourney,
+  EnrollmentStarted,
+  RegisterRequest,
+  RegistrationResult,
+} from '../../contract/enrollment.js';
+import { memoKeys, type MerchantReply } from '../../contract/memo.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
+import type { ReceivedWebhook } from '../../contract/webhook-events.js';
+import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { EventInbox } from '../shared/event-inbox.js';
+import { HintLedger } from '../shared/hint-ledger.js';
+import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
+import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
+import { bank, bankReads } from './bank-calls.js';
+import {
+  bankAnswered,
+  enrollmentDetails,
+  enrollmentResult,
+  hasOutcome,
+  startJourney,
+  webhookHeard,
+} from './journey.js';
+
+/** What an enrollment publishes: its state and, once there is one, its outcome in the memo; its status; details. */
+const presentation: JourneyPresentation<EnrollmentJourney> = {
+  memoEntries: (journey) => [
+    { key: memoKeys.state, value: journey.state },
+    { key: memoKeys.outcome, value: hasOutcome(journey) ? enrollmentResult(journey) : undefined },
+  ],
+  searchAttributes: ({ state }) => [
+    { key: searchAttributes.status, value: state.phase },
+    ...(state.enrollmentId ? [{ key: searchAttributes.enrollmentId, value: state.enrollmentId }] : []),
+  ],
+  details: ({ state }) => enrollmentDetails(state),
+};
+
+const stepsBeforeAuthorization = ['creating', 'awaiting_account_holder_validation', 'awaiting_enrollment'];
+
+/**
+ * A running enrollment: the journey (journey.ts), what it answered its start, the webhook hints not yet asked
+ * about, and what the merchant's requests and the receiver's webhooks do to it. workflow.ts tells the story.
+ */
+export class EnrollmentRun {
+  readonly journey: EnrollmentJourney;
+  readonly startReply: StartReply<EnrollmentStarted>;
+  /** The webhooks that asked the workflow to read the bank (hint-ledger.ts). */
+  readonly hints: HintLedger<ReceivedWebhook>;
+  /** Whether a credential registration is at the bank now: a second one is refused, hints wait for its answer. */
+  registering = false;
+  private readonly inbox = new EventInbox();
+  private readonly publication: JourneyPublication<EnrollmentJourney, EnrollmentStarted>;
+
+  constructor(readonly input: EnrollmentInput) {
+    this.journey = input.resume?.journey ?? startJourney(input);
+    this.startReply = new StartReply(input.resume?.replies.start);
+    this.hints = new HintLedger((event) => webhookHeard(this.journey, event));
+    this.publication = new JourneyPublication(this.journey, this.startReply, presentation);
+  }
+
+  /** The start's answer once there is one: the redirect URL, or the refusal. */
+  async startAnswer(): Promise<EnrollmentStarted> {
+    await condition(() => this.startReply.given);
+    return this.startReply.answer();
+  }
+
+  /** Refuses a request for a step the journey is past: ended, or authorized. */
+  checkStepAhead(what: string): void {
+    const { phase } = this.journey.state;
+    if (!stepsBeforeAuthorization.includes(phase))
+      throw refusal(`${what} is possible only while the enrollment is awaiting_enrollment; it is ${phase}`);
+  }
+
+  checkRegistration(request: RegisterRequest): void {
+    requireAssertion(request);
+    const { phase } = this.journey.state;
+    if (phase !== 'awaiting_enrollment')
+      throw refusal(
+        `a credential registration is possible only while the enrollment is awaiting_enrollment; it is ${phase}`,
+      );
+    if (this.registering)
+      throw refusal('a credential registration is already in progress for this enrollment');
+  }
+
+  /**
+   * 5. Fresh registration options. A merchant may ask as soon as the customer is back from the bank, before the
+   * bank's authorization reached the workflow, so the request waits for the step instead of being refused.
+   */
+  async registrationOptions(): Promise<string> {
+    const { state } = this.journey;
+    await condition(() => state.phase !== 'creating' && state.phase !== 'awaiting_account_holder_validation');
+    if (state.phase !== 'awaiting_enrollment')
+      throw refusal(
+        `fetching registration options is possible only while the enrollment is awaiting_enrollment; it is ${state.phase}`,
+      );
+    return (await bank.getRegistrationOptions(state.enrollmentId ?? '')).public_key_encoded;
+  }
+
+  /** 5. Registers the credential the device created; a bank refusal is an answer the merchant can retry. */
+  async register(assertion: RegisterFidoAssertion): Promise<RegistrationResult> {
+    this.registering = true;
+    try {
+      const registered = await bank.registerCredential(this.journey.state.enrollmentId ?? '', {
+        fido_assertion: assertion,
+      });
+      this.take(registered, 'register response');
+      return { ok: true, status: registered.status, enrollment: registered };
+    } catch (error) {
+      const refused = bankRefusal(error, correctableRefusals);
+      return { ok: false, reason: refused.message, errors: refused.details };
+    } finally {
+      this.registering = false;
+    }
+  }
+
+  /** 6. A webhook the receiver routed here: a hint to ask the bank, never the bank's word. */
+  receive(event: ReceivedWebhook): void {
+    if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event))
+      this.hints.heard(event);
+  }
+
+  /** Takes the bank's own record; publishes only when it changed the journey. */
+  take(record: Enrollment, source: string): void {
+    if (bankAnswered(this.journey, record, source)) this.publish();
+  }
+
+  /** Reads the bank's record of the enrollment, from the device's enrollment list. */
+  async poll(): Promise<void> {
+    const { state } = this.journey;
+    if (!state.enrollmentId) return;
+    state.polls++;
+    const page = await bankReads.listEnrollments({ device_id: this.input.deviceId });
+    const latest = page.data.find((candidate) => candidate.id === state.enrollmentId);
+    if (latest) this.take(latest, 'its enrollment list');
+  }
+
+  /** Answers the start, and shows the answer to callers at once. */
+  answerStart(reply: MerchantReply<EnrollmentStarted>): void {
+    this.startReply.set(reply);
+    this.publication.toCallers();
+  }
+
+  /** What the merchant reads. */
+  publishToCallers(): void {
+    this.publication.toCallers();
+  }
+
+  publish(): void {
+    this.publication.everywhere();
+  }
+}

@@ -1,0 +1,177 @@
+import { allHandlersFinished, ApplicationFailure, condition } from '@temporalio/workflow';
+import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
+import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
+import { searchAttributes } from '../../contract/search-attributes.js';
+import { memoKeys, refused } from '../../contract/memo.js';
+import type {
+  AuthorizationResult,
+  AuthorizeRequest,
+  PaymentCreated,
+  PaymentInput,
+  PaymentJourney,
+} from '../../contract/payment.js';
+import type { ReceivedWebhook } from '../../contract/webhook-events.js';
+import { formatReais } from '../../money.js';
+import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { EventInbox } from '../shared/event-inbox.js';
+import { HintLedger } from '../shared/hint-ledger.js';
+import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
+import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
+import { bank, bankReads } from './bank-calls.js';
+import {
+  awaitingCustomer,
+  bankAnswered,
+  consentRefusal,
+  hintStillAhead,
+  isFinal,
+  note,
+  startJourney,
+  webhookHeard,
+  type BankRecordSource,
+} from './journey.js';
+
+/** Workflow time, as the evidence notes it. */
+export const now = () => new Date().toISOString();
+
+/** What a payment publishes: its state in the memo, its status and ids as search attributes, its details. */
+const presentation = (input: PaymentInput): JourneyPresentation<PaymentJourney> => ({
+  memoEntries: ({ state }) => [{ key: memoKeys.state, value: state }],
+  searchAttributes: ({ state }) => [
+    { key: searchAttributes.status, value: state.phase },
+    ...(state.paymentId ? [{ key: searchAttributes.paymentId, value: state.paymentId }] : []),
+    ...(state.endToEndId ? [{ key: searchAttributes.endToEndId, value: state.endToEndId }] : []),
+  ],
+  details: ({ state }) => [
+    `**Pix ${formatReais(input.amountCents)}** — **${state.phase}**`,
+    `Payment ${state.paymentId ?? '(not created yet)'} on enrollment ${input.enrollmentId}`,
+    state.endToEndId ? `End-to-end id ${state.endToEndId}` : 'End-to-end id not known yet',
+    state.reason
+      ? `Outcome: ${state.reason}`
+      : `Consent window until ${state.consentDeadline ?? '(not started)'}`,
+    `Authorize attempts: ${state.authorizeAttempts}; webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored); polls: ${state.polls}`,
+  ],
+});
+
+/**
+ * A running payment: the journey (journey.ts), what it answered its start, the webhook hints not yet asked about,
+ * and what the merchant's requests and the receiver's webhooks do to it. workflow.ts tells the story.
+ */
+export class PaymentRun {
+  readonly journey: PaymentJourney;
+  readonly startReply: StartReply<PaymentCreated>;
+  /** The webhooks that asked the workflow to read the bank (hint-ledger.ts). */
+  readonly hints: HintLedger<ReceivedWebhook>;
+  /** Whether an authorization is at the bank now: a second one is refused, and hints wait for its answer. */
+  authorizing = false;
+  private readonly inbox = new EventInbox();
+  private readonly publication: JourneyPublication<PaymentJourney, PaymentCreated>;
+
+  constructor(readonly input: PaymentInput) {
+    this.journey = input.resume?.journey ?? startJourney(input);
+    this.startReply = new StartReply(input.resume?.replies.start);
+    this.hints = new HintLedger((event) => hintStillAhead(this.journey, event));
+    this.publication = new JourneyPublication(this.journey, this.startReply, presentation(input));
+  }
+
+  get paymentId(): string {
+    return this.journey.payment?.id ?? '';
+  }
+
+  /** The start's answer once there is one: the payment and its authorization options, or the refusal. */
+  async startAnswer(): Promise<PaymentCreated> {
+    await condition(() => this.startReply.given);
+    return this.startReply.answer();
+  }
+
+  /** Refuses a request that needs the consent window open, e.g. `an authorization`, once it closed. */
+  checkConsentOpen(what: string): void {
+    const closed = consentRefusal(this.journey, what, Date.now());
+    if (closed) throw refusal(closed);
+  }
+
+  checkAuthorization(request: AuthorizeRequest): void {
+    requireAssertion(request);
+    this.checkConsentOpen('an authorization');
+    if (this.authorizing) throw refusal('an authorization is already in progress for this payment');
+  }
+
+  /** 8. Fresh authorization options from the bank, e.g. after the customer reloaded the page. */
+  async authorizationOptions(): Promise<string> {
+    const options = await bank.getPaymentAuthorizationOptions(this.input.enrollmentId, this.paymentId);
+    return options.public_key_encoded;
+  }
+
+  /** 9. The customer's assertion to the bank; a refusal is an answer the customer can retry. */
+  async authorize(assertion: AuthorizeFidoAssertion): Promise<AuthorizationResult> {
+    const { journey, input, paymentId } = this;
+    this.authorizing = true;
+    journey.state.authorizeAttempts++;
+    try {
+      const authorized = await bank.authorizeBiometricPayment(input.enrollmentId, paymentId, {
+        fido_assertion: assertion,
+        riskSignals: null,
+      });
+      this.take(authorized, 'authorize');
+      journey.authorizedAtBank = true;
+      return { ok: true, status: authorized.status };
+    } catch (error) {
+      const refused = bankRefusal(error, correctableRefusals);
+      // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record tells
+      // whether the payment went through.
+      const current = await bankReads.getBiometricPayment(input.enrollmentId, paymentId);
+      this.take(current, 'poll');
+      if (!awaitingCustomer(journey)) return { ok: true, status: current.status };
+      note(journey, { source: 'authorize', status: 'refused', at: now(), detail: refused.message });
+      return { ok: false, status: current.status, reason: refused.message };
+    } finally {
+      this.authorizing = false;
+      this.publish();
+    }
+  }
+
+  /** 10. A webhook the receiver routed here: a hint to ask the bank, never the bank's word. */
+  receive(event: ReceivedWebhook): void {
+    if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event, now()))
+      this.hints.heard(event);
+    // What the merchant reads changes only with the bank's record; the details show the webhook at once.
+    this.publication.details();
+  }
+
+  /** Takes the bank's record; publishes a change, a final one together with the outcome. */
+  take(record: BiometricPayment, source: BankRecordSource): void {
+    if (!bankAnswered(this.journey, record, source, now())) return;
+    if (!isFinal(this.journey)) this.publish();
+  }
+
+  /** Reads the bank's record of the payment. */
+  async poll(): Promise<void> {
+    if (!this.journey.payment) return;
+    this.journey.state.polls++;
+    try {
+      this.take(await bankReads.getBiometricPayment(this.input.enrollmentId, this.paymentId), 'poll');
+    } catch (error) {
+      // The bank created this payment, so a 404 means its reads lag its writes: no news yet, ask again later.
+      bankRefusal(error, ['BankNotFound']);
+    }
+  }
+
+  /** Answers the start, and shows the answer to callers at once. */
+  answerStart(reply: Parameters<StartReply<PaymentCreated>['set']>[0]): void {
+    this.startReply.set(reply);
+    this.publication.toCallers();
+  }
+
+  publish(): void {
+    this.publication.everywhere();
+  }
+
+  /** Ends the workflow as failed with `type`, the start answered with the same refusal. */
+  async fail(type: string, message: string): Promise<never> {
+    const failure = ApplicationFailure.create({ type, message, nonRetryable: true });
+    this.answerStart(refused(message, type));
+    this.journey.state.reason = message;
+    this.publish();
+    await condition(allHandlersFinished);
+    throw failure;
+  }
+}

@@ -1,0 +1,166 @@
+import type { CollectionAttempt, WebhookCollectionAttempt } from '../../bank/schemas/collection-attempt.js';
+import type { Recurrence } from '../../bank/schemas/recurrence.js';
+import type { ReceivedWebhook } from '../../contract/webhook-events.js';
+import { AttemptTable } from './attempt-table.js';
+import { noArchivedAttempts, type AttemptSource, type RecurrenceAttempt } from '../../contract/recurrence.js';
+import { AttemptConfirmations } from './confirmations.js';
+import {
+  endedRecurrenceStatuses,
+  initialRecurrenceSummary,
+  toRecurrenceAttempt,
+  type RecurrenceCarry,
+  type RecurrenceInput,
+  type RecurrenceOutcome,
+  type RecurrencePhase,
+  type RecurrenceResult,
+  type RecurrenceState,
+  type RecurrenceSummary,
+} from '../../contract/recurrence.js';
+
+const isOutcome = (status: string): status is RecurrenceOutcome =>
+  (endedRecurrenceStatuses as readonly string[]).includes(status);
+
+const phaseOf = (status: string): RecurrencePhase => (isOutcome(status) ? status : 'active');
+
+/**
+ * What a recurrence workflow knows, and every change the bank, the attempts sync and the webhooks make to it: the
+ * bank's recurrence, its attempt table, the attempts webhooks announced for the bank's GET to confirm, and the
+ * summary the workflow publishes after each change. No clock and no Temporal: times come in as arguments.
+ */
+export class RecurrenceJourney {
+  readonly externalId: string;
+  readonly table: AttemptTable;
+  readonly confirmations: AttemptConfirmations;
+  readonly state: RecurrenceSummary;
+  recurrence: Recurrence | undefined;
+
+  constructor(input: RecurrenceInput, maxAttemptsKept: number) {
+    const resume = input.resume;
+    this.externalId = input.request.external_id;
+    this.table = new AttemptTable(
+      resume?.attempts ?? [],
+      resume?.archived ?? noArchivedAttempts(),
+      maxAttemptsKept,
+    );
+    this.confirmations = new AttemptConfirmations(resume?.confirming);
+    this.recurrence = resume?.recurrence;
+    this.state = {
+      ...initialRecurrenceSummary(this.externalId),
+      ...(resume ? { updates: resume.updates, runs: resume.runs + 1 } : {}),
+      archived: this.table.archived,
+    };
+    if (resume) this.follow(resume.recurrence);
+  }
+
+  /** Whether the bank collects nothing more: the workflow ends. */
+  ended(): boolean {
+    return this.state.phase !== 'generating' && this.state.phase !== 'active';
+  }
+
+  /** The bank generated the recurrence and answered it as `recurrence`. */
+  generated(recurrence: Recurrence): void {
+    this.follow(recurrence);
+    if (this.ended()) this.state.reason = `the bank reports the recurrence ${recurrence.status}`;
+  }
+
+  /** The bank refused to generate the recurrence, for `reason`. */
+  refused(reason: string): void {
+    this.state.phase = 'refused';
+    this.state.reason = reason;
+  }
+
+  /** Attempts the sync found, or the bank's GET confirmed. */
+  took(attempts: RecurrenceAttempt[], source: AttemptSource): void {
+    const { updates } = this.state;
+    for (const outcome of this.table.applyAll(attempts, source)) {
+      if (outcome === 'applied') updates.applied++;
+      else if (outcome === 'duplicate') updates.duplicates++;
+      else updates.stale++;
+    }
+    if (source === 'sync') updates.fromSync += attempts.length;
+  }
+
+  /**
+   * A `recurrence_collection_attempt` webhook: a hint that announces the attempt it names for the bank's GET to
+   * confirm, never taken as data. Answers false for a webhook about another recurrence, only counted as ignored.
+   */
+  heardWebhook(event: ReceivedWebhook, now: number): boolean {
+    const attempt = event.resource?.kind === 'collection-attempt' ? event.resource.data : undefined;
+    if (!attempt || !this.owns(attempt)) {
+      this.state.updates.ignored++;
+      return false;
+    }
+    this.state.updates.fromWebhooks++;
+    this.confirmations.announce(attempt.id, attempt.status, now);
+    return true;
+  }
+
+  /** The bank's GET of an announced attempt answered `attempt` (undefined: no answer, or it does not know it yet). */
+  read(attemptId: string, attempt: CollectionAttempt | undefined, now: number): void {
+    if (attempt && !this.owns(attempt)) {
+      this.confirmations.drop(attemptId);
+      this.state.updates.ignored++;
+    } else {
+      if (attempt) this.took([toRecurrenceAttempt(attempt)], 'webhook');
+      if (this.confirmations.settle(attemptId, attempt?.status, now) === 'expired')
+        this.state.updates.ignored++;
+    }
+  }
+
+  /**
+   * The state without its attempt table, as the workflow publishes it: up to `maxAttemptsKept` attempts are too many
+   * to rewrite into the history at every change.
+   */
+  summary(): RecurrenceSummary {
+    this.state.attemptsByStatus = this.table.countByStatus();
+    const awaiting = this.confirmations.ids();
+    if (awaiting.length > 0) this.state.awaitingConfirmation = awaiting;
+    else delete this.state.awaitingConfirmation;
+    return this.state;
+  }
+
+  /** The state with its attempts, as the query answers it. */
+  query(): RecurrenceState {
+    return { ...this.state, attempts: this.table.list(), attemptsByStatus: this.table.countByStatus() };
+  }
+
+  /** What continue-as-new carries into the next run. */
+  carry(recurrence: Recurrence): RecurrenceCarry {
+    return {
+      recurrence,
+      attempts: this.table.list(),
+      archived: this.table.archived,
+      updates: this.state.updates,
+      runs: this.state.runs,
+      ...(this.confirmations.ids().length > 0 ? { confirming: this.confirmations.list() } : {}),
+    };
+  }
+
+  result(recurrence: Recurrence): RecurrenceResult {
+    return {
+      outcome: this.state.phase as RecurrenceOutcome,
+      reason: this.state.reason ?? '',
+      recurrence,
+      attemptsByStatus: this.table.countByStatus(),
+    };
+  }
+
+  private follow(recurrence: Recurrence): void {
+    this.recurrence = recurrence;
+    Object.assign(this.state, {
+      phase: phaseOf(recurrence.status),
+      recurrenceId: recurrence.id,
+      status: recurrence.status,
+      recurrence,
+    });
+  }
+
+  /** A webhook may omit the key the receiver routed by; the recurrence id still ties it to this recurrence. */
+  private owns(attempt: CollectionAttempt | WebhookCollectionAttempt): boolean {
+    const { recurrenceId } = this.state;
+    return (
+      attempt.external_id === this.externalId ||
+      (recurrenceId !== undefined && attempt.recurrence_id === recurrenceId)
+    );
+  }
+}

@@ -1,0 +1,25 @@
+import { attemptsSyncWorkflowType } from '../../src/contract/attempts-sync.js';
+import { cancelBoletoWorkflowType } from '../../src/contract/boleto-cancel.js';
+import { enrollmentWorkflowType } from '../../src/contract/enrollment.js';
+import { jobWorkflowTypes } from '../../src/contract/jobs.js';
+import { paymentWorkflowType } from '../../src/contract/payment.js';
+import { recurrenceWorkflowType } from '../../src/contract/recurrence.js';
+import { unmatchedWebhookWorkflowType } from '../../src/contract/unmatched-webhook.js';
+import { windowCursorWorkflowType } from '../../src/contract/window-cursor.js';
+import * as workflows from '../../src/workflows/index.js';
+
+describe('the workflow types callers start by name', () => {
+  it('are the types the worker registers', () => {
+    const named = [
+      attemptsSyncWorkflowType,
+      cancelBoletoWorkflowType,
+      enrollmentWorkflowType,
+      paymentWorkflowType,
+      recurrenceWorkflowType,
+      unmatchedWebhookWorkflowType,
+      windowCursorWorkflowType,
+      ...Object.values(jobWorkflowTypes),
+    ];
+    expect(Object.keys(workflows)).toEqual(expect.arrayContaining(named));
+  });
+});
