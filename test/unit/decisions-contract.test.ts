@@ -10,7 +10,6 @@ const rationaleOnly = [
   'Platform: Jest global setup',
   'Platform: TypeScript',
   'Platform: CI install',
-  'Merchant calls to running workflows: Workflows started by bankflow 0.1.0',
 ];
 
 interface Decision {
