@@ -51,5 +51,4 @@ describe('hints kept across waits', () => {
     hints.heard('settled');
     expect(wait.pending()).toBe(true);
   });
-
 });

@@ -97,9 +97,7 @@ describe('payment journey machine', () => {
 
   it('ignores a webhook naming another payment, noting it, and asks nothing of the bank', () => {
     const journey = journeyAt('awaiting_consent');
-    expect(
-      webhookHeard(journey, paymentWebhook(record('settled', { id: otherPaymentId })), at),
-    ).toBe(false);
+    expect(webhookHeard(journey, paymentWebhook(record('settled', { id: otherPaymentId })), at)).toBe(false);
     expect(journey.payment?.id).toBe(paymentId);
     expect(journey.state.evidence.at(-1)?.detail).toMatch(`names payment ${otherPaymentId}`);
   });
