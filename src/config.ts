@@ -139,8 +139,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const temporal = readTemporalProfile(env);
   const profile = 'profile' in temporal ? temporal.profile : undefined;
   const e = parseEnvironment(checkedSchema(profile), secretsOf(env), env, temporal.problems);
-  // parseEnvironment refused a profile that did not resolve, its problems with the others.
-  if (!profile) throw new ConfigError([]);
+  // parseEnvironment already refused a profile that did not resolve, its problems with the others.
+  if (!profile)
+    throw new ConfigError(
+      temporal.problems.map((problem) => ({ variable: problem.variable, reason: problem.message })),
+    );
   return {
     env: e.BANKFLOW_ENV,
     logLevel: e.LOG_LEVEL,
