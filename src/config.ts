@@ -5,11 +5,13 @@ import { codecConfig, type CodecConfig } from './config/codec.js';
 import { jobsConfig, schedulesConfig, type JobsConfig, type SchedulesConfig } from './config/jobs.js';
 import { productVariables, type Env } from './config/sections.js';
 import { supportConfig, type SupportConfig } from './config/support.js';
+import { temporalConnectionConfig, type TemporalConnectionConfig } from './config/temporal-connection.js';
 import {
-  temporalConnectionConfig,
-  temporalConnectionProblems,
-  type TemporalConnectionConfig,
-} from './config/temporal-connection.js';
+  readTemporalProfile,
+  temporalProfileVariables,
+  type ProfileProblem,
+  type TemporalProfile,
+} from './config/temporal-profile.js';
 import {
   encryptionKeyProblems,
   temporalToolsConfig,
@@ -32,25 +34,28 @@ export {
 } from './development.js';
 
 /**
- * Every environment variable bankflow reads, in one schema assembled from its sections (src/config/). The
+ * Every environment variable of bankflow's own, in one schema assembled from its sections (src/config/). The
  * defaults describe the development stack (local dev server, sandbox bank); production checks refuse the ones
- * that are unsafe. The development kit's own variables are in devkit/config.ts.
+ * that are unsafe. The connection to Temporal is Temporal's own configuration (src/config/temporal-profile.ts);
+ * the development kit's variables are in devkit/config.ts.
  */
-export const envSchema = z.object(productVariables).superRefine((env, ctx) => {
-  for (const problem of [...temporalConnectionProblems(env), ...encryptionKeyProblems(env)]) {
-    ctx.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
-  }
-  if (env.BANKFLOW_ENV !== 'production') return;
-  for (const check of productionChecks) {
-    if (!check.refuses(env)) continue;
-    const which = check.which?.(env);
-    ctx.addIssue({
-      code: 'custom',
-      path: [check.variable],
-      message: which ? `${check.message} (${which})` : check.message,
-    });
-  }
-});
+export const envSchema = z.object(productVariables);
+
+/** The schema with what no single variable shows, and what production refuses, given the Temporal profile. */
+function checkedSchema(temporal: TemporalProfile | undefined) {
+  return envSchema.superRefine((env, ctx) => {
+    const refuse = (problem: ProfileProblem) =>
+      ctx.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
+    encryptionKeyProblems(env).forEach(refuse);
+    // A profile that did not resolve is reported on its own; production's checks need one.
+    if (env.BANKFLOW_ENV !== 'production' || !temporal) return;
+    for (const check of productionChecks) {
+      if (!check.refuses(env, temporal)) continue;
+      const which = check.which?.(env, temporal);
+      refuse({ variable: check.variable, message: which ? `${check.message} (${which})` : check.message });
+    }
+  });
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: { variable: string; reason: string }[]) {
@@ -81,8 +86,18 @@ export interface Config {
   codec: CodecConfig;
 }
 
-/** Every variable marked secret in the schema: errors show their length, never their value. */
-export const secretVariables = secretNames(envSchema.shape);
+/**
+ * Every variable marked secret in the schema, and Temporal's secret ones: errors show their length, never their
+ * value. TEMPORAL_GRPC_META_ stands for each TEMPORAL_GRPC_META_<HEADER>.
+ */
+export const secretVariables: ReadonlySet<string> = new Set([
+  ...secretNames(envSchema.shape),
+  ...Object.entries(temporalProfileVariables).flatMap(([name, variable]) => (variable.secret ? [name] : [])),
+]);
+
+/** The secret variables `env` sets, each gRPC header of TEMPORAL_GRPC_META_* by its own name. */
+const secretsOf = (env: Record<string, string | undefined>): ReadonlySet<string> =>
+  new Set([...secretVariables, ...Object.keys(env).filter((name) => name.startsWith('TEMPORAL_GRPC_META_'))]);
 
 /** Said after the problems of an environment that never chose to be production, so the way out is named. */
 const unsetEnvProblem = {
@@ -93,18 +108,24 @@ const unsetEnvProblem = {
 };
 
 /**
- * Parses the environment with `schema`, or throws a ConfigError naming each variable and the reason; the value of
- * a variable in `secrets` is never shown. The product's configuration and the development kit's both read it so.
+ * Parses the environment with `schema`, or throws a ConfigError naming each variable and the reason, with the
+ * problems found apart (`also`); the value of a variable in `secrets` is never shown. The product's configuration
+ * and the development kit's both read it so.
  */
 export function parseEnvironment<Schema extends z.ZodType>(
   schema: Schema,
   secrets: ReadonlySet<string>,
   env: Record<string, string | undefined>,
+  also: ProfileProblem[] = [],
 ): z.infer<Schema> {
   const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
+  if (parsed.success && also.length === 0) return parsed.data;
   const secretValues = [...secrets].flatMap((name) => env[name] ?? []);
-  const problems = parsed.error.issues.map((issue) => {
+  const issues = [
+    ...(parsed.success ? [] : parsed.error.issues),
+    ...also.map((problem) => ({ path: [problem.variable], message: problem.message })),
+  ];
+  const problems = issues.map((issue) => {
     const variable = String(issue.path[0] ?? '(environment)');
     const raw = env[variable];
     const got = raw === undefined ? '' : ` (got ${shownValue(raw, secrets.has(variable))})`;
@@ -115,12 +136,19 @@ export function parseEnvironment<Schema extends z.ZodType>(
 
 /** Parses the environment once; with devkit/config.ts, the only place in bankflow that reads process.env. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const e = parseEnvironment(envSchema, secretVariables, env);
+  const temporal = readTemporalProfile(env);
+  const profile = 'profile' in temporal ? temporal.profile : undefined;
+  const e = parseEnvironment(checkedSchema(profile), secretsOf(env), env, temporal.problems);
+  // parseEnvironment already refused a profile that did not resolve, its problems with the others.
+  if (!profile)
+    throw new ConfigError(
+      temporal.problems.map((problem) => ({ variable: problem.variable, reason: problem.message })),
+    );
   return {
     env: e.BANKFLOW_ENV,
     logLevel: e.LOG_LEVEL,
     dataDir: e.BANKFLOW_DATA_DIR,
-    temporal: { ...temporalConnectionConfig(e), ...temporalToolsConfig(e), ...workerConfig(e) },
+    temporal: { ...temporalConnectionConfig(e, profile), ...temporalToolsConfig(e), ...workerConfig(e) },
     bank: bankConfig(e),
     sandbox: sandboxAddress(e),
     codec: codecConfig(e),

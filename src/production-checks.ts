@@ -1,5 +1,6 @@
 import type { Env } from './config/sections.js';
 import { temporalConnectionProtected } from './config/temporal-connection.js';
+import type { TemporalProfile } from './config/temporal-profile.js';
 import {
   developmentEncryptionKeys,
   developmentSupportLookupSecret,
@@ -9,13 +10,16 @@ import {
 import { parseEncryptionKeys, type EncryptionKey } from './temporal/encryption.js';
 import { defaultWebhookMaxAgeSeconds } from './webhooks/freshness.js';
 
-/** One thing production refuses: the variable to fix, and what the error says about it (docs/security.md). */
+/**
+ * One thing production refuses: the variable to fix, and what the error says about it (docs/security.md). The
+ * Temporal profile is Temporal's own configuration (src/config/temporal-profile.ts), read next to bankflow's.
+ */
 export interface ProductionCheck {
-  variable: keyof Env & string;
+  variable: string;
   message: string;
-  refuses(env: Env): boolean;
+  refuses(env: Env, temporal: TemporalProfile): boolean;
   /** Which entries of the variable are refused, by what names them and is no secret (a key id, a user). */
-  which?(env: Env): string;
+  which?(env: Env, temporal: TemporalProfile): string;
 }
 
 /**
@@ -108,15 +112,17 @@ export const productionChecks: ProductionCheck[] = [
   {
     variable: 'TEMPORAL_API_KEY',
     message: `must be ${issuedStrength}, when BANKFLOW_ENV=production; use the API key Temporal issued`,
-    refuses: (env) => env.TEMPORAL_API_KEY !== undefined && weak(env.TEMPORAL_API_KEY, issuedSecretLength),
+    refuses: (_env, temporal) => temporal.apiKey !== undefined && weak(temporal.apiKey, issuedSecretLength),
   },
   {
     variable: 'TEMPORAL_TLS',
     message:
-      'is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true ' +
-      '(or a TLS CA or client certificate, or TEMPORAL_API_KEY), or TEMPORAL_PLAINTEXT_ALLOWED=true when a sidecar ' +
-      'or service mesh encrypts the connection',
-    refuses: (env) => !temporalConnectionProtected(env),
+      'is off in the Temporal profile and no API key turns it on: BANKFLOW_ENV=production refuses plaintext ' +
+      'Temporal; set TEMPORAL_TLS=true (or a TEMPORAL_TLS_SERVER_CA_CERT_PATH, a client certificate, ' +
+      'TEMPORAL_API_KEY, or the same in the temporal.toml profile), or TEMPORAL_PLAINTEXT_ALLOWED=true when a ' +
+      'sidecar or service mesh encrypts the connection',
+    refuses: (env, temporal) => !temporalConnectionProtected(env, temporal),
+    which: (_env, temporal) => temporal.source,
   },
   {
     variable: 'TEMPORAL_ENCRYPTION_KEYS',

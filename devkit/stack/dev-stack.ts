@@ -36,7 +36,14 @@ export function startDevStack(config: DevConfig, logger: Logger, tracing?: Traci
         logger,
       });
       parts.add(() => server.stop());
-      temporal = { ...temporal, address: server.address };
+      // The embedded server speaks plaintext whatever the profile asks of a remote one.
+      temporal = {
+        ...temporal,
+        address: server.address,
+        tls: false,
+        apiKey: undefined,
+        profileSource: 'the embedded dev server',
+      };
       urls['Temporal UI'] = server.uiUrl;
     }
     urls['Temporal gRPC'] = temporal.address ?? '';

@@ -18,22 +18,11 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   LOG_LEVEL: { meaning: 'pino level' },
   BANKFLOW_DATA_DIR: { meaning: 'where the embedded dev server keeps its SQLite database' },
   PATH: { meaning: 'searched for a `temporal` binary when `TEMPORAL_CLI` is unset' },
-  TEMPORAL_ADDRESS: {
-    meaning: '`host:port` of your Temporal server',
-    unset: '`bankflow dev` starts an embedded one, other commands use `localhost:7233`',
-  },
-  TEMPORAL_NAMESPACE: { meaning: 'Temporal namespace' },
   TEMPORAL_TASK_QUEUE: { meaning: 'task queue the workers poll and the starters use' },
-  TEMPORAL_API_KEY: { meaning: 'API key (Temporal Cloud); turns TLS on' },
-  TEMPORAL_TLS: { meaning: "TLS with the system's root certificates" },
-  TEMPORAL_TLS_CERT_PATH: { meaning: 'mTLS client certificate (set with `TEMPORAL_TLS_KEY_PATH`)' },
-  TEMPORAL_TLS_KEY_PATH: { meaning: 'mTLS client key (set with `TEMPORAL_TLS_CERT_PATH`)' },
-  TEMPORAL_TLS_CA_PATH: { meaning: 'CA bundle of a self-hosted cluster' },
-  TEMPORAL_TLS_SERVER_NAME: { meaning: 'overrides the TLS server name' },
   TEMPORAL_PLAINTEXT_ALLOWED: {
     meaning:
-      'production refuses a Temporal connection with neither TLS nor an API key unless this is true (a sidecar or ' +
-      'service mesh encrypts it)',
+      'production refuses a Temporal profile without TLS (asked for, or turned on by a certificate, a CA or an API ' +
+      'key) unless this is true (a sidecar or service mesh encrypts it)',
   },
   TEMPORAL_CLI: { meaning: 'path of the `temporal` binary to use' },
   TEMPORAL_ENCRYPTION_KEYS: {
@@ -224,4 +213,33 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     meaning: 'the Temporal UI support staff open; the links `bankflow support` prints point there',
     unset: "`http://localhost:<TEMPORAL_UI_PORT>`, the embedded dev server's",
   },
+};
+
+/**
+ * Temporal's own connection variables, read by `@temporalio/envconfig` as Temporal's CLI reads them
+ * (src/config/temporal-profile.ts); each overrides the same entry of the `temporal.toml` profile.
+ */
+export const temporalVariableDescriptions: Record<string, string> = {
+  TEMPORAL_PROFILE:
+    'the profile of `temporal.toml` to read; `default` when unset; a name the file lacks is refused',
+  TEMPORAL_CONFIG_FILE:
+    'the `temporal.toml` to read; unset, `temporalio/temporal.toml` in the user config directory ' +
+    '(`$XDG_CONFIG_HOME` or `~/.config` on Linux), read only if it exists; a file named here must exist',
+  TEMPORAL_ADDRESS:
+    '`host:port` of your Temporal server; unset (here and in the profile), `bankflow dev` starts an embedded one ' +
+    'and other commands use `localhost:7233`',
+  TEMPORAL_NAMESPACE: 'Temporal namespace; `default` when unset',
+  TEMPORAL_API_KEY: 'API key (Temporal Cloud); turns TLS on unless `TEMPORAL_TLS=false`',
+  TEMPORAL_TLS:
+    "`true` or `1` turns TLS on (the system's root certificates), `false` or `0` off; any other value is refused",
+  TEMPORAL_TLS_CLIENT_CERT_PATH: 'mTLS client certificate file; needs the client key',
+  TEMPORAL_TLS_CLIENT_CERT_DATA: 'the mTLS client certificate itself (PEM), instead of a file',
+  TEMPORAL_TLS_CLIENT_KEY_PATH: 'mTLS client key file; needs the client certificate',
+  TEMPORAL_TLS_CLIENT_KEY_DATA: 'the mTLS client key itself (PEM), instead of a file',
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: 'CA bundle of a self-hosted cluster; turns TLS on',
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: 'the CA bundle itself (PEM), instead of a file',
+  TEMPORAL_TLS_SERVER_NAME: 'overrides the TLS server name; turns TLS on',
+  TEMPORAL_TLS_DISABLE_HOST_VERIFICATION:
+    "refused when true: Temporal's TypeScript SDK always verifies the server; set `TEMPORAL_TLS_SERVER_NAME` instead",
+  TEMPORAL_GRPC_META_: "a gRPC header sent on every call (`_` becomes `-`); empty drops the profile's",
 };

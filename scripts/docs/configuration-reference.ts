@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { devkitSections, devkitSecretVariables } from '../../devkit/config.js';
 import { secretVariables } from '../../src/config.js';
 import { configSections } from '../../src/config/sections.js';
-import { variableDescriptions } from './configuration-descriptions.js';
+import { temporalProfileVariables } from '../../src/config/temporal-profile.js';
+import { temporalVariableDescriptions, variableDescriptions } from './configuration-descriptions.js';
 
 interface Section {
   title: string;
@@ -63,6 +64,37 @@ const table = (section: Section, level: string) => {
   ];
 };
 
+/** Temporal's own connection variables, which envconfig reads: no schema of bankflow's, so no default to show. */
+function temporalTable(): string[] {
+  const names = Object.keys(temporalProfileVariables);
+  const undescribed = names.filter((name) => !(name in temporalVariableDescriptions));
+  const stale = Object.keys(temporalVariableDescriptions).filter((name) => !names.includes(name));
+  if (undescribed.length > 0 || stale.length > 0) {
+    throw new Error(
+      `scripts/docs/configuration-descriptions.ts: temporalVariableDescriptions must describe exactly the names of ` +
+        `src/config/temporal-profile.ts (undescribed: ${undescribed.join(', ') || 'none'}, stale: ${stale.join(', ') || 'none'})`,
+    );
+  }
+  return [
+    "## Temporal connection: Temporal's own variables",
+    '',
+    "Where Temporal is and how the connection is protected is read as Temporal's CLI and SDKs read it, by",
+    '[`@temporalio/envconfig`](https://docs.temporal.io/develop/environment-configuration): the profile',
+    '`TEMPORAL_PROFILE` names in `temporal.toml`, then these variables over it, entry by entry. One profile serves',
+    'the `temporal` CLI, the Temporal UI links and bankflow ([temporal.md](temporal.md)). An error names the',
+    'variable, or the profile and file, and the reason.',
+    '',
+    '| variable | meaning |',
+    '| --- | --- |',
+    ...names.map((name) => {
+      const secret = secretVariables.has(name) ? '; a secret: errors show its length, never its value' : '';
+      const shown = name.endsWith('_') ? `${name}<HEADER>` : name;
+      return `| \`${shown}\` | ${cell((temporalVariableDescriptions[name] ?? '') + secret)} |`;
+    }),
+    '',
+  ];
+}
+
 /** docs/configuration.md: every environment variable bankflow reads, section by section, from the schemas. */
 export function configurationReference(): string {
   const sections: readonly Section[] = [...configSections, ...devkitSections];
@@ -83,6 +115,7 @@ export function configurationReference(): string {
     '(`TEMPORAL_UI_PORT: Invalid input: expected number, received NaN (got "x")`). The defaults run the embedded',
     'development stack.',
     '',
+    ...temporalTable(),
     ...configSections.flatMap((section) => table(section, '##')),
     '## Development kit',
     '',

@@ -40,7 +40,8 @@ export async function withStarter<T>(
     client = await connectClient(ctx.config.temporal);
   } catch (error) {
     throw new Error(
-      `cannot reach Temporal at ${ctx.config.temporal.address ?? 'localhost:7233'} (TEMPORAL_ADDRESS): ${(error as Error).message}`,
+      `cannot reach Temporal at ${ctx.config.temporal.address ?? 'localhost:7233'} (TEMPORAL_ADDRESS, or ` +
+        `${ctx.config.temporal.profileSource}): ${(error as Error).message}`,
     );
   }
   try {

@@ -13,7 +13,7 @@ import { workerVariables } from './worker.js';
 /** bankflow's own settings, section by section, in the order docs/configuration.md lists them. */
 export const configSections = [
   { title: 'General', variables: generalVariables },
-  { title: 'Temporal connection', variables: temporalConnectionVariables },
+  { title: "Temporal connection: bankflow's own", variables: temporalConnectionVariables },
   { title: 'Temporal payloads, CLI and UI', variables: temporalToolsVariables },
   { title: 'Worker', variables: workerVariables },
   { title: 'Bank', variables: bankVariables },

@@ -8,21 +8,25 @@ import { defaultTemporalAddress } from '../temporal/connection.js';
 import { inspectSearchAttributes } from '../temporal/search-attribute-registration.js';
 import { attempt, fail, pass, type CheckResult } from './check.js';
 
-/** How the connection to Temporal is protected, as the configuration asks for it. */
+/** How the connection to Temporal is protected, as the resolved profile says. */
 function transport(config: Config): string {
   const { tls, apiKey } = config.temporal;
-  if (apiKey) return 'TLS with an API key';
-  if (tls) return tls.clientCertPath ? 'mTLS' : 'TLS';
+  if (tls && apiKey) return 'TLS with an API key';
+  if (tls) return tls.clientCertPair ? 'mTLS' : 'TLS';
   return config.env === 'production' ? 'plaintext (TEMPORAL_PLAINTEXT_ALLOWED)' : `plaintext (${config.env})`;
 }
 
+/** What to check when Temporal does not answer: Temporal's own variables, or the profile they came from. */
+export const temporalFix = (config: Config) =>
+  `check TEMPORAL_ADDRESS, TEMPORAL_TLS* and TEMPORAL_API_KEY, or ${config.temporal.profileSource}`;
+
 export async function temporalCheck(config: Config, client: Client): Promise<CheckResult> {
   const address = config.temporal.address ?? defaultTemporalAddress;
-  return attempt('temporal', 'check TEMPORAL_ADDRESS, TEMPORAL_TLS* and TEMPORAL_API_KEY', async () => {
+  return attempt('temporal', temporalFix(config), async () => {
     const info = await client.workflowService.getSystemInfo({});
     return pass(
       'temporal',
-      `${address} answers (server ${info.serverVersion || 'unknown'}), ${transport(config)}`,
+      `${address} answers (server ${info.serverVersion || 'unknown'}), ${transport(config)}, from ${config.temporal.profileSource}`,
     );
   });
 }

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
 import { fail, pass, type CheckResult, type DoctorRole } from './check.js';
 import { codecAuthCheck, encryptionKeysCheck, webhookSecretCheck } from './local-checks.js';
-import { bankCheck, namespaceCheck, schedulesCheck, temporalCheck } from './remote-checks.js';
+import { bankCheck, namespaceCheck, schedulesCheck, temporalCheck, temporalFix } from './remote-checks.js';
 
 export interface DoctorReport {
   ok: boolean;
@@ -21,13 +21,7 @@ async function temporalChecks(config: Config, role: DoctorRole): Promise<CheckRe
     client = await connectClient(config.temporal);
   } catch (error) {
     const address = config.temporal.address ?? 'localhost:7233';
-    return [
-      fail(
-        'temporal',
-        `cannot reach ${address}: ${(error as Error).message}`,
-        'check TEMPORAL_ADDRESS, TEMPORAL_TLS* and TEMPORAL_API_KEY',
-      ),
-    ];
+    return [fail('temporal', `cannot reach ${address}: ${(error as Error).message}`, temporalFix(config))];
   }
   try {
     const checks = [await temporalCheck(config, client), await namespaceCheck(config, client)];

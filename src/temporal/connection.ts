@@ -1,43 +1,19 @@
-import { readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { TemporalConfig } from '../config.js';
 import { tracingClientInterceptors } from '../tracing/temporal.js';
 import { bankflowDataConverter } from './data-converter.js';
 
 export const defaultTemporalAddress = 'localhost:7233';
 
-function readPem(file: string, variable: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    throw new Error(`${variable}: cannot read ${file}: ${(error as Error).message}`);
-  }
-}
-
-/** TLS for a self-hosted cluster (mTLS client certificate) or Temporal Cloud (API key over TLS). */
-export function tlsOptions(config: TemporalConfig): TLSConfig | undefined {
-  if (!config.tls) return undefined;
-  const { clientCertPath, clientKeyPath, serverRootCaPath, serverName } = config.tls;
-  return {
-    serverNameOverride: serverName,
-    serverRootCACertificate: serverRootCaPath ? readPem(serverRootCaPath, 'TEMPORAL_TLS_CA_PATH') : undefined,
-    clientCertPair:
-      clientCertPath && clientKeyPath
-        ? {
-            crt: readPem(clientCertPath, 'TEMPORAL_TLS_CERT_PATH'),
-            key: readPem(clientKeyPath, 'TEMPORAL_TLS_KEY_PATH'),
-          }
-        : undefined,
-  };
-}
-
+/** The resolved Temporal profile (src/config/temporal-profile.ts) as the SDK's connection options. */
 function connectionOptions(config: TemporalConfig) {
   return {
     address: config.address ?? defaultTemporalAddress,
-    tls: tlsOptions(config),
+    // False stays false: the SDK would turn TLS on for an API key when left undefined.
+    tls: config.tls,
     apiKey: config.apiKey,
+    metadata: config.metadata,
   };
 }
 

@@ -11,17 +11,9 @@ import {
 } from '../../src/config.js';
 import { loadDevelopmentConfig } from '../../devkit/config.js';
 import { withholdSecrets } from '../../src/config-secrets.js';
+import { temporalProfileVariables } from '../../src/config/temporal-profile.js';
 import { productionChecks } from '../../src/production-checks.js';
-
-function problemsOf(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
+import { problemsOf, productionEnv } from '../helpers/config-env.js';
 
 describe('configuration', () => {
   it('runs as production unless BANKFLOW_ENV says otherwise, and names the variable when that fails', () => {
@@ -126,15 +118,8 @@ describe('configuration', () => {
     const refused = (overrides: Record<string, string | undefined>) =>
       problemsOf({ ...production, ...overrides });
     expect(refused({ TEMPORAL_TLS: 'false' })).toMatch(
-      /TEMPORAL_TLS: is off and TEMPORAL_API_KEY is unset: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true .*TEMPORAL_PLAINTEXT_ALLOWED=true/,
+      /TEMPORAL_TLS: is off in the Temporal profile and no API key turns it on: BANKFLOW_ENV=production refuses plaintext Temporal; set TEMPORAL_TLS=true .*TEMPORAL_PLAINTEXT_ALLOWED=true .*\(the TEMPORAL_\* variables alone\)/,
     );
-    expect(
-      loadConfig({
-        ...production,
-        TEMPORAL_TLS: 'false',
-        TEMPORAL_API_KEY: randomBytes(24).toString('base64'),
-      }).temporal.tls,
-    ).not.toBe(false);
     expect(
       loadConfig({ ...production, TEMPORAL_TLS: 'false', TEMPORAL_PLAINTEXT_ALLOWED: 'true' }).temporal.tls,
     ).toBe(false);
@@ -213,20 +198,6 @@ describe('configuration', () => {
       /WEBHOOK_MAX_AGE_SECONDS: must be a number of seconds \(e.g. 300\) \(got "-5"\)/,
     );
   });
-
-  it('requires the mTLS certificate and key together', () => {
-    expect(problemsOf({ TEMPORAL_TLS_CERT_PATH: '/tmp/client.pem' })).toMatch(/TEMPORAL_TLS_KEY_PATH: /);
-  });
-
-  it('turns on TLS for Temporal Cloud API keys and client certificates', () => {
-    expect(loadConfig({ BANKFLOW_ENV: 'development', TEMPORAL_API_KEY: 'key' }).temporal.tls).not.toBe(false);
-    const mtls = loadConfig({
-      BANKFLOW_ENV: 'development',
-      TEMPORAL_TLS_CERT_PATH: '/c.pem',
-      TEMPORAL_TLS_KEY_PATH: '/k.pem',
-    }).temporal.tls;
-    expect(mtls).toMatchObject({ clientCertPath: '/c.pem', clientKeyPath: '/k.pem' });
-  });
 });
 
 describe('tracing configuration (OTEL_*)', () => {
@@ -287,24 +258,16 @@ describe('tracing configuration (OTEL_*)', () => {
 });
 
 /** A production configuration every check accepts, with secrets of the strength production asks. */
-const strongProduction = {
-  BANKFLOW_ENV: 'production',
-  BANK_BASE_URL: 'https://bank.example.com',
-  BANK_CLIENT_ID: 'merchant-7',
-  BANK_CLIENT_SECRET: randomBytes(16).toString('hex'),
-  TEMPORAL_TLS: 'true',
-  TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
-  CODEC_AUTH_TOKENS: randomBytes(32).toString('base64'),
-  WEBHOOK_SECRET: randomBytes(32).toString('base64'),
-  SUPPORT_LOOKUP_SECRET: randomBytes(32).toString('base64'),
-};
+const strongProduction = { ...productionEnv(), TEMPORAL_TLS: 'true' };
 
 describe('secret variables in configuration errors', () => {
   it('marks every variable that holds a credential or key as secret, present and future', () => {
     // Flags about secrets, not secrets.
-    const names = Object.keys(envSchema.shape).filter((name) => name !== 'WEBHOOK_ACCEPT_SECRET_HEADER');
+    const names = [...Object.keys(envSchema.shape), ...Object.keys(temporalProfileVariables)].filter(
+      (name) => name !== 'WEBHOOK_ACCEPT_SECRET_HEADER',
+    );
     const credentialLike = names.filter((name) =>
-      /SECRET|TOKEN|PASSWORD|API_KEY|ENCRYPTION_KEYS|_USERS$|HEADERS/.test(name),
+      /SECRET|TOKEN|PASSWORD|API_KEY|ENCRYPTION_KEYS|_USERS$|HEADERS|_DATA$|GRPC_META/.test(name),
     );
     expect(credentialLike.length).toBeGreaterThan(10);
     for (const name of credentialLike) expect([name, secretVariables.has(name)]).toEqual([name, true]);
