@@ -6,11 +6,7 @@ const decisionsPath = path.join(root, 'docs/decisions.md');
 const rationaleMarker = 'rationale only';
 
 /** The decisions that govern no behaviour, so no test can hold them; adding one is a choice made here, in review. */
-const rationaleOnly = [
-  'Platform: Jest global setup',
-  'Platform: TypeScript',
-  'Platform: CI install',
-];
+const rationaleOnly = ['Platform: Jest global setup', 'Platform: TypeScript', 'Platform: CI install'];
 
 interface Decision {
   /** `<section>: <topic>`, as the report names it. */
