@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { loadDevelopmentConfig } from '../config.js';
 import { addServerCommand } from '../../src/cli/server-command.js';
 import { demoCommand } from './demo/command.js';
+import { developmentConfig } from './development-config.js';
 import { sandboxIdsCommand } from './sandbox-ids.js';
 
 /**
@@ -15,7 +15,7 @@ export function devkitCommands(program: Command): void {
       'run the whole stack: embedded Temporal dev server (unless TEMPORAL_ADDRESS), sandbox bank (unless BANK_BASE_URL), worker',
     start: async (config, logger, tracing) =>
       (await import('../stack/dev-stack.js')).startDevStack(config, logger, tracing),
-    load: () => loadDevelopmentConfig('dev'),
+    load: developmentConfig('dev'),
     title: 'bankflow is running',
     urls: (stack) => stack.urls,
   });
@@ -26,7 +26,7 @@ export function devkitCommands(program: Command): void {
       'run a production-shaped stack: Temporal server on a private PostgreSQL (SQL visibility), its Web UI, CLUSTER_WORKERS worker processes, receiver, sandbox bank',
     start: async (config, logger) =>
       (await import('../stack/cluster/cluster-stack.js')).startClusterStack(config, logger),
-    load: () => loadDevelopmentConfig('cluster'),
+    load: developmentConfig('cluster'),
     title: 'bankflow cluster is running',
     urls: (stack) => stack.urls,
   });
@@ -36,7 +36,7 @@ export function devkitCommands(program: Command): void {
     description: 'run the offline sandbox bank on SANDBOX_HOST:SANDBOX_PORT',
     start: async (config, logger) =>
       (await import('../stack/sandbox-process.js')).startConfiguredSandbox(config, logger),
-    load: () => loadDevelopmentConfig('sandbox'),
+    load: developmentConfig('sandbox'),
     title: 'sandbox bank is running',
     urls: (sandbox) => ({
       'Bank API': sandbox.url,

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../src/bank/base-url.js';
-import { loadDevelopmentConfig } from '../config.js';
 import { readControlToken } from '../sandbox/control-token-file.js';
 import { idKinds, type IdKind, type IdListing, type ListedId } from '../sandbox/id-listing.js';
 import { cliContext, printJson } from '../../src/cli/context.js';
 import { sandboxControl } from './demo/sandbox-control.js';
+import { developmentConfig } from './development-config.js';
 import { action } from '../../src/cli/errors.js';
 import { checkedArgument, oneOf } from '../../src/cli/filters.js';
 import { addTableOption, type OutputOptions } from '../../src/cli/output.js';
@@ -43,7 +43,7 @@ export function sandboxIdsCommand(sandbox: Command): void {
         kind === undefined
           ? undefined
           : idKinds[kindNames.indexOf(checkedArgument('[kind]', oneOf(kindNames), kind))];
-      const { config } = cliContext(() => loadDevelopmentConfig('sandbox'));
+      const { config } = await cliContext(developmentConfig('sandbox'));
       const token = readControlToken(config.dataDir, config.sandbox.controlToken);
       const listing = await sandboxControl(resolveBank(config).baseUrl, token).ids();
       if (options.table) printLines(formatTable(rowsOf(listing, selected ? [selected] : idKinds), columns));

@@ -22,7 +22,7 @@ export function bankListCommand<S extends z.ZodType, T>(command: Command, list: 
   return addListOptions(addFilters(command, list.filters)).action(
     action(async (options: ListOptions & Record<string, unknown>) => {
       const query = queryFromOptions(list.query, list.filters, options);
-      const bank = cliBank();
+      const bank = await cliBank();
       await printListing(
         {
           page: () => list.page(bank, query),

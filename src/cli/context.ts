@@ -1,10 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, type Config } from '../config.js';
-import { createLogger } from '../logger.js';
-import { pino } from 'pino';
+import type { Config } from '../config.js';
 import type { StarterContext } from '../starter/index.js';
-import { connectClient } from '../temporal/connection.js';
 import { printLines } from './terminal-text.js';
 
 export interface CliContext<Loaded extends Config = Config> {
@@ -14,11 +11,19 @@ export interface CliContext<Loaded extends Config = Config> {
 
 /**
  * Loads the configuration or ends the process with the offending variables named; the development kit's commands
- * load theirs with loadDevelopmentConfig (devkit/config.ts).
+ * load theirs with loadDevelopmentConfig (devkit/config.ts). The configuration and the logger are imported here,
+ * when a command runs, so that `bankflow --help` holds neither.
  */
-export function cliContext<Loaded extends Config = Config>(load?: () => Loaded): CliContext<Loaded> {
+export async function cliContext<Loaded extends Config = Config>(
+  load?: () => Loaded | Promise<Loaded>,
+): Promise<CliContext<Loaded>> {
+  const [{ ConfigError, loadConfig }, { createLogger }, { pino }] = await Promise.all([
+    import('../config.js'),
+    import('../logger.js'),
+    import('pino'),
+  ]);
   try {
-    const config = load ? load() : (loadConfig() as Loaded);
+    const config = load ? await load() : (loadConfig() as Loaded);
     // Logs go to stderr so a command's stdout holds only its answer (JSON a script can pipe).
     return { config, logger: createLogger(config.logLevel, pino.destination(2)) };
   } catch (error) {
@@ -35,6 +40,7 @@ export async function withStarter<T>(
   ctx: CliContext,
   use: (starter: StarterContext) => Promise<T>,
 ): Promise<T> {
+  const { connectClient } = await import('../temporal/connection.js');
   let client: Client;
   try {
     client = await connectClient(ctx.config.temporal);

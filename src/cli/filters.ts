@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { dateTime, uuid } from '../bank/schemas/common.js';
-import { InvalidInputError } from '../starter/index.js';
+import { InvalidInputError } from '../starter/errors.js';
 
 /** What an option's or argument's text must be, and the reason given when it is not. */
 export interface InputValue {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InvalidInputError } from '../starter/index.js';
+import { InvalidInputError } from '../starter/errors.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

@@ -1,4 +1,7 @@
-import { InvalidInputError, StartTermsConflictError } from '../starter/index.js';
+// The two error classes from their own modules: starter/index.js loads the Temporal client, which a command's
+// definition must not.
+import { InvalidInputError } from '../starter/errors.js';
+import { StartTermsConflictError } from '../starter/start-terms.js';
 
 /** Which command-line option carries each starter input field, e.g. `{ deviceId: '--device' }`. */
 export type OptionNames = Record<string, string>;

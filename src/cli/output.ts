@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { PageCursorConflictError, type Page } from '../bank/pagination.js';
-import { InvalidInputError } from '../starter/index.js';
+import { InvalidInputError } from '../starter/errors.js';
 import { printJson } from './context.js';
 import { formatTable, type Column } from './table.js';
 import { printLines } from './terminal-text.js';

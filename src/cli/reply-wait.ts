@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InvalidInputError } from '../starter/index.js';
+import { InvalidInputError } from '../starter/errors.js';
 
 /**
  * Adds `--wait <seconds>` and `--request-id <id>` to a command that asks a running workflow something and waits

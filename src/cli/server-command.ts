@@ -20,7 +20,7 @@ export interface ServerCommand<Running extends { stop(): Promise<void> }, Loaded
   description: string;
   start(config: Loaded, logger: Logger, tracing: Tracing | undefined): Promise<Running>;
   /** How the command reads its configuration, when not as any production process does. */
-  load?: () => Loaded;
+  load?: () => Loaded | Promise<Loaded>;
   title: string;
   urls(running: Running): Record<string, string>;
 }
@@ -40,7 +40,7 @@ export function addServerCommand<Running extends { stop(): Promise<void> }, Load
     .description(server.description)
     .action(
       action(async () => {
-        const { config, logger } = cliContext(server.load);
+        const { config, logger } = await cliContext(server.load);
         const tracing = await configuredTracing(config, logger);
         const running = await server.start(config, logger, tracing);
         // Ctrl-C stops it cleanly from the moment the banner says so; the last spans are sent after.

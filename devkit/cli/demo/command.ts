@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../../src/bank/base-url.js';
-import { loadDevelopmentConfig } from '../../config.js';
 import { readControlToken } from '../../sandbox/control-token-file.js';
 import { bankReadContext } from '../../../src/cli/bank.js';
 import { cliContext, withStarter } from '../../../src/cli/context.js';
-import { demoStepCount, runDemoJourney } from './journey.js';
-import { formatDuration, StepPrinter } from './steps.js';
+import { developmentConfig } from '../development-config.js';
 import { printLines } from '../../../src/cli/terminal-text.js';
 import { workflowLink } from '../../../src/cli/ui-links.js';
 import { action } from '../../../src/cli/errors.js';
@@ -28,7 +26,12 @@ export function demoCommand(program: Command): void {
     )
     .action(
       action(async (options: { uiUrl?: string; amount: string }) => {
-        const ctx = cliContext(() => loadDevelopmentConfig('demo'));
+        const ctx = await cliContext(developmentConfig('demo'));
+        // The journey drives the starter (the Temporal client) and the bank client: loaded when the demo runs.
+        const [{ demoStepCount, runDemoJourney }, { formatDuration, StepPrinter }] = await Promise.all([
+          import('./journey.js'),
+          import('./steps.js'),
+        ]);
         const { temporal } = ctx.config;
         const amountCents = parseCents('--amount', options.amount);
         const sandboxUrl = resolveBank(ctx.config).baseUrl;
@@ -37,12 +40,13 @@ export function demoCommand(program: Command): void {
           `bankflow demo: bank ${sandboxUrl}, Temporal ${temporal.address ?? 'localhost:7233'} ` +
             `(namespace ${temporal.namespace}, task queue ${temporal.taskQueue})\n`,
         );
+        const bank = await bankReadContext(ctx);
         const steps = new StepPrinter(demoStepCount, (line) => printLines(line));
         const started = performance.now();
         const result = await withStarter(ctx, (starter) =>
           runDemoJourney({
             starter,
-            bank: bankReadContext(ctx),
+            bank,
             sandboxUrl,
             sandboxToken: readControlToken(ctx.config.dataDir, ctx.config.sandbox.controlToken),
             amountCents,

@@ -1,4 +1,4 @@
-import { rootMessage } from '../../../src/cli/errors.js';
+import { rootMessage } from '../../../src/cli/failure-message.js';
 
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;

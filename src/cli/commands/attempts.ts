@@ -88,7 +88,8 @@ export function attemptCommands(program: Command): void {
   ).action(
     action(async (attemptId: string, options: OutputOptions) => {
       const id = checkedArgument('<attempt-id>', uuidValue, attemptId);
-      printRecord(await cliBank().getCollectionAttempt(id), options, (found) => [
+      const bank = await cliBank();
+      printRecord(await bank.getCollectionAttempt(id), options, (found) => [
         formatTable([found], attemptColumns),
         formatTable(found.stages ?? [], stageColumns),
       ]);

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { cancelBoleto } from '../../starter/index.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 import { withOptionNames } from '../option-names.js';
@@ -12,7 +11,8 @@ export function boletoCommands(program: Command): void {
     .argument('<boleto-id>', 'the boleto id (uuid)')
     .action(
       action(async (boletoId: string) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { cancelBoleto } = await import('../../starter/index.js');
         printJson(
           await withStarter(ctx, (starter) =>
             withOptionNames({ boletoId: '<boleto-id>' }, () => cancelBoleto(starter, { boletoId })),

@@ -88,7 +88,8 @@ export function cardCommands(program: Command): void {
   ).action(
     action(async (cardId: string, options: OutputOptions) => {
       const id = checkedArgument('<card-id>', uuidValue, cardId);
-      printRecord(await cliBank().getCard(id), options, (found) => [formatTable([found], cardColumns)]);
+      const bank = await cliBank();
+      printRecord(await bank.getCard(id), options, (found) => [formatTable([found], cardColumns)]);
     }),
   );
 
@@ -108,7 +109,8 @@ export function cardCommands(program: Command): void {
         endToEndId,
       );
       const query = queryFromOptions(cardPurchaseQuerySchema, purchaseFilters, options);
-      printRecord(await cliBank().getCardPurchaseByEndToEndId(id, query), options, (found) => [
+      const bank = await cliBank();
+      printRecord(await bank.getCardPurchaseByEndToEndId(id, query), options, (found) => [
         formatTable([found], purchaseColumns),
         formatTable(found.stages, purchaseStageColumns),
       ]);
@@ -123,7 +125,8 @@ export function cardCommands(program: Command): void {
   ).action(
     action(async (options: OutputOptions & Record<string, unknown>) => {
       const query = queryFromOptions(currentCardInvoiceQuerySchema, invoiceFilters, options);
-      printRecord(await cliBank().getCurrentCardInvoice(query), options, (found) => [
+      const bank = await cliBank();
+      printRecord(await bank.getCurrentCardInvoice(query), options, (found) => [
         formatTable([found], invoiceColumns),
       ]);
     }),

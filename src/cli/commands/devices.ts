@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { ParticipantListing } from '../../bank/schemas/participant-listing.js';
-import { findOrCreateDevice, listParticipants } from '../../starter/index.js';
 import { bankReadContext } from '../bank.js';
 import { cliContext, printJson } from '../context.js';
 import { action } from '../errors.js';
@@ -39,6 +38,7 @@ export function deviceCommands(program: Command): void {
     .option('--load-enrollments', "include the device's enrollments")
     .action(
       action(async (options: DeviceOptions) => {
+        const { findOrCreateDevice } = await import('../../starter/index.js');
         const request = {
           fingerprint: options.fingerprint,
           counterparty_tax_number: options.taxNumber,
@@ -51,7 +51,7 @@ export function deviceCommands(program: Command): void {
             counterparty_tax_number: '--tax-number',
             counterparty_name: '--name',
           },
-          () => findOrCreateDevice(bankReadContext(cliContext()), request),
+          async () => findOrCreateDevice(await bankReadContext(await cliContext()), request),
         );
         printJson(found);
       }),
@@ -64,8 +64,9 @@ export function deviceCommands(program: Command): void {
     .option('--table', 'print a table for people instead of JSON')
     .action(
       action(async (options: { device?: string; table?: boolean }) => {
-        const participants = await withOptionNames({ deviceId: '--device' }, () =>
-          listParticipants(bankReadContext(cliContext()), { deviceId: options.device }),
+        const { listParticipants } = await import('../../starter/index.js');
+        const participants = await withOptionNames({ deviceId: '--device' }, async () =>
+          listParticipants(await bankReadContext(await cliContext()), { deviceId: options.device }),
         );
         if (options.table) printLines(formatTable(participants, participantColumns));
         else printJson(participants);

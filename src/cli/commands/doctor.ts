@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { pino } from 'pino';
 import { doctorRoleSchema, doctorRoles, type CheckResult } from '../../doctor/check.js';
-import { runDoctor } from '../../doctor/run.js';
-import { createLogger } from '../../logger.js';
 import { printJson } from '../context.js';
 import { action } from '../errors.js';
 import { checkedArgument, oneOf } from '../filters.js';
@@ -26,6 +23,11 @@ export function doctorCommand(program: Command): void {
         const role = doctorRoleSchema.parse(
           checkedArgument('--as', oneOf([...doctorRoles, 'all']), options.as),
         );
+        const [{ runDoctor }, { createLogger }, { pino }] = await Promise.all([
+          import('../../doctor/run.js'),
+          import('../../logger.js'),
+          import('pino'),
+        ]);
         // Only failures of the checks themselves are worth a log line; the report says the rest.
         const logger = createLogger('fatal', pino.destination(2));
         const report = await runDoctor(process.env, role, logger);

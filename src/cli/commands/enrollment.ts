@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
-import {
-  getEnrollment,
-  getRegistrationOptions,
-  InvalidInputError,
-  registerCredential,
-  startEnrollment,
-  waitForEnrollment,
-} from '../../starter/index.js';
+import { InvalidInputError } from '../../starter/errors.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 import { readAssertion } from '../json-input.js';
@@ -92,7 +85,8 @@ export function enrollmentCommands(program: Command): void {
     .addOption(taxNumberOption())
     .action(
       action(async (options: StartOptions) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { startEnrollment } = await import('../../starter/index.js');
         const started = await withOptionNames(optionNames, () => {
           const input = {
             ...keyOf(options),
@@ -121,7 +115,8 @@ export function enrollmentCommands(program: Command): void {
     )
     .action(
       action(async (options: KeyOptions & { wait: string; requestId?: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { getRegistrationOptions } = await import('../../starter/index.js');
         const replyTimeoutMs = parseReplyWait(options.wait);
         printLines(
           await withOptionNames(optionNames, () =>
@@ -141,7 +136,8 @@ export function enrollmentCommands(program: Command): void {
     .requiredOption('--assertion <file>', "the device's attestation as JSON, from a file or - for stdin")
     .action(
       action(async (options: KeyOptions & { assertion: string; wait: string; requestId?: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { registerCredential } = await import('../../starter/index.js');
         const replyTimeoutMs = parseReplyWait(options.wait);
         const result = await withOptionNames(optionNames, async () => {
           const assertion = (await readAssertion('--assertion', options.assertion)) as RegisterFidoAssertion;
@@ -161,7 +157,8 @@ export function enrollmentCommands(program: Command): void {
     .description('print where the enrollment stands')
     .action(
       action(async (options: KeyOptions) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { getEnrollment } = await import('../../starter/index.js');
         printJson(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) => getEnrollment(starter, keyOf(options))),
@@ -176,7 +173,8 @@ export function enrollmentCommands(program: Command): void {
     )
     .action(
       action(async (options: KeyOptions) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { waitForEnrollment } = await import('../../starter/index.js');
         const result = await withOptionNames(optionNames, () =>
           withStarter(ctx, (starter) => waitForEnrollment(starter, keyOf(options))),
         );

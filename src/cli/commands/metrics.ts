@@ -53,7 +53,8 @@ export function metricsCommand(program: Command): void {
   ).action(
     action(async (options: OutputOptions & Record<string, unknown>) => {
       const query = queryFromOptions(metricsQuerySchema, metricsFilters, options);
-      printRecord(await cliBank().getMetrics(query), options, (found) => [
+      const bank = await cliBank();
+      printRecord(await bank.getMetrics(query), options, (found) => [
         formatTable(
           [
             ['collecting_document', found.collecting_document],

@@ -1,12 +1,5 @@
 import type { Command } from 'commander';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
-import {
-  authorizePayment,
-  getAuthorizationOptions,
-  getPayment,
-  startPayment,
-  waitForPaymentResult,
-} from '../../starter/index.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 import { readAssertion } from '../json-input.js';
@@ -63,7 +56,8 @@ export function paymentCommands(program: Command): void {
     .addOption(taxNumberOption())
     .action(
       action(async (options: StartOptions) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { startPayment } = await import('../../starter/index.js');
         const created = await withOptionNames(optionNames, () => {
           const input = {
             externalId: options.externalId,
@@ -92,7 +86,8 @@ export function paymentCommands(program: Command): void {
     .description('print fresh authorization options (public_key_encoded) while the consent window is open')
     .action(
       action(async (options: { externalId: string; wait: string; requestId?: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { getAuthorizationOptions } = await import('../../starter/index.js');
         const replyTimeoutMs = parseReplyWait(options.wait);
         printLines(
           await withOptionNames(optionNames, () =>
@@ -112,7 +107,8 @@ export function paymentCommands(program: Command): void {
     .requiredOption('--assertion <file>', "the widget's assertion as JSON, from a file or - for stdin")
     .action(
       action(async (options: { externalId: string; assertion: string; wait: string; requestId?: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { authorizePayment } = await import('../../starter/index.js');
         const replyTimeoutMs = parseReplyWait(options.wait);
         const result = await withOptionNames(optionNames, async () => {
           const assertion = (await readAssertion('--assertion', options.assertion)) as AuthorizeFidoAssertion;
@@ -132,7 +128,8 @@ export function paymentCommands(program: Command): void {
     .description('print where the payment stands, with the evidence gathered so far')
     .action(
       action(async (options: { externalId: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { getPayment } = await import('../../starter/index.js');
         printJson(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) => getPayment(starter, options)),
@@ -145,7 +142,8 @@ export function paymentCommands(program: Command): void {
     .description('wait for the final status and print it; exit 1 unless the payment settled')
     .action(
       action(async (options: { externalId: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { waitForPaymentResult } = await import('../../starter/index.js');
         const result = await withOptionNames(optionNames, () =>
           withStarter(ctx, (starter) => waitForPaymentResult(starter, options)),
         );

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { resolveBank } from '../../bank/base-url.js';
 import { stopOnSignals } from '../../stack/shutdown.js';
-import { startWorker } from '../../stack/worker-process.js';
-import { findTemporalCli } from '../../temporal/cli-binary.js';
 import { cliContext } from '../context.js';
 import { action } from '../errors.js';
 import { addServerCommand, configuredTracing } from '../server-command.js';
@@ -14,7 +12,8 @@ export function processCommands(program: Command): void {
     .description('run a worker on TEMPORAL_TASK_QUEUE (run as many as you like)')
     .action(
       action(async () => {
-        const { config, logger } = cliContext();
+        const { config, logger } = await cliContext();
+        const { startWorker } = await import('../../stack/worker-process.js');
         const tracing = await configuredTracing(config, logger);
         const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs, tracing);
         stopOnSignals(logger, async () => {
@@ -34,7 +33,7 @@ export function processCommands(program: Command): void {
     description:
       'run the webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT (POST /webhooks, /healthz, /readyz, /metrics; ' +
       '/readyz and /metrics on METRICS_HOST:WEBHOOK_INTERNAL_PORT instead when set)',
-    // Fastify and the receiver load only for the commands that serve them: a worker process never holds them.
+    // Each process loads its own code when it starts: a worker never holds Fastify, `--help` holds none of them.
     start: async (config, logger) =>
       (await import('../../stack/receiver-process.js')).startReceiver(config, config.temporal, logger),
     title: 'webhook receiver is running',
@@ -61,6 +60,7 @@ export function processCommands(program: Command): void {
       // Only TEMPORAL_CLI and PATH matter here: a CI job or a fresh machine fetches the CLI before any bank,
       // key or Temporal connection is configured, so the production checks of loadConfig do not apply.
       action(async () => {
+        const { findTemporalCli } = await import('../../temporal/cli-binary.js');
         printLines(
           await findTemporalCli({
             explicitPath: process.env.TEMPORAL_CLI || undefined,

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { GenerateRecurrenceRequest } from '../../bank/schemas/recurrence.js';
-import { getRecurrence, runAttemptsSync, startRecurrence } from '../../starter/index.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 import { readJsonInput } from '../json-input.js';
@@ -34,7 +33,8 @@ export function recurrenceCommands(program: Command): void {
     )
     .action(
       action(async (options: { file: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { startRecurrence } = await import('../../starter/index.js');
         const request = (await readJsonInput('--file', options.file)) as GenerateRecurrenceRequest;
         printJson(await withStarter(ctx, (starter) => startRecurrence(starter, request)));
       }),
@@ -46,7 +46,8 @@ export function recurrenceCommands(program: Command): void {
     .requiredOption('--external-id <id>', 'the external_id the recurrence was created with')
     .action(
       action(async (options: { externalId: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { getRecurrence } = await import('../../starter/index.js');
         printJson(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) => getRecurrence(starter, options)),
@@ -67,7 +68,8 @@ export function recurrenceCommands(program: Command): void {
     .option('--page-size <n>', "records per page asked of the bank (1-100; the bank's default is 50)")
     .action(
       action(async (options: { from: string; to: string; pageSize?: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { runAttemptsSync } = await import('../../starter/index.js');
         const input = { from: options.from, to: options.to, pageSize: pageSize(options.pageSize) };
         printJson(
           await withOptionNames(optionNames, () =>

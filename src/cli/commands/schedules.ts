@@ -1,14 +1,5 @@
 import type { Command } from 'commander';
-import {
-  applySchedules,
-  backfillSchedule,
-  listSchedules,
-  pauseSchedule,
-  triggerSchedule,
-  unpauseSchedule,
-  type ScheduleView,
-  type SchedulesContext,
-} from '../../starter/index.js';
+import type { ScheduleView, SchedulesContext } from '../../starter/index.js';
 import { cliContext, printJson, withStarter, type CliContext } from '../context.js';
 import { action } from '../errors.js';
 import { withOptionNames } from '../option-names.js';
@@ -42,7 +33,8 @@ export function scheduleCommands(program: Command): void {
     .description('create or update every declared schedule (idempotent: unchanged schedules are left alone)')
     .action(
       action(async () => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { applySchedules } = await import('../../starter/index.js');
         printJson(await withSchedules(ctx, applySchedules));
       }),
     );
@@ -53,7 +45,8 @@ export function scheduleCommands(program: Command): void {
     .option('--table', 'print a table for people instead of JSON')
     .action(
       action(async (options: { table?: boolean }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { listSchedules } = await import('../../starter/index.js');
         const views = await withSchedules(ctx, listSchedules);
         if (options.table) printLines(formatTable(views, scheduleColumns));
         else printJson(views);
@@ -66,7 +59,8 @@ export function scheduleCommands(program: Command): void {
     .argument('<id>', 'job id (e.g. refund-report) or schedule id')
     .action(
       action(async (id: string) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { triggerSchedule } = await import('../../starter/index.js');
         printJson(await withSchedules(ctx, (starter) => triggerSchedule(starter, { id })));
       }),
     );
@@ -79,7 +73,8 @@ export function scheduleCommands(program: Command): void {
     .requiredOption('--to <date-time>', 'last scheduled time to run (ISO 8601)')
     .action(
       action(async (id: string, options: { from: string; to: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { backfillSchedule } = await import('../../starter/index.js');
         const backfill = await withOptionNames({ from: '--from', to: '--to' }, () =>
           withSchedules(ctx, (starter) => backfillSchedule(starter, { id, ...options })),
         );
@@ -94,7 +89,8 @@ export function scheduleCommands(program: Command): void {
     .option('--note <text>', 'why it is paused (shown in describe and in the Temporal UI)')
     .action(
       action(async (id: string, options: { note?: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { pauseSchedule } = await import('../../starter/index.js');
         printJson(await withSchedules(ctx, (starter) => pauseSchedule(starter, { id, note: options.note })));
       }),
     );
@@ -106,7 +102,8 @@ export function scheduleCommands(program: Command): void {
     .option('--note <text>', 'a note to leave on the schedule')
     .action(
       action(async (id: string, options: { note?: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { unpauseSchedule } = await import('../../starter/index.js');
         printJson(
           await withSchedules(ctx, (starter) => unpauseSchedule(starter, { id, note: options.note })),
         );

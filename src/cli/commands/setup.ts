@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { defaultTemporalAddress } from '../../temporal/connection.js';
-import { assertNoConflicts, registerSearchAttributes } from '../../temporal/search-attribute-registration.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
 
@@ -12,7 +10,12 @@ export function setupCommand(program: Command): void {
     )
     .action(
       action(async () => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const [{ defaultTemporalAddress }, { assertNoConflicts, registerSearchAttributes }] =
+          await Promise.all([
+            import('../../temporal/connection.js'),
+            import('../../temporal/search-attribute-registration.js'),
+          ]);
         const { namespace } = ctx.config.temporal;
         const address = ctx.config.temporal.address ?? defaultTemporalAddress;
         const results = await withStarter(ctx, ({ client }) =>

@@ -1,14 +1,5 @@
 import type { Command } from 'commander';
-import {
-  findCustomerWorkflows,
-  listStuckJourneys,
-  listUnmatchedWebhooks,
-  resolveUnmatchedWebhook,
-  stuckRules,
-  supportQueries,
-  type StuckJourney,
-  type SupportWorkflowRow,
-} from '../../starter/index.js';
+import type { StuckJourney, SupportWorkflowRow } from '../../starter/index.js';
 import type { KeptEvent } from '../../webhooks/kept-events.js';
 import { formatAge } from '../ages.js';
 import { cliContext, printJson, withStarter, type CliContext } from '../context.js';
@@ -91,7 +82,8 @@ const viewColumns: Column<View>[] = [
   { title: 'LINK', value: (view) => view.link },
 ];
 
-function supportViews(ctx: CliContext): View[] {
+async function supportViews(ctx: CliContext): Promise<View[]> {
+  const { stuckRules, supportQueries } = await import('../../starter/index.js');
   const links = linksFor(ctx);
   const { taskQueue } = ctx.config.temporal;
   const now = new Date();
@@ -119,7 +111,8 @@ export function supportCommands(program: Command): void {
       .requiredOption('--tax-number <cpf-or-cnpj>', "the customer's CPF or CNPJ, punctuation allowed"),
   ).action(
     action(async (options: OutputOptions & { taxNumber: string }) => {
-      const ctx = cliContext();
+      const ctx = await cliContext();
+      const { findCustomerWorkflows } = await import('../../starter/index.js');
       const found = await withOptionNames({ taxNumber: '--tax-number' }, () =>
         withStarter(ctx, (starter) => findCustomerWorkflows(starter, { taxNumber: options.taxNumber })),
       );
@@ -144,7 +137,8 @@ export function supportCommands(program: Command): void {
       .description('the bank events no workflow claimed that are still open, oldest first'),
   ).action(
     action(async (options: OutputOptions) => {
-      const ctx = cliContext();
+      const ctx = await cliContext();
+      const { listUnmatchedWebhooks } = await import('../../starter/index.js');
       const kept = await withStarter(ctx, listUnmatchedWebhooks);
       const links = linksFor(ctx);
       const now = Date.now();
@@ -164,7 +158,8 @@ export function supportCommands(program: Command): void {
     .option('--by <name>', 'who resolves it', 'support')
     .action(
       action(async (event: string, options: { note: string; by: string }) => {
-        const ctx = cliContext();
+        const ctx = await cliContext();
+        const { resolveUnmatchedWebhook } = await import('../../starter/index.js');
         printJson(
           await withOptionNames({ event: '<event>', note: '--note', by: '--by' }, () =>
             withStarter(ctx, (starter) => resolveUnmatchedWebhook(starter, { event, ...options })),
@@ -181,7 +176,8 @@ export function supportCommands(program: Command): void {
       ),
   ).action(
     action(async (options: OutputOptions) => {
-      const ctx = cliContext();
+      const ctx = await cliContext();
+      const { listStuckJourneys } = await import('../../starter/index.js');
       const stuck = await withStarter(ctx, (starter) => listStuckJourneys(starter));
       const links = linksFor(ctx);
       const rows = stuck.map((row) => ({
@@ -199,7 +195,7 @@ export function supportCommands(program: Command): void {
       .description('the Temporal UI views of these lists, to open or save: their queries and links'),
   ).action(
     action(async (options: OutputOptions) => {
-      printRows(supportViews(cliContext()), viewColumns, options, '');
+      printRows(await supportViews(await cliContext()), viewColumns, options, '');
     }),
   );
 }
