@@ -14,15 +14,17 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '7' },
     'target-ms': { type: 'string', default: '300' },
+    'report-only': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
-  console.log(`npm run bench:cli [-- --rounds N] [--target-ms MS]
+  console.log(`npm run bench:cli [-- --rounds N] [--target-ms MS] [--report-only]
 
 Runs \`bankflow --help\` and \`bankflow <command> --help\` for every top-level command, N rounds each (default 7),
 beside a bare \`node -e 0\` in the same rounds, and prints the medians. Exits 1 when a median misses the target
-(default 300 ms), so CI notices a command that starts loading what it does not use.`);
+(default 300 ms); --report-only prints the miss and exits 0, for CI on a shared machine, where
+test/unit/cli-startup-imports.test.ts holds the cause (what a command's definition loads) without timing.`);
   process.exit(0);
 }
 const rounds = Number(values.rounds);
@@ -75,5 +77,5 @@ console.log(
 const missed = rows.filter((row) => !row.met);
 if (missed.length > 0) {
   console.error(`\n${missed.length} of ${rows.length} commands missed ${targetMs} ms`);
-  process.exit(1);
+  if (!values['report-only']) process.exit(1);
 }
