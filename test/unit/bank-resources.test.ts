@@ -30,12 +30,7 @@ const bankCallActivityNames = [
 ];
 
 /** Bank activities of more than one call, or of a call and what is done with it, written by hand. */
-const composedBankActivityNames = [
-  'collectReportPage',
-  'fetchAttemptsSlicePage',
-  'syncAttemptsPage',
-  'syncAttemptsPages',
-];
+const composedBankActivityNames = ['collectReportPage', 'fetchAttemptsSlicePage', 'syncAttemptsPages'];
 
 const otherActivityNames = [
   'attemptsSyncPlan',
