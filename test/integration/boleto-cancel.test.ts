@@ -144,8 +144,8 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     } finally {
       await starter.close();
     }
-    await expect(connectStarter({ BANKFLOW_ENV: 'development', TEMPORAL_NAMESPACE: '' })).rejects.toThrow(
-      /TEMPORAL_NAMESPACE: /,
+    await expect(connectStarter({ BANKFLOW_ENV: 'development', TEMPORAL_TLS: 'yes' })).rejects.toThrow(
+      /TEMPORAL_TLS: /,
     );
   });
 
