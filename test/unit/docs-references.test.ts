@@ -196,4 +196,12 @@ describe('what README.md and docs/*.md name exists', () => {
       ),
     ).toEqual([]);
   });
+
+  it.each(['docs/performance.md', 'docs/reliability.md'])(
+    '%s holds the current figures in at most 400 lines (earlier runs live in git history)',
+    (doc) => {
+      const lines = readFileSync(path.join(root, doc), 'utf8').trimEnd().split('\n').length;
+      expect(lines).toBeLessThanOrEqual(400);
+    },
+  );
 });
