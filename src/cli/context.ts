@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { StarterContext } from '../starter/index.js';
+import { temporalAddress } from '../temporal/address.js';
 import { printLines } from './terminal-text.js';
 
 export interface CliContext<Loaded extends Config = Config> {
@@ -46,7 +47,7 @@ export async function withStarter<T>(
     client = await connectClient(ctx.config.temporal);
   } catch (error) {
     throw new Error(
-      `cannot reach Temporal at ${ctx.config.temporal.address ?? 'localhost:7233'} (TEMPORAL_ADDRESS, or ` +
+      `cannot reach Temporal at ${temporalAddress(ctx.config.temporal)} (TEMPORAL_ADDRESS, or ` +
         `${ctx.config.temporal.profileSource}): ${(error as Error).message}`,
     );
   }

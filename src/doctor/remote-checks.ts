@@ -4,7 +4,7 @@ import { resolveBank } from '../bank/base-url.js';
 import { BankClient } from '../bank/client.js';
 import type { Config } from '../config.js';
 import { listSchedules } from '../starter/schedules.js';
-import { defaultTemporalAddress } from '../temporal/connection.js';
+import { temporalAddress } from '../temporal/address.js';
 import { inspectSearchAttributes } from '../temporal/search-attribute-registration.js';
 import { attempt, fail, pass, type CheckResult } from './check.js';
 
@@ -21,7 +21,7 @@ export const temporalFix = (config: Config) =>
   `check TEMPORAL_ADDRESS, TEMPORAL_TLS* and TEMPORAL_API_KEY, or ${config.temporal.profileSource}`;
 
 export async function temporalCheck(config: Config, client: Client): Promise<CheckResult> {
-  const address = config.temporal.address ?? defaultTemporalAddress;
+  const address = temporalAddress(config.temporal);
   return attempt('temporal', temporalFix(config), async () => {
     const info = await client.workflowService.getSystemInfo({});
     return pass(
@@ -33,7 +33,7 @@ export async function temporalCheck(config: Config, client: Client): Promise<Che
 
 export async function namespaceCheck(config: Config, client: Client): Promise<CheckResult> {
   const { namespace } = config.temporal;
-  const address = config.temporal.address ?? defaultTemporalAddress;
+  const address = temporalAddress(config.temporal);
   const name = 'namespace and search attributes';
   return attempt(name, 'run bankflow setup (or create the namespace)', async () => {
     const results = await inspectSearchAttributes(client.connection, namespace, address);

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
+import { temporalAddress } from '../temporal/address.js';
 import { fail, pass, type CheckResult, type DoctorRole } from './check.js';
 import { codecAuthCheck, encryptionKeysCheck, webhookSecretCheck } from './local-checks.js';
 import { bankCheck, namespaceCheck, schedulesCheck, temporalCheck, temporalFix } from './remote-checks.js';
@@ -20,7 +21,7 @@ async function temporalChecks(config: Config, role: DoctorRole): Promise<CheckRe
   try {
     client = await connectClient(config.temporal);
   } catch (error) {
-    const address = config.temporal.address ?? 'localhost:7233';
+    const address = temporalAddress(config.temporal);
     return [fail('temporal', `cannot reach ${address}: ${(error as Error).message}`, temporalFix(config))];
   }
   try {

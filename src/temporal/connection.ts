@@ -2,14 +2,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConfig } from '../config.js';
 import { tracingClientInterceptors } from '../tracing/temporal.js';
+import { temporalAddress } from './address.js';
 import { bankflowDataConverter } from './data-converter.js';
-
-export const defaultTemporalAddress = 'localhost:7233';
 
 /** The resolved Temporal profile (src/config/temporal-profile.ts) as the SDK's connection options. */
 function connectionOptions(config: TemporalConfig) {
   return {
-    address: config.address ?? defaultTemporalAddress,
+    address: temporalAddress(config),
     // False stays false: the SDK would turn TLS on for an API key when left undefined.
     tls: config.tls,
     apiKey: config.apiKey,

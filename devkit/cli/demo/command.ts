@@ -8,6 +8,7 @@ import { printLines } from '../../../src/cli/terminal-text.js';
 import { workflowLink } from '../../../src/cli/ui-links.js';
 import { action } from '../../../src/cli/errors.js';
 import { parseCents } from '../../../src/cli/option-names.js';
+import { temporalAddress } from '../../../src/temporal/address.js';
 
 export function demoCommand(program: Command): void {
   program
@@ -37,7 +38,7 @@ export function demoCommand(program: Command): void {
         const sandboxUrl = resolveBank(ctx.config).baseUrl;
         const uiUrl = options.uiUrl ?? `http://localhost:${temporal.uiPort}`;
         printLines(
-          `bankflow demo: bank ${sandboxUrl}, Temporal ${temporal.address ?? 'localhost:7233'} ` +
+          `bankflow demo: bank ${sandboxUrl}, Temporal ${temporalAddress(temporal)} ` +
             `(namespace ${temporal.namespace}, task queue ${temporal.taskQueue})\n`,
         );
         const bank = await bankReadContext(ctx);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
+import { temporalAddress } from '../../temporal/address.js';
 
 export function setupCommand(program: Command): void {
   program
@@ -11,13 +12,10 @@ export function setupCommand(program: Command): void {
     .action(
       action(async () => {
         const ctx = await cliContext();
-        const [{ defaultTemporalAddress }, { assertNoConflicts, registerSearchAttributes }] =
-          await Promise.all([
-            import('../../temporal/connection.js'),
-            import('../../temporal/search-attribute-registration.js'),
-          ]);
+        const { assertNoConflicts, registerSearchAttributes } =
+          await import('../../temporal/search-attribute-registration.js');
         const { namespace } = ctx.config.temporal;
-        const address = ctx.config.temporal.address ?? defaultTemporalAddress;
+        const address = temporalAddress(ctx.config.temporal);
         const results = await withStarter(ctx, ({ client }) =>
           registerSearchAttributes(client.connection, namespace, address),
         );
