@@ -103,9 +103,7 @@ export class BiometricsLifecycle {
     this.state.addPayment(entry);
     this.reads.payments.created(entry.record.id, entry.record);
     this.publishPayment(entry);
-    this.state.schedule(Math.max(0, entry.consentDeadline - new Date().getTime()), () => {
-      this.expireConsentIfDue(entry);
-    });
+    this.state.scheduleAt(entry.consentDeadline, () => this.expireConsentIfDue(entry));
   }
 
   /** Rejects a payment whose consent window has closed; answers whether it did. */

@@ -123,6 +123,17 @@ export class BiometricsState {
     this.timers.add(timer);
   }
 
+  /**
+   * Runs `action` once the wall clock reaches `at`. A timer may fire a millisecond before `Date.now()` says its
+   * delay is over (timers run on a monotonic clock), and an action that checks the deadline would then do nothing.
+   */
+  scheduleAt(at: number, action: () => void): void {
+    this.schedule(Math.max(0, at - Date.now()), () => {
+      if (Date.now() < at) this.scheduleAt(at, action);
+      else action();
+    });
+  }
+
   dispose(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
