@@ -1,5 +1,5 @@
 import type { CollectionAttemptListQuery } from '../bank/schemas/collection-attempt.js';
-import type { JobWindowInput } from './jobs.js';
+import type { JobWindowInput, ScheduleCoverage } from './jobs.js';
 import type { RecurrenceAttempt } from './recurrence.js';
 
 /** The attempts sync's workflow type; its id is `workflowIds.attemptsSync(from, to)`, or its schedule's. */
@@ -44,7 +44,7 @@ export interface UnknownRecurrence {
 
 export const unknownAttemptIdsKept = 100;
 
-export interface AttemptsSyncSummary {
+export interface AttemptsSyncSummary extends ScheduleCoverage {
   from: string;
   to: string;
   pages: number;

@@ -34,6 +34,20 @@ export const jobStatuses = {
 export interface JobWindowInput {
   from?: string;
   to?: string;
+  /**
+   * Set by a scheduled run that continues as new: where its schedule's covered time ended before its window
+   * (Temporal hands the last completed run's result to the first run of a chain only).
+   */
+  coveredUntil?: string;
+}
+
+/**
+ * What every scheduled job answers besides its own result: where its schedule's covered time ends once it
+ * completed, which Temporal hands the schedule's next run as its last completion result. Absent on a run that
+ * was not started by a Schedule.
+ */
+export interface ScheduleCoverage {
+  coveredUntil?: string;
 }
 
 /** The half-open window [from, to) a job covers, as UTC ISO 8601 instants. */
@@ -79,7 +93,7 @@ export interface WrittenReport {
 }
 
 /** What a list report workflow returns: the window, totals by status (cents and reais), where the files are. */
-export interface ReportSummary extends WrittenReport {
+export interface ReportSummary extends WrittenReport, ScheduleCoverage {
   job: ListReportJob;
   window: JobWindow;
   pages: number;
@@ -90,6 +104,8 @@ export interface ReportSummary extends WrittenReport {
 /** Carried across continue-as-new: where the paging stands and what it counted so far. */
 export interface ReportProgress {
   window: JobWindow;
+  /** A scheduled run's: where its schedule's covered time ended before `window`. */
+  coveredUntil?: string;
   stagingKey: string;
   pages: number;
   after: string | null;
@@ -112,7 +128,7 @@ export interface MetricsSnapshot {
   accounts: AccountMetrics[];
 }
 
-export interface MetricsSnapshotResult {
+export interface MetricsSnapshotResult extends ScheduleCoverage {
   job: typeof jobIds.metricsSnapshot;
   window: JobWindow;
   status: typeof jobStatuses.stored | typeof jobStatuses.nothingToDo;

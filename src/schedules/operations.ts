@@ -4,8 +4,7 @@ import {
   type Client,
   type ScheduleDescription,
 } from '@temporalio/client';
-import { windowCursorWorkflowId, type WindowCursorState } from '../contract/window-cursor.js';
-import { memoKeys } from '../contract/memo.js';
+import { coveredUntilOf } from '../contract/schedule-coverage.js';
 import { declarationFingerprint, declarationMemoKey, describeIfExists } from './apply.js';
 import { scheduledWorkflowId, type ScheduleDeclaration } from './declarations.js';
 import { scheduleMatchingTimes } from './matching-times.js';
@@ -36,7 +35,7 @@ function view(
   declaration: ScheduleDeclaration,
   taskQueue: string,
   described: ScheduleDescription | undefined,
-  cursor: WindowCursorState | undefined,
+  coveredUntil: string | undefined,
 ): ScheduleView {
   return {
     job: declaration.job,
@@ -56,19 +55,28 @@ function view(
     running: (described?.info.runningActions ?? []).map((run) => run.workflow.workflowId),
     skippedOverlap: described?.info.numActionsSkippedOverlap ?? 0,
     missedCatchupWindow: described?.info.numActionsMissedCatchupWindow ?? 0,
-    coveredUntil: cursor?.coveredUntil ?? null,
+    coveredUntil: coveredUntil ?? null,
   };
 }
 
-/** The state the schedule's window cursor published, if a run ever claimed a window. */
-async function cursorState(client: Client, scheduleId: string): Promise<WindowCursorState | undefined> {
-  try {
-    const described = await client.workflow.getHandle(windowCursorWorkflowId(scheduleId)).describe();
-    return described.memo?.[memoKeys.state] as WindowCursorState | undefined;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return undefined;
-    throw error;
+/**
+ * Where the job's covered time ends, as its latest completed recent run answered it (the result Temporal hands the
+ * schedule's next run); undefined when none of the recent runs completed.
+ */
+async function coveredUntilOfRecentRuns(
+  client: Client,
+  described: ScheduleDescription | undefined,
+): Promise<string | undefined> {
+  const recent = [...(described?.info.recentActions ?? [])].reverse();
+  for (const run of recent) {
+    const handle = client.workflow.getHandle(run.action.workflow.workflowId);
+    try {
+      if ((await handle.describe()).status.name === 'COMPLETED') return coveredUntilOf(await handle.result());
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
   }
+  return undefined;
 }
 
 export async function describeDeclared(
@@ -76,11 +84,8 @@ export async function describeDeclared(
   taskQueue: string,
   declaration: ScheduleDeclaration,
 ): Promise<ScheduleView> {
-  const [described, cursor] = await Promise.all([
-    describeIfExists(client.schedule.getHandle(declaration.scheduleId)),
-    cursorState(client, declaration.scheduleId),
-  ]);
-  return view(declaration, taskQueue, described, cursor);
+  const described = await describeIfExists(client.schedule.getHandle(declaration.scheduleId));
+  return view(declaration, taskQueue, described, await coveredUntilOfRecentRuns(client, described));
 }
 
 async function describeExisting(client: Client, declaration: ScheduleDeclaration) {
@@ -102,8 +107,8 @@ export interface TriggeredRun {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs the job now, whatever its cadence and even while paused, and answers the run it started: its window is
- * the time since the job's last completed window.
+ * Runs the job now, whatever its cadence and even while paused (after the job's running run, if one runs), and
+ * answers the run it started: its window is the time since the job's last completed window.
  */
 export async function triggerDeclared(
   client: Client,
@@ -113,7 +118,8 @@ export async function triggerDeclared(
   const before = await describeExisting(client, declaration);
   const known = new Set(before.info.recentActions.map((run) => run.action.workflow.workflowId));
   const handle = client.schedule.getHandle(declaration.scheduleId);
-  await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  // Queued behind a running run, never beside it: each run's window starts where the one before it ended.
+  await handle.trigger(ScheduleOverlapPolicy.BUFFER_ALL);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const started = (await handle.describe()).info.recentActions
@@ -129,7 +135,7 @@ export async function triggerDeclared(
     await sleep(200);
   }
   throw new Error(
-    `schedule ${declaration.scheduleId} accepted the trigger but started no run within ${timeoutMs} ms`,
+    `schedule ${declaration.scheduleId} accepted the trigger but started no run within ${timeoutMs} ms; the run is queued and starts once the job's running run ends`,
   );
 }
 

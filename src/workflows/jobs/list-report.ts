@@ -55,12 +55,12 @@ export async function runListReport(
   job: ListReportJob,
   input: JobWindowInput | undefined,
   carried: ReportProgress | undefined,
-  continueWith: (progress?: ReportProgress) => Promise<never>,
+  continueWith: (progress?: ReportProgress, input?: JobWindowInput) => Promise<never>,
 ): Promise<ReportSummary> {
   const progress: ReportProgress = carried
     ? { ...carried, runs: carried.runs + 1 }
     : {
-        window: await resolveJobWindow(input),
+        ...(await resolveJobWindow(input)),
         stagingKey: `${job}-${workflowInfo().firstExecutionRunId}`,
         pages: 0,
         after: null,
@@ -101,6 +101,14 @@ export async function runListReport(
   await discardReportStaging(progress.stagingKey);
   upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);
   publish(job, progress, `written to ${written.files.json}`);
-  if (await completeJobWindow(progress.window)) await continueWith();
-  return { job, window: progress.window, pages: progress.pages, runs: progress.runs, ...written };
+  const completion = await completeJobWindow(progress);
+  if (completion.next) await continueWith(undefined, completion.next);
+  return {
+    job,
+    window: progress.window,
+    pages: progress.pages,
+    runs: progress.runs,
+    ...written,
+    coveredUntil: completion.coveredUntil,
+  };
 }

@@ -9,7 +9,7 @@ import type { Activities } from '../../activities/index.js';
 import { bankCallOptions, outageRetry } from '../activity-options.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
 import { bankRefusal } from '../shared/bank-failure.js';
-import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
+import { completeJobWindow, resolveJobWindow, type ResolvedWindow } from '../shared/schedule-window.js';
 import { type JobWindowInput } from '../../contract/jobs.js';
 import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from '../../contract/jobs.js';
 import { jobStatuses } from '../../contract/jobs.js';
@@ -24,7 +24,10 @@ const { storeMetricsSnapshot } = proxyActivities<Pick<Activities, 'storeMetricsS
 const accountRefusals = ['BankNotFound', 'BankValidation'];
 
 /** Publishes the outcome; a scheduled run still catching up then continues as new to snapshot the next window. */
-async function finish(result: MetricsSnapshotResult): Promise<MetricsSnapshotResult> {
+async function finish(
+  result: MetricsSnapshotResult,
+  resolved: ResolvedWindow,
+): Promise<MetricsSnapshotResult> {
   upsertSearchAttributes([{ key: searchAttributes.status, value: result.status }]);
   setCurrentDetails(
     [
@@ -33,8 +36,9 @@ async function finish(result: MetricsSnapshotResult): Promise<MetricsSnapshotRes
       result.message,
     ].join('\n\n'),
   );
-  if (await completeJobWindow(result.window)) await continueAsNew<typeof metricsSnapshot>();
-  return result;
+  const completion = await completeJobWindow(resolved);
+  if (completion.next) await continueAsNew<typeof metricsSnapshot>(completion.next);
+  return { ...result, coveredUntil: completion.coveredUntil };
 }
 
 /**
@@ -45,17 +49,22 @@ async function finish(result: MetricsSnapshotResult): Promise<MetricsSnapshotRes
 export async function metricsSnapshot(input?: JobWindowInput): Promise<MetricsSnapshotResult> {
   const job = jobIds.metricsSnapshot;
   upsertSearchAttributes([{ key: searchAttributes.kind, value: job }]);
-  const window = await resolveJobWindow(input);
+  const resolved = await resolveJobWindow(input);
+  const { window } = resolved;
   const accountIds = await bank.metricsAccounts();
   if (accountIds.length === 0) {
-    return finish({
-      job,
-      window,
-      status: jobStatuses.nothingToDo,
-      message: 'nothing to do: no bank account configured (METRICS_BANK_ACCOUNT_IDS is empty on the worker)',
-      accounts: [],
-      file: null,
-    });
+    return finish(
+      {
+        job,
+        window,
+        status: jobStatuses.nothingToDo,
+        message:
+          'nothing to do: no bank account configured (METRICS_BANK_ACCOUNT_IDS is empty on the worker)',
+        accounts: [],
+        file: null,
+      },
+      resolved,
+    );
   }
   const accounts = await Promise.all(
     accountIds.map(async (bankAccountId): Promise<AccountMetrics> => {
@@ -73,12 +82,15 @@ export async function metricsSnapshot(input?: JobWindowInput): Promise<MetricsSn
   );
   const { file } = await storeMetricsSnapshot({ job, window, runId: workflowInfo().runId, accounts });
   const refused = accounts.filter((account) => account.error !== null).length;
-  return finish({
-    job,
-    window,
-    status: jobStatuses.stored,
-    message: `stored the metrics of ${accounts.length - refused} of ${accounts.length} accounts in ${file}`,
-    accounts,
-    file,
-  });
+  return finish(
+    {
+      job,
+      window,
+      status: jobStatuses.stored,
+      message: `stored the metrics of ${accounts.length - refused} of ${accounts.length} accounts in ${file}`,
+      accounts,
+      file,
+    },
+    resolved,
+  );
 }

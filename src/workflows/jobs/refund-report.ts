@@ -12,7 +12,7 @@ export async function refundReport(
   input?: JobWindowInput,
   progress?: ReportProgress,
 ): Promise<ReportSummary> {
-  return runListReport(jobIds.refundReport, input, progress, (next) =>
-    continueAsNew<typeof refundReport>(input, next),
+  return runListReport(jobIds.refundReport, input, progress, (next, nextInput = input) =>
+    continueAsNew<typeof refundReport>(nextInput, next),
   );
 }

@@ -12,7 +12,7 @@ export async function transferReport(
   input?: JobWindowInput,
   progress?: ReportProgress,
 ): Promise<ReportSummary> {
-  return runListReport(jobIds.transferReport, input, progress, (next) =>
-    continueAsNew<typeof transferReport>(input, next),
+  return runListReport(jobIds.transferReport, input, progress, (next, nextInput = input) =>
+    continueAsNew<typeof transferReport>(nextInput, next),
   );
 }

@@ -5,6 +5,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -13,6 +14,7 @@ import type { Activities } from '../../activities/index.js';
 import { temporalCallOptions } from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
 import type { JobWindow, JobWindowInput } from '../../contract/jobs.js';
+import { capWindow, coveredAfter, coveredUntilOf, scheduledWindow } from '../../contract/schedule-coverage.js';
 import {
   windowCursorWorkflowId,
   windowDoneSignal,
@@ -31,8 +33,16 @@ const scheduledStartTime = defineSearchAttributeKey(
 );
 const scheduledById = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
 
-const { previousScheduledTime, claimJobWindow } =
-  proxyActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow'>>(temporalCallOptions);
+const { previousScheduledTime, claimJobWindow, catchUpWindowEnd } =
+  proxyActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow' | 'catchUpWindowEnd'>>(
+    temporalCallOptions,
+  );
+
+/**
+ * Runs started from here on take their window from the schedule's last completed run instead of claiming it from
+ * the schedule's window cursor (bankflow 1.0), which their chain then never talks to again.
+ */
+export const windowFromLastResultPatch = 'schedule-window-from-last-result';
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -78,21 +88,15 @@ async function claimWindow(claim: WindowClaim): Promise<JobWindow> {
   return (grant as WindowGrant).window;
 }
 
-/**
- * The window a scheduled job covers. An explicit `{from, to}` wins. A run a Schedule started without input covers
- * the time from where the schedule's last completed window ended to its own scheduled time, as the schedule's
- * window cursor grants it: a run skipped by the overlap policy, missed while workers were down, or failed leaves
- * its time to the next run. The first run ever starts at the schedule's previous time (asked of the Temporal
- * server, which evaluates the spec exactly as it fires it); a run whose time is already covered (a backfill, a
- * re-run) covers its scheduled interval again and moves nothing. A long lag is covered in windows of at most
- * `maxScheduledTimesPerWindow` scheduled times; `completeJobWindow` says when another one follows.
- */
-export async function resolveJobWindow(input: JobWindowInput | undefined): Promise<JobWindow> {
-  if (input?.from !== undefined || input?.to !== undefined) return explicitWindow(input);
-  const run = scheduledRun();
-  if (!run) {
-    throw invalid('input', 'from and to are required when the workflow is not started by a Schedule');
-  }
+/** A job's window and, for a run a Schedule started, where its schedule's covered time ended before it. */
+export interface ResolvedWindow {
+  window: JobWindow;
+  /** Absent on a run that is not scheduled, and on a chain that claimed its window from a window cursor (1.0). */
+  coveredUntil?: string;
+}
+
+/** The 1.0 way, kept for chains begun on 1.0: the schedule's window cursor grants the window. */
+async function claimFromCursor(run: ScheduledRun): Promise<JobWindow> {
   const previous = await previousScheduledTime(run.scheduleId, run.scheduledAt);
   // Named after the chain and the run it continues, both read from history: the same on replay, and on a reset run.
   const { workflowId, firstExecutionRunId, continuedFromExecutionRunId } = workflowInfo();
@@ -101,13 +105,62 @@ export async function resolveJobWindow(input: JobWindowInput | undefined): Promi
 }
 
 /**
- * Tells the schedule's window cursor this run completed its window, so the next window starts where this one
- * ends; call it once the job's work is done. Answers true when the run's scheduled time is still ahead (it was
- * catching up): the run then continues as new, with no window, to claim the next one.
+ * The window from where the schedule's covered time ends: as carried by the run this one continues, else as the
+ * schedule's last completed run answered it (`workflowInfo().lastResult`, which Temporal gives every run a
+ * Schedule starts, backfills included). A lag of more than `maxScheduledTimesPerWindow` scheduled times is
+ * covered one capped window after another.
  */
-export async function completeJobWindow(window: JobWindow): Promise<boolean> {
+async function windowFromCoverage(run: ScheduledRun, carried: string | undefined): Promise<ResolvedWindow> {
+  const coveredUntil = carried ?? coveredUntilOf(workflowInfo().lastResult);
+  const previous = await previousScheduledTime(run.scheduleId, run.scheduledAt);
+  let covered = scheduledWindow({ coveredUntil, scheduledAt: run.scheduledAt, previous });
+  if (covered.catchingUp) {
+    const { from, to } = covered.window;
+    covered = capWindow(covered, await catchUpWindowEnd(run.scheduleId, from, to));
+  }
+  return { window: covered.window, coveredUntil: covered.coveredUntil };
+}
+
+/**
+ * The window a scheduled job covers. An explicit `{from, to}` wins. A run a Schedule started without input covers
+ * the time from where the schedule's covered time ends (the last completed run's `coveredUntil`) to its own
+ * scheduled time: a run skipped by the overlap policy, missed while workers were down, or failed leaves its time
+ * to the next run, since only a completed run moves the covered time. The first run ever starts at the schedule's
+ * previous time (asked of the Temporal server, which evaluates the spec exactly as it fires it); a run whose time
+ * is already covered (a backfill, a re-run) covers its scheduled interval again and moves nothing. One run at a
+ * time is what makes this exact: the schedules skip overlapping runs, and backfills and triggers queue
+ * (src/schedules). `completeJobWindow` says where the covered time ends after the run, and whether another window
+ * follows.
+ */
+export async function resolveJobWindow(input: JobWindowInput | undefined): Promise<ResolvedWindow> {
   const run = scheduledRun();
-  if (!run) return false;
+  if (input?.from !== undefined || input?.to !== undefined) {
+    const window = explicitWindow(input);
+    return run && input.coveredUntil !== undefined
+      ? { window, coveredUntil: input.coveredUntil }
+      : { window };
+  }
+  if (!run) {
+    throw invalid('input', 'from and to are required when the workflow is not started by a Schedule');
+  }
+  if (input?.coveredUntil !== undefined) return windowFromCoverage(run, input.coveredUntil);
+  // A continued run carrying no covered time continues a chain that claimed from the window cursor.
+  if (workflowInfo().continuedFromExecutionRunId === undefined && patched(windowFromLastResultPatch)) {
+    return windowFromCoverage(run, undefined);
+  }
+  return { window: await claimFromCursor(run) };
+}
+
+/** How a scheduled run ends once its window is done. */
+export interface WindowCompletion {
+  /** Where the schedule's covered time ends now: the job returns it for the next run (absent: not scheduled). */
+  coveredUntil?: string;
+  /** The input of the next window when the run was catching up: the job continues as new with it. */
+  next?: JobWindowInput;
+}
+
+/** Tells the 1.0 window cursor the run completed its window; true when the run was catching up. */
+async function completeWithCursor(run: ScheduledRun, window: JobWindow): Promise<boolean> {
   try {
     await getExternalWorkflowHandle(windowCursorWorkflowId(run.scheduleId)).signal(windowDoneSignal, {
       workflowId: workflowInfo().workflowId,
@@ -120,4 +173,18 @@ export async function completeJobWindow(window: JobWindow): Promise<boolean> {
     return false;
   }
   return Date.parse(window.to) < Date.parse(run.scheduledAt);
+}
+
+/**
+ * Call once the job's work is done. A run whose window ends before its scheduled time was catching up: it
+ * continues as new with `next`, carrying where the covered time ends, to cover the next window.
+ */
+export async function completeJobWindow({ window, coveredUntil }: ResolvedWindow): Promise<WindowCompletion> {
+  const run = scheduledRun();
+  if (!run) return {};
+  if (coveredUntil === undefined) return (await completeWithCursor(run, window)) ? { next: {} } : {};
+  const after = coveredAfter(coveredUntil, window);
+  return Date.parse(after) < Date.parse(run.scheduledAt)
+    ? { coveredUntil: after, next: { coveredUntil: after } }
+    : { coveredUntil: after };
 }

@@ -75,7 +75,8 @@ async function pageSerially(
  * summary, so the history stays the same size whatever the volume.
  */
 export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
-  const window = await resolveJobWindow(input);
+  const resolved = await resolveJobWindow(input);
+  const { window } = resolved;
   const summary = input.resume?.summary ?? emptySummary(window.from, window.to);
   summary.runs++;
   const progress = { cursor: input.resume?.cursor, done: false };
@@ -103,16 +104,19 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   // limit paces (attempts-slices.ts): local activities would bypass it. A continued run is always a serial one.
   const rateLimit = input.resume ? null : (await local.attemptsSyncPlan()).bankRequestsPerSecond;
   if (rateLimit) await syncInSlices(window, input, planSlices(window, rateLimit), summary, publish);
-  else await pageSerially(input, window, summary, progress, publish);
+  else
+    await pageSerially({ ...input, coveredUntil: resolved.coveredUntil }, window, summary, progress, publish);
 
   progress.done = true;
   upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);
   publish();
-  if (await completeJobWindow(window)) {
+  const completion = await completeJobWindow(resolved);
+  if (completion.next) {
     await continueAsNew<typeof syncRecurrenceAttempts>({
       pageSize: input.pageSize,
       pagesPerRun: input.pagesPerRun,
+      ...completion.next,
     });
   }
-  return summary;
+  return { ...summary, coveredUntil: completion.coveredUntil };
 }
