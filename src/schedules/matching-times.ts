@@ -20,8 +20,12 @@ export async function scheduleMatchingTimes(
   return (response.startTime ?? []).map((time) => tsToDate(time));
 }
 
-/** Short lookbacks first, so a frequent cron never hits the server's cap; a yearly one is still found. */
-const lookbacksMs = [3_600_000, 86_400_000, 32 * 86_400_000, 367 * 86_400_000];
+/**
+ * Short lookbacks first, each at most 60 times the one before, so no answer reaches the server's cap (which would
+ * cut off the latest times: a schedule every 2 s looked back an hour got a time 27 minutes old); a yearly one is
+ * still found.
+ */
+const lookbacksMs = [10_000, 60_000, 3_600_000, 86_400_000, 32 * 86_400_000, 367 * 86_400_000];
 
 /** The latest time before `before` that the schedule's spec matches, or undefined when none in a year. */
 export async function previousMatchingTime(

@@ -19,12 +19,7 @@ import {
   type SchedulesContext,
 } from '../../src/starter/index.js';
 import type { MetricsSnapshotResult, ReportSummary } from '../../src/contract/jobs.js';
-import {
-  maxScheduledTimesPerWindow,
-  windowCursorWorkflowId,
-  type WindowCursorState,
-} from '../../src/contract/window-cursor.js';
-import { memoKeys } from '../../src/contract/memo.js';
+import { maxScheduledTimesPerWindow } from '../../src/contract/window-cursor.js';
 import * as workflows from '../../src/workflows/index.js';
 import { windowFileBase } from '../../src/reports/files.js';
 import { expectedIds, expectedTotals, type Window } from '../helpers/report-expectations.js';
@@ -67,25 +62,6 @@ async function resultOf<T>(client: Client, workflowId: string): Promise<T> {
       if (!(error instanceof WorkflowNotFoundError) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-  }
-}
-
-/** What a schedule's window cursor published, once `accept` holds for it. */
-async function cursorOnceIt(
-  client: Client,
-  scheduleId: string,
-  accept: (state: WindowCursorState) => boolean,
-): Promise<WindowCursorState> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const described = await client.workflow
-      .getHandle(windowCursorWorkflowId(scheduleId))
-      .describe()
-      .catch(() => undefined);
-    const state = described?.memo?.[memoKeys.state] as WindowCursorState | undefined;
-    if (state && accept(state)) return state;
-    if (Date.now() > deadline) throw new Error(`cursor of ${scheduleId}: ${JSON.stringify(state)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -348,10 +324,8 @@ describe('Schedules as code on the Temporal dev server', () => {
   const reportDay = (days: number) => new Date(previousReportTime(new Date()).getTime() - days * dayMs);
   const iso = (at: Date) => at.toISOString();
 
-  /** Where the job's window cursor says its covered time ends, once it published `expected`. */
-  async function coveredUntil(on: SchedulesContext, job: string, expected: Date): Promise<string | null> {
-    const scheduleId = `${on.schedules.idPrefix}${job}`;
-    await cursorOnceIt(stack.client, scheduleId, (state) => state.coveredUntil === iso(expected));
+  /** Where `schedules describe` says the job's covered time ends (its latest completed run's answer). */
+  async function coveredUntil(on: SchedulesContext, job: string): Promise<string | null> {
     return (await describeSchedule(on, { id: job })).coveredUntil;
   }
 
@@ -386,7 +360,7 @@ describe('Schedules as code on the Temporal dev server', () => {
       (r: { id: string }) => r.id,
     );
     expect(reported).toEqual(expect.arrayContaining(gap));
-    expect(await coveredUntil(own, 'refund-report', reportDay(1))).toBe(iso(reportDay(1)));
+    expect(await coveredUntil(own, 'refund-report')).toBe(iso(reportDay(1)));
 
     // A time already covered runs again over its scheduled interval and moves nothing.
     const again = await resultOf<ReportSummary>(
@@ -394,7 +368,7 @@ describe('Schedules as code on the Temporal dev server', () => {
       await runAt(own, 'refund-report', reportDay(3)),
     );
     expect(again.window).toEqual({ from: iso(reportDay(4)), to: iso(reportDay(3)) });
-    expect(await coveredUntil(own, 'refund-report', reportDay(1))).toBe(iso(reportDay(1)));
+    expect(await coveredUntil(own, 'refund-report')).toBe(iso(reportDay(1)));
   });
 
   it('a failed run moves nothing: the next run covers its time as well', async () => {
@@ -419,7 +393,7 @@ describe('Schedules as code on the Temporal dev server', () => {
     } finally {
       transfers.splice(transfers.indexOf(foreign), 1);
     }
-    expect(await coveredUntil(own, 'transfer-report', reportDay(9))).toBe(iso(reportDay(9)));
+    expect(await coveredUntil(own, 'transfer-report')).toBe(iso(reportDay(9)));
 
     const next = await resultOf<ReportSummary>(
       stack.client,
@@ -428,44 +402,39 @@ describe('Schedules as code on the Temporal dev server', () => {
     const window = { from: iso(reportDay(9)), to: iso(reportDay(7)) };
     expect(next.window).toEqual(window);
     expect(next.totals).toEqual(expectedTotals(transfers, window));
-    expect(await coveredUntil(own, 'transfer-report', reportDay(7))).toBe(iso(reportDay(7)));
+    expect(await coveredUntil(own, 'transfer-report')).toBe(iso(reportDay(7)));
   });
 
-  it('a run started while another holds its window waits for it, then covers the time after it', async () => {
+  it('a run triggered while another runs is queued behind it, then covers the time after it', async () => {
     const own = await freshSchedules();
-    const scheduleId = `${own.schedules.idPrefix}refund-report`;
-    // The bank's refund list fails a few times, so the first run holds its window for several seconds.
+    // The bank's refund list fails a few times, so the first run lasts several seconds.
     stack.sandbox.faults.configure({
       ...stack.sandbox.faults.current(),
       fail_next: [{ method: 'GET', path_prefix: '/banking/cashin/refunds', count: 3, status: 503 }],
     });
     const first = await triggerSchedule(own, { id: 'refund-report' });
-    await cursorOnceIt(stack.client, scheduleId, (state) => state.held?.workflowId === first.workflowId);
     // Scheduled times are whole seconds: the second run gets a later one.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const second = await triggerSchedule(own, { id: 'refund-report' });
-    const waiting = await cursorOnceIt(stack.client, scheduleId, (state) =>
-      state.waiting.some((claim) => claim.workflowId === second.workflowId),
+    const queued = triggerSchedule(own, { id: 'refund-report' });
+    const one = await resultOf<ReportSummary>(stack.client, first.workflowId);
+    const second = await queued;
+    const secondRun = await stack.client.workflow.getHandle(second.workflowId).describe();
+    expect(secondRun.startTime.getTime()).toBeGreaterThanOrEqual(
+      (await stack.client.workflow.getHandle(first.workflowId).describe()).closeTime?.getTime() ?? NaN,
     );
-    expect(waiting.held?.workflowId).toBe(first.workflowId);
-
-    const [one, two] = await Promise.all([
-      resultOf<ReportSummary>(stack.client, first.workflowId),
-      resultOf<ReportSummary>(stack.client, second.workflowId),
-    ]);
+    const two = await resultOf<ReportSummary>(stack.client, second.workflowId);
     const wholeSeconds = (at: string) => iso(new Date(Math.floor(Date.parse(at) / 1000) * 1000));
     expect(one.window).toEqual({
       from: iso(previousReportTime(new Date(first.scheduledAt))),
       to: wholeSeconds(first.scheduledAt),
     });
     expect(two.window).toEqual({ from: one.window.to, to: wholeSeconds(second.scheduledAt) });
-    await recordHistory(stack.client, windowCursorWorkflowId(scheduleId), 'window-cursor-waiting');
+    expect(two.coveredUntil).toBe(two.window.to);
     await recordHistory(stack.client, second.workflowId, 'refund-report-scheduled');
   });
 
   it(`catches up a long lag in windows of at most ${maxScheduledTimesPerWindow} scheduled times`, async () => {
     const own = await freshSchedules();
-    const scheduleId = `${own.schedules.idPrefix}metrics-snapshot`;
     const hour = Math.floor(Date.now() / hourMs) * hourMs;
     const last = new Date(hour - 30 * hourMs);
     const backfill = await backfillSchedule(own, {
@@ -486,7 +455,7 @@ describe('Schedules as code on the Temporal dev server', () => {
     expect(readdirSync(stack.jobs.reportsDir).filter((file) => file.startsWith(`${earlier}_`))).toHaveLength(
       1,
     );
-    expect(await coveredUntil(own, 'metrics-snapshot', new Date(scheduledAt))).toBe(scheduledAt);
-    await recordHistory(stack.client, windowCursorWorkflowId(scheduleId), 'window-cursor-caught-up');
+    expect(result.coveredUntil).toBe(scheduledAt);
+    expect(await coveredUntil(own, 'metrics-snapshot')).toBe(scheduledAt);
   });
 });
