@@ -14,6 +14,12 @@ import {
   scheduledWorkflowId,
 } from '../../src/schedules/declarations.js';
 import type { WindowClaim } from '../../src/contract/window-cursor.js';
+import {
+  capWindow,
+  coveredAfter,
+  coveredUntilOf,
+  scheduledWindow,
+} from '../../src/contract/schedule-coverage.js';
 import { catchingUp, WindowCursor } from '../../src/workflows/jobs/window-cursor-state.js';
 
 describe('scheduled jobs configuration', () => {
@@ -135,7 +141,49 @@ describe('report building blocks', () => {
   });
 });
 
-describe('the window cursor of a schedule', () => {
+describe('the window of a scheduled run, from the last completed run', () => {
+  const at = (hour: number) => new Date(Date.UTC(2026, 2, 2, hour)).toISOString();
+
+  it('starts the first window ever at the previous scheduled time', () => {
+    expect(scheduledWindow({ coveredUntil: undefined, scheduledAt: at(10), previous: at(9) })).toEqual({
+      window: { from: at(9), to: at(10) },
+      coveredUntil: at(9),
+      catchingUp: false,
+    });
+  });
+
+  it('starts where the covered time ends, so skipped, missed and failed times fall in the next window', () => {
+    const next = scheduledWindow({ coveredUntil: at(6), scheduledAt: at(10), previous: at(9) });
+    expect(next).toEqual({ window: { from: at(6), to: at(10) }, coveredUntil: at(6), catchingUp: true });
+    expect(coveredAfter(next.coveredUntil, next.window)).toBe(at(10));
+    expect(scheduledWindow({ coveredUntil: at(9), scheduledAt: at(10), previous: at(9) }).catchingUp).toBe(
+      false,
+    );
+  });
+
+  it('gives a covered time (a backfill, a re-run) its scheduled interval back, moving nothing', () => {
+    const again = scheduledWindow({ coveredUntil: at(12), scheduledAt: at(11), previous: at(10) });
+    expect(again).toEqual({ window: { from: at(10), to: at(11) }, coveredUntil: at(12), catchingUp: false });
+    expect(coveredAfter(again.coveredUntil, again.window)).toBe(at(12));
+  });
+
+  it('caps a catching-up window at an end inside it, and only there', () => {
+    const late = scheduledWindow({ coveredUntil: at(0), scheduledAt: at(20), previous: at(19) });
+    expect(capWindow(late, at(6)).window).toEqual({ from: at(0), to: at(6) });
+    expect(capWindow(late, at(20)).window).toEqual({ from: at(0), to: at(20) });
+    expect(capWindow(late, at(0)).window).toEqual({ from: at(0), to: at(20) });
+  });
+
+  it('reads the covered time from a result, a 1.0 result by its window end, and nothing else', () => {
+    expect(coveredUntilOf({ coveredUntil: at(3), window: { from: at(1), to: at(2) } })).toBe(at(3));
+    expect(coveredUntilOf({ window: { from: at(1), to: at(2) } })).toBe(at(2));
+    expect(coveredUntilOf({ from: at(1), to: at(2) })).toBe(at(2));
+    expect(coveredUntilOf(undefined)).toBeUndefined();
+    expect(coveredUntilOf({ coveredUntil: 'yesterday' })).toBeUndefined();
+  });
+});
+
+describe('the window cursor of a schedule (runs started on 1.0)', () => {
   const at = (hour: number) => new Date(Date.UTC(2026, 2, 2, hour)).toISOString();
   const claim = (workflowId: string, hour: number, run = 'r1'): WindowClaim => ({
     claimId: `${workflowId}/${run}`,
