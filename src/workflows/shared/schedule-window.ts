@@ -14,7 +14,12 @@ import type { Activities } from '../../activities/index.js';
 import { temporalCallOptions } from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
 import type { JobWindow, JobWindowInput } from '../../contract/jobs.js';
-import { capWindow, coveredAfter, coveredUntilOf, scheduledWindow } from '../../contract/schedule-coverage.js';
+import {
+  capWindow,
+  coveredAfter,
+  coveredUntilOf,
+  scheduledWindow,
+} from '../../contract/schedule-coverage.js';
 import {
   windowCursorWorkflowId,
   windowDoneSignal,
