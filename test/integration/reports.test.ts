@@ -336,6 +336,10 @@ describe('scheduled jobs over explicit windows: refund and transfer reports, met
       expect(malformed.message).toMatch(/^from: must be an ISO 8601 date-time/);
       const reversed = await failureOf(run(refundReport, { from: wholeWindow.to, to: wholeWindow.from }));
       expect(reversed.message).toBe('to: must be later than from');
+      const covered = await failureOf(
+        run(refundReport, { ...wholeWindow, coveredUntil: 'yesterday' } as Window),
+      );
+      expect(covered.message).toMatch(/^coveredUntil: must be an ISO 8601 date-time/);
     });
 
     it('takes any offset and reports in UTC', async () => {

@@ -55,13 +55,17 @@ function invalid(field: string, reason: string): ApplicationFailure {
   return ApplicationFailure.nonRetryable(`${field}: ${reason}`, failureTypes.invalidJobWindow);
 }
 
+function checkInstant(field: keyof JobWindowInput, value: string): void {
+  if (!isoDateTime.test(value) || Number.isNaN(Date.parse(value))) {
+    throw invalid(field, 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z');
+  }
+}
+
 function explicitWindow(input: JobWindowInput): JobWindow {
   for (const field of ['from', 'to'] as const) {
     const value = input[field];
     if (value === undefined) throw invalid(field, 'is required when the other bound is given');
-    if (!isoDateTime.test(value) || Number.isNaN(Date.parse(value))) {
-      throw invalid(field, 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z');
-    }
+    checkInstant(field, value);
   }
   const from = new Date(input.from as string);
   const to = new Date(input.to as string);
@@ -139,6 +143,7 @@ async function windowFromCoverage(run: ScheduledRun, carried: string | undefined
  */
 export async function resolveJobWindow(input: JobWindowInput | undefined): Promise<ResolvedWindow> {
   const run = scheduledRun();
+  if (input?.coveredUntil !== undefined) checkInstant('coveredUntil', input.coveredUntil);
   if (input?.from !== undefined || input?.to !== undefined) {
     const window = explicitWindow(input);
     return run && input.coveredUntil !== undefined
