@@ -20,7 +20,7 @@ export function createScheduleActivities(temporal: Client) {
   return {
     /**
      * The schedule's previous scheduled time before `scheduledTime`: where the first window ever starts, and
-     * where a run whose time is already covered starts its interval again (workflows/jobs/window-cursor-state.ts).
+     * where a run whose time is already covered starts its interval again (contract/schedule-coverage.ts).
      */
     async previousScheduledTime(scheduleId: string, scheduledTime: string): Promise<string> {
       let previous: Date | undefined;
@@ -44,7 +44,7 @@ export function createScheduleActivities(temporal: Client) {
       return previous.toISOString();
     },
 
-    /** Sends a run's claim to its schedule's window cursor, starting the cursor if it does not run yet. */
+    /** Sends a run's claim to its schedule's window cursor, starting the cursor if it does not run yet (runs started on 1.0). */
     async claimJobWindow(claim: WindowClaim): Promise<void> {
       await temporal.workflow.signalWithStart(windowCursorWorkflowType, {
         workflowId: windowCursorWorkflowId(claim.scheduleId),

@@ -1,7 +1,10 @@
 import { defineSignal } from '@temporalio/workflow';
 import type { JobWindow } from './jobs.js';
 
-/** The workflow that keeps where a schedule's covered time ends: one per schedule, started by its first claim. */
+/**
+ * The workflow that kept where a schedule's covered time ends on bankflow 1.0: one per schedule, started by its first
+ * claim; runs started since take their window from the schedule's last completed run.
+ */
 export const windowCursorWorkflowType = 'jobWindowCursor';
 
 export const windowCursorWorkflowId = (scheduleId: string) => `window-cursor:${scheduleId}`;

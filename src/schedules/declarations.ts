@@ -6,7 +6,7 @@ import { jobIds, jobWorkflowTypes, type JobId } from '../contract/jobs.js';
 export interface ScheduleDeclaration {
   job: JobId;
   scheduleId: string;
-  /** The workflow type the schedule starts, with no arguments: the run claims its window from the schedule's cursor. */
+  /** The workflow type the schedule starts, with no arguments: the run's window starts where the last completed one ended. */
   workflowType: string;
   cron: string;
   /** The environment variable that sets `cron`, named in errors. */

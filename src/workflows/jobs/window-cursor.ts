@@ -63,7 +63,8 @@ function publish(state: WindowCursorState): void {
  * the first run that claims a window. Runs claim a window by signal and get it back by signal; one window is held
  * at a time, waiting claims are answered in order once it is completed or its run has ended without completing
  * it, and a claim that has fallen behind by more than `maxScheduledTimesPerWindow` scheduled times gets a window
- * that long. It never ends: it continues as new with its state.
+ * that long. It never ends: it continues as new with its state. Only runs started on bankflow 1.0 claim from it; it
+ * is retired once none is left (docs/upgrading-workflows.md).
  */
 export async function jobWindowCursor(carried?: WindowCursorState): Promise<never> {
   const cursor = new WindowCursor(carried ?? { coveredUntil: null, held: null, waiting: [] });
