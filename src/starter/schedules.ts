@@ -69,7 +69,7 @@ export async function describeSchedule(ctx: SchedulesContext, input: { id: strin
   return describeDeclared(ctx.client, ctx.taskQueue, declared(ctx, id));
 }
 
-/** Runs the job now; answers the workflow it started. */
+/** Runs the job now, queued behind its running run if one runs; answers the workflow it started. */
 export async function triggerSchedule(ctx: SchedulesContext, input: { id: string }): Promise<TriggeredRun> {
   const { id } = parseInput(idInput, input);
   return triggerDeclared(ctx.client, declared(ctx, id));

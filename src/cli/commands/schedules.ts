@@ -55,7 +55,9 @@ export function scheduleCommands(program: Command): void {
 
   schedules
     .command('trigger')
-    .description('run a job now; it covers the time since its last completed window')
+    .description(
+      'run a job now, after its running run if one runs; it covers the time since its last completed window',
+    )
     .argument('<id>', 'job id (e.g. refund-report) or schedule id')
     .action(
       action(async (id: string) => {
