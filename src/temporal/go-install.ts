@@ -116,13 +116,16 @@ export async function goBuildMainModule(options: GoBuildMainModuleOptions): Prom
     cpSync(source, copy, { recursive: true });
     // The module cache keeps its files read-only; the build may write go.sum.
     chmodTree(copy);
-    const code = await goWithProgress(['build', '-v', '-trimpath', '-o', options.output, options.packageDir], {
-      cwd: copy,
-      env,
-      label: options.label,
-      into: options.output,
-      progress: options.progress,
-    });
+    const code = await goWithProgress(
+      ['build', '-v', '-trimpath', '-o', options.output, options.packageDir],
+      {
+        cwd: copy,
+        env,
+        label: options.label,
+        into: options.output,
+        progress: options.progress,
+      },
+    );
     return code === 0
       ? { ok: true }
       : { ok: false, reason: `go build ${options.packageDir} of ${options.module} exited with code ${code}` };
