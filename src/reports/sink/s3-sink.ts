@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3StoreConfig } from '../../config/report-store.js';
 import type { ChunkWriter, ReportSink } from './report-sink.js';
+import { s3KeyNaming } from './s3-keys.js';
 
 /**
  * A report larger than this goes up as a multipart upload of parts this size (S3's minimum part is 5 MiB), so a
@@ -22,14 +23,6 @@ export const multipartPartBytes = 8 * 1024 * 1024;
 
 /** DeleteObjects takes at most this many keys. */
 const deleteBatch = 1000;
-
-/** How the store's objects are named: the bucket's prefix, then the sink's key. */
-function keyNaming(config: S3StoreConfig) {
-  return {
-    objectKey: (key: string) => `${config.prefix}${key}`,
-    sinkKey: (objectKey: string) => objectKey.slice(config.prefix.length),
-  };
-}
 
 export function s3Client(config: S3StoreConfig): S3Client {
   return new S3Client({
@@ -49,7 +42,7 @@ export function s3Client(config: S3StoreConfig): S3Client {
  * report or the new one, never part of one.
  */
 export function s3Sink(config: S3StoreConfig, client: S3Client = s3Client(config)): ReportSink {
-  const { objectKey, sinkKey } = keyNaming(config);
+  const { objectKey, sinkKey, locate } = s3KeyNaming(config);
   const Bucket = config.bucket;
 
   async function write(key: string, produce: ChunkWriter): Promise<void> {
@@ -114,7 +107,7 @@ export function s3Sink(config: S3StoreConfig, client: S3Client = s3Client(config
   }
 
   return {
-    locate: (key) => `s3://${Bucket}/${objectKey(key)}`,
+    locate,
     put: (key, text) => write(key, (chunk) => chunk(text)),
     write,
     async get(key) {
