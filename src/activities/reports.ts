@@ -6,7 +6,7 @@ import { stagedPageKey, stagingPrefix } from '../reports/files.js';
 import { writeListReport } from '../reports/list-report-writer.js';
 import { listReports } from '../reports/list-reports.js';
 import { storeMetricsSnapshot } from '../reports/metrics-sink.js';
-import { reportSinkFor, type ReportSink } from '../reports/sink/index.js';
+import { reportSinkFor } from '../reports/sink/index.js';
 import type { JobsConfig } from '../config/jobs.js';
 import { addToTotals, emptyTotals } from '../reports/totals.js';
 import type {
@@ -22,8 +22,6 @@ const reportCurrency = 'BRL';
 
 export interface ReportActivityDeps extends JobsConfig {
   bank: BankClient;
-  /** Where reports, staged pages and snapshots go; the one the configuration names (REPORTS_STORE) by default. */
-  sink?: ReportSink;
 }
 
 /**
@@ -32,7 +30,7 @@ export interface ReportActivityDeps extends JobsConfig {
  * totals and the next cursor; the writer, on whichever worker, builds the files from the staged pages.
  */
 export function createReportActivities(deps: ReportActivityDeps) {
-  const sink = deps.sink ?? reportSinkFor(deps);
+  const sink = reportSinkFor(deps);
   return {
     collectReportPage: bankActivity(async (request: ReportPageRequest): Promise<ReportPageResult> => {
       const report = listReports[request.job];

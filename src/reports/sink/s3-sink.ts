@@ -133,7 +133,8 @@ export function s3Sink(config: S3StoreConfig, client: S3Client = s3Client(config
         const failed = deleted.Errors ?? [];
         if (failed.length > 0) {
           throw new Error(
-            `S3 kept ${failed.length} of ${batch.length} objects under ${objectKey(prefix)}: ${failed[0]?.Code} ${failed[0]?.Message}`,
+            `S3 kept ${failed.length} of ${batch.length} objects under ${objectKey(prefix)}: ` +
+              `${failed[0]?.Code} ${failed[0]?.Message}`,
           );
         }
       }
