@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { secret, secretNames } from '../src/config-secrets.js';
 import { ConfigError, loadConfig, parseEnvironment, type Config } from '../src/config.js';
-import { httpUrl, optionalText, port, requestsPerSecond, type Parsed } from '../src/config/fields.js';
+import {
+  httpUrl,
+  optionalPort,
+  optionalText,
+  port,
+  requestsPerSecond,
+  type Parsed,
+} from '../src/config/fields.js';
 import { developmentWebhookSecret } from '../src/development.js';
 
 /**
@@ -26,6 +33,11 @@ const stackVariables = {
   CLUSTER_POSTGRES_BIN: optionalText,
   /** `bankflow cluster`: how many worker processes it runs. */
   CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * `bankflow cluster`: run SeaweedFS's S3 API on this port (its other services take the 9 ports above it) and
+   * have the workers keep reports in its bucket instead of REPORTS_DIR; unset for no object store.
+   */
+  CLUSTER_OBJECT_STORE_PORT: optionalPort,
 };
 
 const checkoutVariables = {
@@ -66,7 +78,13 @@ export interface DevConfig extends Config {
   /** The reference checkout page `bankflow dev` serves on localhost. */
   checkout: { port: number; publicUrl: string | undefined };
   /** `bankflow cluster`: a Temporal server on a private PostgreSQL, with its Web UI and worker processes. */
-  cluster: { postgresPort: number; postgresBin: string | undefined; workers: number };
+  cluster: {
+    postgresPort: number;
+    postgresBin: string | undefined;
+    workers: number;
+    /** The S3 port of the object store the workers keep reports in; none when undefined. */
+    objectStorePort: number | undefined;
+  };
 }
 
 /** The development kit's configuration over the product's. */
@@ -87,6 +105,7 @@ function devConfig(config: Config, e: DevkitEnv): DevConfig {
       postgresPort: e.CLUSTER_POSTGRES_PORT,
       postgresBin: e.CLUSTER_POSTGRES_BIN,
       workers: e.CLUSTER_WORKERS,
+      objectStorePort: e.CLUSTER_OBJECT_STORE_PORT,
     },
   };
 }

@@ -3,6 +3,7 @@ import { secretNames, shownValue, withholdSecrets } from './config-secrets.js';
 import { bankConfig, sandboxAddress, type BankConfig } from './config/bank.js';
 import { codecConfig, type CodecConfig } from './config/codec.js';
 import { jobsConfig, schedulesConfig, type JobsConfig, type SchedulesConfig } from './config/jobs.js';
+import { reportStoreProblems } from './config/report-store.js';
 import { productVariables, type Env } from './config/sections.js';
 import { supportConfig, type SupportConfig } from './config/support.js';
 import { temporalConnectionConfig, type TemporalConnectionConfig } from './config/temporal-connection.js';
@@ -47,6 +48,7 @@ function checkedSchema(temporal: TemporalProfile | undefined) {
     const refuse = (problem: ProfileProblem) =>
       ctx.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
     encryptionKeyProblems(env).forEach(refuse);
+    reportStoreProblems(env).forEach(refuse);
     // A profile that did not resolve is reported on its own; production's checks need one.
     if (env.BANKFLOW_ENV !== 'production' || !temporal) return;
     for (const check of productionChecks) {

@@ -164,6 +164,23 @@ export const productionChecks: ProductionCheck[] = [
     refuses: (env) => weakTokenPositions(env[variable]).length > 0,
     which: (env) => `token ${weakTokenPositions(env[variable]).join(', ')}`,
   })),
+  ...(['REPORTS_S3_REGION', 'REPORTS_S3_ACCESS_KEY_ID', 'REPORTS_S3_SECRET_ACCESS_KEY'] as const).map(
+    (variable): ProductionCheck => ({
+      variable,
+      message:
+        'is required when REPORTS_STORE=s3 and BANKFLOW_ENV=production (every worker of a fleet must reach ' +
+        'the same bucket the same way, not by what the SDK finds on each host)',
+      refuses: (env) => env.REPORTS_STORE === 's3' && env[variable] === undefined,
+    }),
+  ),
+  {
+    variable: 'REPORTS_S3_ENDPOINT',
+    message: 'must be an https:// URL when BANKFLOW_ENV=production (reports hold customer data)',
+    refuses: (env) =>
+      env.REPORTS_STORE === 's3' &&
+      env.REPORTS_S3_ENDPOINT !== undefined &&
+      new URL(env.REPORTS_S3_ENDPOINT).protocol !== 'https:',
+  },
   {
     variable: 'WEBHOOK_AUTH_DISABLED',
     message: 'cannot be true when BANKFLOW_ENV=production',

@@ -7,6 +7,7 @@ import { startCodecServer } from '../../src/stack/codec-process.js';
 import { buildStack, startBankSide, type RunningStack } from './stack-parts.js';
 import type { Tracing } from '../../src/tracing/setup.js';
 import { startWorker } from '../../src/stack/worker-process.js';
+import { reportSinkFor } from '../../src/reports/sink/index.js';
 
 export type DevStack = RunningStack;
 
@@ -54,6 +55,6 @@ export function startDevStack(config: DevConfig, logger: Logger, tracing?: Traci
     urls['Task queue'] = temporal.taskQueue;
     const schedules = await applySchedulesAtStart(temporal, config.schedules, logger);
     urls['Schedules'] = schedules.map((schedule) => schedule.scheduleId).join(', ');
-    urls['Reports'] = config.jobs.reportsDir;
+    urls['Reports'] = reportSinkFor(config.jobs).locate('');
   });
 }

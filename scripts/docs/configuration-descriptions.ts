@@ -79,6 +79,12 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     unset: "Debian's newest `/usr/lib/postgresql/<major>/bin`, installed with apt-get if missing",
   },
   CLUSTER_WORKERS: { meaning: 'worker processes `bankflow cluster` runs' },
+  CLUSTER_OBJECT_STORE_PORT: {
+    meaning:
+      "S3 port of a SeaweedFS object store `bankflow cluster` runs (the 9 ports above it for SeaweedFS's other " +
+      'services), whose bucket its workers keep reports in',
+    unset: 'no object store: the workers write to `REPORTS_DIR`',
+  },
   BANK_BASE_URL: { meaning: "the bank's `{base_url}`", unset: 'the sandbox bank' },
   BANK_CLIENT_ID: { meaning: 'HTTP Basic user (`client_id`) at the bank' },
   BANK_CLIENT_SECRET: { meaning: 'HTTP Basic password (`client_secret`) at the bank' },
@@ -162,8 +168,34 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       'production)',
   },
   REPORTS_DIR: {
-    meaning: 'where reports and snapshots are written (shared by every worker when you run several)',
+    meaning: 'where reports, staged pages and snapshots go with `REPORTS_STORE=directory` (default)',
     unset: '`<BANKFLOW_DATA_DIR>/reports`',
+  },
+  REPORTS_STORE: {
+    meaning:
+      '`directory` (`REPORTS_DIR`) or `s3`: an S3-compatible bucket every worker reaches, holding staged pages, ' +
+      'reports and metrics snapshots (see [operations.md](operations.md#reports-in-an-s3-bucket))',
+  },
+  REPORTS_S3_BUCKET: { meaning: 'the bucket; required when `REPORTS_STORE=s3`' },
+  REPORTS_S3_PREFIX: {
+    meaning: 'prepended to every object key, e.g. `bankflow/reports/`',
+    shownDefault: "empty (the bucket's root)",
+  },
+  REPORTS_S3_ENDPOINT: {
+    meaning: "an S3-compatible server's URL (SeaweedFS, MinIO, Ceph); https in production",
+    unset: 'AWS S3 in `REPORTS_S3_REGION`',
+  },
+  REPORTS_S3_REGION: { meaning: "the bucket's region; required in production", unset: '`us-east-1`' },
+  REPORTS_S3_ACCESS_KEY_ID: {
+    meaning: 'the access key id; required in production, with `REPORTS_S3_SECRET_ACCESS_KEY`',
+    unset: "the AWS SDK's default credential chain (development only)",
+  },
+  REPORTS_S3_SECRET_ACCESS_KEY: {
+    meaning: 'the secret access key (never printed); required in production, with `REPORTS_S3_ACCESS_KEY_ID`',
+    unset: "the AWS SDK's default credential chain (development only)",
+  },
+  REPORTS_S3_FORCE_PATH_STYLE: {
+    meaning: 'address the bucket in the path (`https://host/bucket/key`); most S3-compatible servers need it',
   },
   METRICS_BANK_ACCOUNT_IDS: {
     meaning: 'comma-separated bank account uuids the metrics snapshot reads',

@@ -10,7 +10,7 @@ export interface ActivityDeps {
   bank: BankClient;
   /** The fleet's bank calls per second (BANK_RATE_LIMIT_PER_SECOND); unset for no limit. */
   bankRequestsPerSecond?: number;
-  /** Scheduled jobs: the reports directory, the metrics accounts and an optional snapshot sink. */
+  /** Scheduled jobs: where reports go (the directory or the S3 store) and the metrics accounts. */
   jobs: Omit<ReportActivityDeps, 'bank'>;
   /** A client on the worker's own connection, for what workflows ask of Temporal (schedule times, unmatched events). */
   temporal: Client;

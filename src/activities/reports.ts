@@ -1,11 +1,13 @@
-import { rm } from 'node:fs/promises';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { BankClient } from '../bank/client.js';
 import { BankInvalidResponseError } from '../bank/errors.js';
-import { stagedPageFile, stagingDir, writeTextAtomically } from '../reports/files.js';
+import { stagedPageKey, stagingPrefix } from '../reports/files.js';
 import { writeListReport } from '../reports/list-report-writer.js';
 import { listReports } from '../reports/list-reports.js';
-import { fileSnapshotSink, type MetricsSnapshotSink } from '../reports/metrics-sink.js';
+import { storeMetricsSnapshot } from '../reports/metrics-sink.js';
+import { reportSinkFor } from '../reports/sink/index.js';
+import type { JobsConfig } from '../config/jobs.js';
 import { addToTotals, emptyTotals } from '../reports/totals.js';
 import type {
   MetricsSnapshot,
@@ -18,21 +20,17 @@ import { bankActivity } from './failures.js';
 /** Report amounts are summed in one currency; the bank's money is in BRL. */
 const reportCurrency = 'BRL';
 
-export interface ReportActivityDeps {
+export interface ReportActivityDeps extends JobsConfig {
   bank: BankClient;
-  reportsDir: string;
-  metricsBankAccountIds: string[];
-  /** Where metrics snapshots go; JSON files in `reportsDir` by default. */
-  metricsSink?: MetricsSnapshotSink;
 }
 
 /**
  * The scheduled jobs' activities. A list report's records never travel through workflow history: each page
- * activity stages its records on disk and answers only the page's totals and the next cursor, and the writer
- * builds the files from the staged pages.
+ * activity stages its records in the report sink, which every worker reaches, and answers only the page's
+ * totals and the next cursor; the writer, on whichever worker, builds the files from the staged pages.
  */
 export function createReportActivities(deps: ReportActivityDeps) {
-  const sink = deps.metricsSink ?? fileSnapshotSink(deps.reportsDir);
+  const sink = reportSinkFor(deps);
   return {
     collectReportPage: bankActivity(async (request: ReportPageRequest): Promise<ReportPageResult> => {
       const report = listReports[request.job];
@@ -55,21 +53,23 @@ export function createReportActivities(deps: ReportActivityDeps) {
         }
         totals = addToTotals(totals, record.status, record.amount.amount);
       }
-      const file = stagedPageFile(stagingDir(deps.reportsDir, request.stagingKey), request.page);
-      await writeTextAtomically(file, page.data.map((record) => `${JSON.stringify(record)}\n`).join(''));
+      await sink.put(
+        stagedPageKey(request.stagingKey, request.page),
+        page.data.map((record) => `${JSON.stringify(record)}\n`).join(''),
+      );
       return { totals, after: hasNext ? after : null };
     }),
 
-    writeListReport: (request: WriteReportRequest) => writeListReport(deps.reportsDir, request, new Date()),
+    writeListReport: (request: WriteReportRequest) =>
+      writeListReport({ sink, heartbeat: () => Context.current().heartbeat() }, request, new Date()),
 
-    discardReportStaging: (stagingKey: string) =>
-      rm(stagingDir(deps.reportsDir, stagingKey), { recursive: true, force: true }),
+    discardReportStaging: (stagingKey: string) => sink.deletePrefix(stagingPrefix(stagingKey)),
 
     /** The worker's METRICS_BANK_ACCOUNT_IDS, read through an activity so the workflow stays deterministic. */
     metricsAccounts: async (): Promise<string[]> => deps.metricsBankAccountIds,
 
     storeMetricsSnapshot: async (snapshot: MetricsSnapshot): Promise<{ file: string }> => ({
-      file: await sink.store(snapshot, new Date()),
+      file: await storeMetricsSnapshot(sink, snapshot, new Date()),
     }),
   };
 }

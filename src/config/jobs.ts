@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { uuid } from '../bank/schemas/common.js';
 import { optionalText, type Parsed } from './fields.js';
 import type { GeneralEnv } from './general.js';
+import { s3StoreConfig, type ReportStoreEnv, type S3StoreConfig } from './report-store.js';
 
 /** A cron expression as Temporal Schedules read it: 5 to 7 fields, or a shortcut such as `@hourly`. */
 const cron = (fallback: string) =>
@@ -69,8 +70,11 @@ export type JobEnv = Parsed<typeof jobVariables>;
 
 /** What the scheduled jobs need on the worker: where files go and which accounts metrics snapshots read. */
 export interface JobsConfig {
+  /** Where reports go when no S3 store is configured. */
   reportsDir: string;
   metricsBankAccountIds: string[];
+  /** The bucket every worker stages and writes reports in (REPORTS_STORE=s3); the directory otherwise. */
+  s3?: S3StoreConfig;
 }
 
 /** How the Temporal Schedules are declared (src/schedules/declarations.ts). */
@@ -80,10 +84,12 @@ export interface SchedulesConfig {
   cron: { attemptsSync: string; metrics: string; reports: string };
 }
 
-export function jobsConfig(env: JobEnv & Pick<GeneralEnv, 'BANKFLOW_DATA_DIR'>): JobsConfig {
+export function jobsConfig(env: JobEnv & ReportStoreEnv & Pick<GeneralEnv, 'BANKFLOW_DATA_DIR'>): JobsConfig {
+  const s3 = s3StoreConfig(env);
   return {
     reportsDir: env.REPORTS_DIR ?? path.join(env.BANKFLOW_DATA_DIR, 'reports'),
     metricsBankAccountIds: env.METRICS_BANK_ACCOUNT_IDS,
+    ...(s3 ? { s3 } : {}),
   };
 }
 

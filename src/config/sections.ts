@@ -3,6 +3,7 @@ import { codecVariables } from './codec.js';
 import type { Parsed } from './fields.js';
 import { generalVariables } from './general.js';
 import { jobVariables } from './jobs.js';
+import { reportStoreVariables } from './report-store.js';
 import { supportVariables } from './support.js';
 import { temporalConnectionVariables } from './temporal-connection.js';
 import { temporalToolsVariables } from './temporal-tools.js';
@@ -20,6 +21,7 @@ export const configSections = [
   { title: 'Webhook receiver', variables: webhookVariables },
   { title: 'Codec server', variables: codecVariables },
   { title: 'Scheduled jobs', variables: jobVariables },
+  { title: 'Report store', variables: reportStoreVariables },
   { title: 'Traces (OpenTelemetry)', variables: tracingVariables },
   { title: 'Support', variables: supportVariables },
 ] as const;
@@ -33,6 +35,7 @@ export const productVariables = {
   ...webhookVariables,
   ...codecVariables,
   ...jobVariables,
+  ...reportStoreVariables,
   ...tracingVariables,
   ...supportVariables,
 };

@@ -1,25 +1,23 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { WriteReportRequest, WrittenReport } from '../contract/jobs.js';
 import { csvLine } from './csv.js';
-import { stagedPageFile, stagingDir, windowFileBase, writeAtomically, writeTextAtomically } from './files.js';
+import { stagedPageKey, windowFileBase } from './files.js';
 import { listReports, type ListReport, type ReportRecord } from './list-reports.js';
 import type { CsvValue } from './csv.js';
+import type { ReportSink } from './sink/index.js';
 import { addToTotals, emptyTotals, totalsInFile, type TotalsInFile } from './totals.js';
 
 type StagedRecord = { record: ReportRecord; row: CsvValue[] };
 
-async function readStagedPage(report: ListReport, file: string): Promise<StagedRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+async function readStagedPage(sink: ReportSink, report: ListReport, key: string): Promise<StagedRecord[]> {
+  const text = await sink.get(key);
+  if (text === undefined) {
     throw ApplicationFailure.create({
       type: 'ReportStagingMissing',
       nonRetryable: true,
-      message: `staged page ${file} is missing; every worker must see the same REPORTS_DIR`,
+      message:
+        `staged page ${sink.locate(key)} is missing; every worker must reach the same report store ` +
+        '(REPORTS_STORE=s3, or one REPORTS_DIR)',
     });
   }
   return text
@@ -28,9 +26,19 @@ async function readStagedPage(report: ListReport, file: string): Promise<StagedR
     .map((line) => report.read(JSON.parse(line)));
 }
 
+/** What the writer reads from and writes to, and how it tells Temporal it is alive. */
+export interface ReportWriting {
+  sink: ReportSink;
+  /** Called after every page read, so a worker that died mid-report is noticed by its heartbeat timeout. */
+  heartbeat: () => void;
+}
+
 /** The staged pages in order, one page in memory at a time. */
-async function* stagedPages(report: ListReport, dir: string, pages: number) {
-  for (let page = 0; page < pages; page++) yield await readStagedPage(report, stagedPageFile(dir, page));
+async function* stagedPages(writing: ReportWriting, report: ListReport, request: WriteReportRequest) {
+  for (let page = 0; page < request.pages; page++) {
+    yield await readStagedPage(writing.sink, report, stagedPageKey(request.stagingKey, page));
+    writing.heartbeat();
+  }
 }
 
 function totalsCsv(totals: TotalsInFile): string {
@@ -48,22 +56,23 @@ function totalsCsv(totals: TotalsInFile): string {
 }
 
 /**
- * Writes a list report from its staged pages: `<job>_<from>_<to>.json` (window, totals, every record as the
- * bank sent it), `.csv` (one row per record) and `-totals.csv` (count and amounts per status, then all). Totals
- * are computed from the very records written, so the files always agree with each other.
+ * Writes a list report from its staged pages in the sink: `<job>_<from>_<to>.json` (window, totals, every record
+ * as the bank sent it), `.csv` (one row per record) and `-totals.csv` (count and amounts per status, then all).
+ * Totals are computed from the very records written, so the files always agree with each other.
  */
 export async function writeListReport(
-  reportsDir: string,
+  writing: ReportWriting,
   request: WriteReportRequest,
   generatedAt: Date,
 ): Promise<WrittenReport> {
+  const { sink } = writing;
   const report = listReports[request.job];
-  const dir = stagingDir(reportsDir, request.stagingKey);
-  const base = path.join(reportsDir, windowFileBase(request.job, request.window));
-  const files = { json: `${base}.json`, csv: `${base}.csv`, totalsCsv: `${base}-totals.csv` };
+  const base = windowFileBase(request.job, request.window);
+  const keys = { json: `${base}.json`, csv: `${base}.csv`, totalsCsv: `${base}-totals.csv` };
+  const pages = () => stagedPages(writing, report, request);
 
   let counted = emptyTotals();
-  for await (const page of stagedPages(report, dir, request.pages)) {
+  for await (const page of pages()) {
     for (const { record } of page) counted = addToTotals(counted, record.status, record.amount.amount);
   }
   const totals = totalsInFile(counted);
@@ -73,21 +82,24 @@ export async function writeListReport(
     null,
     2,
   );
-  await writeAtomically(files.json, async (write) => {
+  await sink.write(keys.json, async (write) => {
     await write(`${head.slice(0, -2)},\n  ${JSON.stringify(report.recordsKey)}: [`);
     let written = 0;
-    for await (const page of stagedPages(report, dir, request.pages)) {
+    for await (const page of pages()) {
       const lines = page.map(({ record }) => `${written++ === 0 ? '' : ','}\n    ${JSON.stringify(record)}`);
       await write(lines.join(''));
     }
     await write(written === 0 ? ']\n}\n' : '\n  ]\n}\n');
   });
-  await writeAtomically(files.csv, async (write) => {
+  await sink.write(keys.csv, async (write) => {
     await write(csvLine(report.headers));
-    for await (const page of stagedPages(report, dir, request.pages)) {
+    for await (const page of pages()) {
       await write(page.map(({ row }) => csvLine(row)).join(''));
     }
   });
-  await writeTextAtomically(files.totalsCsv, totalsCsv(totals));
-  return { totals, files };
+  await sink.put(keys.totalsCsv, totalsCsv(totals));
+  return {
+    totals,
+    files: { json: sink.locate(keys.json), csv: sink.locate(keys.csv), totalsCsv: sink.locate(keys.totalsCsv) },
+  };
 }

@@ -1,33 +1,29 @@
-import path from 'node:path';
 import type { MetricsSnapshot } from '../contract/jobs.js';
-import { windowFileBase, writeTextAtomically } from './files.js';
-
-/** Where metrics snapshots are kept; answers where this one went. */
-export interface MetricsSnapshotSink {
-  store(snapshot: MetricsSnapshot, takenAt: Date): Promise<string>;
-}
+import { windowFileBase } from './files.js';
+import type { ReportSink } from './sink/index.js';
 
 /**
- * One JSON file per workflow run, `metrics-snapshot_<from>_<to>_<run id>.json`: a snapshot is a reading taken at
- * a moment, so a second run over the same window keeps its own reading instead of replacing the first.
+ * Stores a snapshot as one JSON object per workflow run, `metrics-snapshot_<from>_<to>_<run id>.json`, and
+ * answers where it went: a snapshot is a reading taken at a moment, so a second run over the same window keeps
+ * its own reading instead of replacing the first.
  */
-export function fileSnapshotSink(dir: string): MetricsSnapshotSink {
-  return {
-    async store(snapshot, takenAt) {
-      const file = path.join(dir, `${windowFileBase(snapshot.job, snapshot.window)}_${snapshot.runId}.json`);
-      const content = {
-        job: snapshot.job,
-        window: snapshot.window,
-        taken_at: takenAt.toISOString(),
-        run_id: snapshot.runId,
-        accounts: snapshot.accounts.map((account) => ({
-          bank_account_id: account.bankAccountId,
-          ...(account.metrics ?? {}),
-          error: account.error,
-        })),
-      };
-      await writeTextAtomically(file, `${JSON.stringify(content, null, 2)}\n`);
-      return file;
-    },
+export async function storeMetricsSnapshot(
+  sink: ReportSink,
+  snapshot: MetricsSnapshot,
+  takenAt: Date,
+): Promise<string> {
+  const key = `${windowFileBase(snapshot.job, snapshot.window)}_${snapshot.runId}.json`;
+  const content = {
+    job: snapshot.job,
+    window: snapshot.window,
+    taken_at: takenAt.toISOString(),
+    run_id: snapshot.runId,
+    accounts: snapshot.accounts.map((account) => ({
+      bank_account_id: account.bankAccountId,
+      ...(account.metrics ?? {}),
+      error: account.error,
+    })),
   };
+  await sink.put(key, `${JSON.stringify(content, null, 2)}\n`);
+  return sink.locate(key);
 }

@@ -57,15 +57,22 @@ export function windowWithOne(
   return { from: new Date(at).toISOString(), to: new Date(next).toISOString() };
 }
 
-/** The history length of every run of a workflow, following continue-as-new from the first run. */
-export async function historyLengthsOfChain(client: Client, workflowId: string, firstRunId: string) {
-  const lengths: number[] = [];
+/** The history of every run of a workflow, following continue-as-new from the first run. */
+export async function historiesOfChain(client: Client, workflowId: string, firstRunId: string) {
+  const histories: History[] = [];
   let runId: string | undefined = firstRunId;
   while (runId) {
     const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    const events = history.events ?? [];
-    lengths.push(events.length);
-    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+    histories.push(history);
+    runId =
+      history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }
-  return lengths;
+  return histories;
+}
+
+/** The history length of every run of a workflow, following continue-as-new from the first run. */
+export async function historyLengthsOfChain(client: Client, workflowId: string, firstRunId: string) {
+  return (await historiesOfChain(client, workflowId, firstRunId)).map(
+    (history) => history.events?.length ?? 0,
+  );
 }

@@ -79,6 +79,12 @@ describe('bankflow cluster: configuration', () => {
       /CLUSTER_POSTGRES_PORT: must be a fixed port/,
     );
     expect(() => developmentConfig({ CLUSTER_WORKERS: '0' })).toThrow(/CLUSTER_WORKERS/);
+    const withObjectStore = clusterPorts(developmentConfig({ CLUSTER_OBJECT_STORE_PORT: '18333' }));
+    expect(
+      withObjectStore
+        .filter((entry) => entry.variable === 'CLUSTER_OBJECT_STORE_PORT')
+        .map((entry) => entry.port),
+    ).toEqual([18333, 18334, 18335, 18336, 18337, 18338, 18339, 18340, 18341, 18342]);
   });
 
   it('sets up both databases idempotently, the password never on the command line', () => {

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { problemsOf, productionEnv } from '../helpers/config-env.js';
 import { csvField, csvLine } from '../../src/reports/csv.js';
 import { fileInstant, windowFileBase } from '../../src/reports/files.js';
 import {
@@ -90,6 +91,74 @@ describe('scheduled jobs configuration', () => {
       reason: expect.stringMatching(/must be a cron expression .*\(got "0 \*"\)$/),
     });
     expect(problems({ SCHEDULE_ID_PREFIX: 'a/b' })[0]?.variable).toBe('SCHEDULE_ID_PREFIX');
+  });
+});
+
+describe('the report store', () => {
+  const s3 = {
+    REPORTS_STORE: 's3',
+    REPORTS_S3_BUCKET: 'acme-reports',
+    REPORTS_S3_PREFIX: 'bankflow/',
+    REPORTS_S3_ENDPOINT: 'https://s3.acme.example',
+    REPORTS_S3_REGION: 'sa-east-1',
+    REPORTS_S3_ACCESS_KEY_ID: 'acme-reports-key',
+    REPORTS_S3_SECRET_ACCESS_KEY: 'acme-reports-secret-key-0123456789abcdef',
+    REPORTS_S3_FORCE_PATH_STYLE: 'true',
+  };
+  const temporal = { TEMPORAL_ADDRESS: 'temporal.acme.example:7233', TEMPORAL_TLS: 'true' };
+
+  it('is the directory unless REPORTS_STORE=s3, which reads the bucket from its variables', () => {
+    expect(loadConfig({ BANKFLOW_ENV: 'development', BANKFLOW_DATA_DIR: '/d' }).jobs.s3).toBeUndefined();
+    expect(loadConfig({ BANKFLOW_ENV: 'development', ...s3 }).jobs.s3).toEqual({
+      bucket: 'acme-reports',
+      prefix: 'bankflow/',
+      endpoint: 'https://s3.acme.example',
+      region: 'sa-east-1',
+      credentials: {
+        accessKeyId: 'acme-reports-key',
+        secretAccessKey: 'acme-reports-secret-key-0123456789abcdef',
+      },
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ ...productionEnv(), ...temporal, ...s3 }).jobs.s3?.bucket).toBe('acme-reports');
+  });
+
+  it('refuses a bucket it cannot reach, naming the variable, and never prints the secret key', () => {
+    expect(problemsOf({ BANKFLOW_ENV: 'development', REPORTS_STORE: 's3' })).toMatch(
+      /REPORTS_S3_BUCKET: is required when REPORTS_STORE=s3/,
+    );
+    const halfKey = problemsOf({
+      BANKFLOW_ENV: 'development',
+      REPORTS_STORE: 's3',
+      REPORTS_S3_BUCKET: 'b',
+      REPORTS_S3_SECRET_ACCESS_KEY: s3.REPORTS_S3_SECRET_ACCESS_KEY,
+    });
+    expect(halfKey).toMatch(/REPORTS_S3_ACCESS_KEY_ID: is required with the other/);
+    expect(halfKey).not.toContain(s3.REPORTS_S3_SECRET_ACCESS_KEY);
+    expect(problemsOf({ BANKFLOW_ENV: 'development', REPORTS_STORE: 'nfs' })).toMatch(/REPORTS_STORE:/);
+    expect(problemsOf({ BANKFLOW_ENV: 'development', REPORTS_S3_PREFIX: '/abs' })).toMatch(
+      /REPORTS_S3_PREFIX: must not start with \//,
+    );
+  });
+
+  it('refuses an incomplete or plaintext S3 store in production, each variable by name', () => {
+    const incomplete = problemsOf({
+      ...productionEnv(),
+      ...temporal,
+      REPORTS_STORE: 's3',
+      REPORTS_S3_BUCKET: 'acme-reports',
+      REPORTS_S3_ENDPOINT: 'http://s3.internal:8333',
+    });
+    for (const variable of [
+      'REPORTS_S3_REGION',
+      'REPORTS_S3_ACCESS_KEY_ID',
+      'REPORTS_S3_SECRET_ACCESS_KEY',
+    ]) {
+      expect(incomplete).toMatch(
+        new RegExp(`${variable}: is required when REPORTS_STORE=s3 and BANKFLOW_ENV=production`),
+      );
+    }
+    expect(incomplete).toMatch(/REPORTS_S3_ENDPOINT: must be an https:\/\/ URL when BANKFLOW_ENV=production/);
   });
 });
 

@@ -10,6 +10,8 @@ import {
   registerSearchAttributes,
 } from '../../../src/temporal/search-attribute-registration.js';
 import { provideServerBinaries } from '../../temporal/server-binaries.js';
+import { objectStorePortsFrom, startObjectStore } from '../../object-store/seaweedfs.js';
+import { findWeed } from '../../object-store/weed-binary.js';
 import { startCodecServer } from '../../../src/stack/codec-process.js';
 import { buildStack, startBankSide, type RunningStack } from '../stack-parts.js';
 import { assertPortsFree, namedServerPorts, serverPorts, type NamedPort } from './ports.js';
@@ -33,6 +35,11 @@ export function clusterPorts(config: DevConfig): NamedPort[] {
   return [
     named(config.cluster.postgresPort, 'PostgreSQL', 'CLUSTER_POSTGRES_PORT'),
     ...namedServerPorts(serverPorts(config.devServerPort)),
+    ...(config.cluster.objectStorePort === undefined
+      ? []
+      : Object.entries(objectStorePortsFrom(config.cluster.objectStorePort)).map(([what, port]) =>
+          named(port, `SeaweedFS ${what}`, 'CLUSTER_OBJECT_STORE_PORT'),
+        )),
     named(config.temporal.uiPort, 'Temporal Web UI', 'TEMPORAL_UI_PORT'),
     named(config.codec.port, 'codec server', 'CODEC_PORT'),
     named(config.webhooks.port, 'webhook receiver', 'WEBHOOK_PORT'),
@@ -49,13 +56,18 @@ export function clusterPorts(config: DevConfig): NamedPort[] {
  * `bankflow cluster`: a production-shaped Temporal on this host. A private PostgreSQL, the server's schema
  * (default store and SQL visibility, applied idempotently), the Temporal server and its Web UI, the namespace
  * with bankflow's search attributes, the codec server, the webhook receiver and the sandbox bank (unless
- * BANK_BASE_URL), CLUSTER_WORKERS worker processes, and the schedules; stopped in reverse order.
+ * BANK_BASE_URL), with CLUSTER_OBJECT_STORE_PORT a SeaweedFS object store holding the workers' reports,
+ * CLUSTER_WORKERS worker processes, and the schedules; stopped in reverse order.
  */
 export async function startClusterStack(config: DevConfig, logger: Logger): Promise<RunningStack> {
   const postgresBin = findPostgres({ explicitBin: config.cluster.postgresBin });
   const ports = serverPorts(config.devServerPort);
   await assertPortsFree(clusterPorts(config));
   const binaries = await provideServerBinaries({ pathEnv: config.temporal.searchPath });
+  const weed =
+    config.cluster.objectStorePort === undefined
+      ? undefined
+      : await findWeed({ pathEnv: config.temporal.searchPath });
   const clusterDir = path.resolve(config.dataDir, 'cluster');
   const { namespace } = config.temporal;
 
@@ -104,11 +116,32 @@ export async function startClusterStack(config: DevConfig, logger: Logger): Prom
     parts.add(() => ui.stop());
     urls['Temporal UI'] = `http://localhost:${config.temporal.uiPort}`;
 
+    const objectStore =
+      weed && config.cluster.objectStorePort !== undefined
+        ? await startObjectStore({
+            weed,
+            dir: path.join(clusterDir, 'seaweedfs'),
+            ports: objectStorePortsFrom(config.cluster.objectStorePort),
+            bucket: 'bankflow-reports',
+            logger,
+          })
+        : undefined;
+    if (objectStore) {
+      parts.add(() => objectStore.stop());
+      urls['Reports'] =
+        `${objectStore.store.endpoint} bucket ${objectStore.store.bucket} (pid ${objectStore.pid})`;
+    }
+
     const bank = await startBankSide(parts, config, temporal, logger);
     const metrics = config.temporal.metrics;
     const workers = await startWorkerProcesses({
       count: config.cluster.workers,
-      env: { BANKFLOW_ENV: config.env, TEMPORAL_ADDRESS: address, BANK_BASE_URL: bank.baseUrl },
+      env: {
+        BANKFLOW_ENV: config.env,
+        TEMPORAL_ADDRESS: address,
+        BANK_BASE_URL: bank.baseUrl,
+        ...objectStore?.env,
+      },
       metricsPorts: { sdk: metrics?.sdkPort, worker: metrics?.workerPort },
       logger,
       temporal: { connection, namespace, taskQueue: temporal.taskQueue },

@@ -16,13 +16,20 @@ import { jobStatuses } from '../../contract/jobs.js';
 
 const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>(bankCallOptions);
 
-/** Writing files is local work: retried with backoff while the disk is full or unreachable. */
-const fileWriteOptions: ActivityOptions = {
+/** Writing to the report sink (disk or bucket): retried with backoff while it is full or unreachable. */
+const sinkWriteOptions: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
   retry: outageRetry,
 };
-const { writeListReport, discardReportStaging } =
-  proxyActivities<Pick<Activities, 'writeListReport' | 'discardReportStaging'>>(fileWriteOptions);
+const { discardReportStaging } = proxyActivities<Pick<Activities, 'discardReportStaging'>>(sinkWriteOptions);
+/**
+ * The writer heartbeats after every staged page it reads: a worker that dies mid-report is noticed within the
+ * heartbeat timeout, and another worker (reaching the same sink) writes the report again from the start.
+ */
+const { writeListReport } = proxyActivities<Pick<Activities, 'writeListReport'>>({
+  ...sinkWriteOptions,
+  heartbeatTimeout: '30 seconds',
+});
 
 /**
  * Pages fetched per workflow run before continuing as new. A page costs six history events (its activity and
@@ -46,7 +53,7 @@ function publish(job: ListReportJob, progress: ReportProgress, phase: string): v
 }
 
 /**
- * A list report over a window: one activity per page, each staging its records on disk and answering only its
+ * A list report over a window: one activity per page, each staging its records in the sink and answering only its
  * totals and the next cursor; every `reportPagesPerRun` pages the workflow continues as new with the cursor and
  * the running totals. Then the writer builds the JSON and CSV files from the staged pages. A scheduled run still
  * catching up continues as new without progress once its window is written, to report the next window.
