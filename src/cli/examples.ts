@@ -155,7 +155,7 @@ export const commandExamples: Record<string, CommandExamples> = {
   },
   'recurrence cancel': {
     lines: [
-      "npx bankflow recurrence cancel --external-id contract-0042 --reason ' '   # exits 1: reason: required, a non-empty text saying why",
+      "npx bankflow recurrence cancel --external-id contract-0042 --reason ' '   # exits 1: --reason: required, a non-empty text saying why",
       "npx bankflow recurrence cancel --external-id contract-0042 --reason 'customer ended the contract'   # prints the result: outcome stopped",
       "npx bankflow recurrence cancel --external-id contract-0042 --reason 'again'   # exits 1: recurrence:contract-0042 has ended ...",
     ],
