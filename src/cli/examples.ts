@@ -153,6 +153,13 @@ export const commandExamples: Record<string, CommandExamples> = {
       'npx bankflow recurrence get --external-id contract-0042   # status, attempts, duplicates ignored, runs',
     ],
   },
+  'recurrence cancel': {
+    lines: [
+      "npx bankflow recurrence cancel --external-id contract-0042 --reason ' '   # exits 1: --reason: required, a non-empty text saying why",
+      "npx bankflow recurrence cancel --external-id contract-0042 --reason 'customer ended the contract'   # prints the result: outcome stopped",
+      "npx bankflow recurrence cancel --external-id contract-0042 --reason 'again'   # exits 1: recurrence:contract-0042 has ended ...",
+    ],
+  },
   'sync attempts': {
     lines: [
       'npx bankflow sync attempts --from 2026-06-01T00:00:00Z --to 2026-06-02T00:00:00Z   # prints the summary',

@@ -19,8 +19,13 @@ export interface EnrollmentInput {
   /** Open Finance no-redirect journey defaults: 15 minutes for the account holder, 5 for the registration. */
   deadlines?: { accountHolderValidationMs?: number; registrationMs?: number };
   polling?: PollingSettings;
-  /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
-  resume?: { journey: EnrollmentJourney; replies: KeptReplies<EnrollmentStarted> };
+  /** How long one run watches an authorized enrollment before it continues as new (run-lifetime.ts). */
+  maxRunMs?: number;
+  /**
+   * Set by continue-as-new: the journey so far, the answers given and the newest webhook keys heard (so a
+   * duplicate delivered to the next run is still one), followed on in a fresh run.
+   */
+  resume?: { journey: EnrollmentJourney; replies: KeptReplies<EnrollmentStarted>; webhookKeys?: string[] };
 }
 
 /** Where the journey stands. `authorized` is the outcome of the journey and a state the enrollment then stays

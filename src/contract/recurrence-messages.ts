@@ -1,6 +1,11 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Recurrence } from '../bank/schemas/recurrence.js';
-import type { AttemptsBatch, RecurrenceState } from './recurrence.js';
+import type {
+  AttemptsBatch,
+  RecurrenceCancelRequest,
+  RecurrenceResult,
+  RecurrenceState,
+} from './recurrence.js';
 import type { StartTerms } from './start-terms.js';
 import type { ReceivedWebhook } from './webhook-events.js';
 
@@ -18,3 +23,11 @@ export const recurrenceGeneratedUpdate = defineUpdate<Recurrence, [StartTerms]>(
 export const recurrenceAttemptsSignal = defineSignal<[AttemptsBatch]>('recurrenceAttempts');
 /** A `recurrence_collection_attempt` webhook, routed by the receiver. */
 export const recurrenceWebhookSignal = defineSignal<[ReceivedWebhook]>('recurrenceWebhook');
+/**
+ * The merchant cancels the recurrence, with a reason: the workflow stops following it and ends, and the update
+ * answers the workflow's result. Refused, naming the field, for a missing, blank or too long reason, and for a
+ * recurrence that has already ended.
+ */
+export const cancelRecurrenceUpdate = defineUpdate<RecurrenceResult, [RecurrenceCancelRequest]>(
+  'cancelRecurrence',
+);

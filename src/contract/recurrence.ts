@@ -56,9 +56,11 @@ export interface RecurrenceSettings {
   maxHistoryEvents?: number;
   /** Attempts kept one by one; older final ones are folded into counts (the workflow's attempt table). */
   maxAttemptsKept?: number;
+  /** How long one run stays open before it continues as new (run-lifetime.ts); at most, and by default, 30 days. */
+  maxRunMs?: number;
 }
 
-export const defaultRecurrenceSettings: Required<RecurrenceSettings> = {
+export const defaultRecurrenceSettings: Required<Omit<RecurrenceSettings, 'maxRunMs'>> = {
   maxHistoryEvents: 2_000,
   maxAttemptsKept: 500,
 };
@@ -72,6 +74,8 @@ export interface RecurrenceCarry {
   runs: number;
   /** Webhook-announced attempts the bank's GET has yet to confirm; absent when there are none. */
   confirming?: PendingConfirmation[];
+  /** The newest webhook keys heard, oldest first: a duplicate delivered to the next run is still one. */
+  webhookKeys?: string[];
 }
 
 export interface RecurrenceInput {
@@ -81,7 +85,12 @@ export interface RecurrenceInput {
   resume?: RecurrenceCarry;
 }
 
-export type RecurrencePhase = 'generating' | 'active' | 'refused' | RecurrenceOutcome;
+/**
+ * `stopped`: the merchant cancelled the recurrence through bankflow (the cancel update), and bankflow no longer
+ * follows it. The bank's API has no call that cancels a recurrence or reads one back, so the bank's record keeps
+ * the status it had; the reason says so.
+ */
+export type RecurrencePhase = 'generating' | 'active' | 'refused' | 'stopped' | RecurrenceOutcome;
 
 export interface RecurrenceUpdateCounts {
   /** Attempt updates that changed the table (a new attempt, or a newer status of a known one). */
@@ -98,6 +107,8 @@ export interface RecurrenceUpdateCounts {
   fromSync: number;
   /** Webhooks about this recurrence's attempts; each is taken only as far as the bank's GET confirms it. */
   fromWebhooks: number;
+  /** Deliveries of a webhook already heard (by event key), in this run or an earlier one: nothing is read again. */
+  duplicateWebhooks?: number;
 }
 
 export interface RecurrenceState {
@@ -121,11 +132,19 @@ export interface RecurrenceState {
 }
 
 export interface RecurrenceResult {
-  outcome: RecurrenceOutcome;
+  outcome: RecurrenceOutcome | 'stopped';
   reason: string;
   recurrence: Recurrence;
   attemptsByStatus: Record<string, number>;
 }
+
+/** The merchant's cancel of a recurrence: why, in words kept in the workflow's outcome. */
+export interface RecurrenceCancelRequest {
+  reason: string;
+}
+
+/** The longest cancel reason taken, in characters. */
+export const maxCancelReasonLength = 500;
 
 /** The attempts the sync found for this recurrence on one page. */
 export interface AttemptsBatch {

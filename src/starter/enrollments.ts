@@ -83,7 +83,7 @@ export async function startEnrollment(
  * How long an enrollment's waits take, for bankflow's own tests and benchmarks that run in real time. Not part of
  * the starter's public API: merchants get the bank's windows.
  */
-export type EnrollmentTuning = Pick<EnrollmentInput, 'deadlines' | 'polling'>;
+export type EnrollmentTuning = Pick<EnrollmentInput, 'deadlines' | 'polling' | 'maxRunMs'>;
 
 /** `startEnrollment` with the enrollment's waits tuned; see EnrollmentTuning. */
 export async function startTunedEnrollment(

@@ -26,6 +26,7 @@ export {
   type StartPaymentInput,
 } from './payments.js';
 export {
+  cancelRecurrence,
   getRecurrence,
   runAttemptsSync,
   startRecurrence,

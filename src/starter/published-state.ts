@@ -86,6 +86,7 @@ export const recurrencePhases: readonly RecurrencePhase[] = [
   'generating',
   'active',
   'refused',
+  'stopped',
   'rejected',
   'cancelled',
   'expired',

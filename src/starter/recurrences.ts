@@ -10,9 +10,15 @@ import {
 } from '../bank/schemas/recurrence.js';
 import { jobIds } from '../contract/jobs.js';
 import { workflowIds } from '../contract/ids.js';
-import { recurrenceGeneratedUpdate, recurrenceStateQuery } from '../contract/recurrence-messages.js';
+import { printable } from '../bank/schemas/printable.js';
+import {
+  cancelRecurrenceUpdate,
+  recurrenceGeneratedUpdate,
+  recurrenceStateQuery,
+} from '../contract/recurrence-messages.js';
 import {
   initialRecurrenceSummary,
+  maxCancelReasonLength,
   recurrenceWorkflowType,
   sensitiveRecurrenceTerms,
   type RecurrenceResult,
@@ -29,7 +35,8 @@ import {
   type AttemptsSyncWorkflow,
 } from '../contract/attempts-sync.js';
 import type { StarterContext } from './context.js';
-import { startOrJoin } from './merchant-requests.js';
+import { idempotencyKey } from './idempotency.js';
+import { askWorkflow, requestId, startOrJoin } from './merchant-requests.js';
 import { recurrenceStartSchema } from './published-state.js';
 import { untilAnswered } from './polling.js';
 import { parseInput } from './errors.js';
@@ -38,6 +45,7 @@ import { failureTypes } from '../contract/failure-types.js';
 const recurrenceSettings = z.object({
   maxHistoryEvents: z.number().int().min(20).optional(),
   maxAttemptsKept: z.number().int().positive().optional(),
+  maxRunMs: z.number().int().positive().optional(),
 });
 
 /** What `startRecurrence` answers. */
@@ -130,6 +138,31 @@ export async function getRecurrence(
     if (status.name === 'RUNNING' && raw.pendingWorkflowTask) return undefined;
     return handle.query(recurrenceStateQuery);
   });
+}
+
+const cancelInput = recurrenceKey.extend({
+  reason: printable
+    .max(maxCancelReasonLength)
+    .refine((reason) => reason.trim() !== '', 'required, a non-empty text saying why'),
+  requestId,
+});
+
+/**
+ * Cancels a recurrence: its workflow stops following the collection attempts and ends, and the answer is its
+ * result, `outcome: 'stopped'` with the reason. The bank's API has no call that cancels a recurrence, so the
+ * recurrence at the bank keeps its status: stop the collections with the bank by its own channel. A blank or
+ * too long reason is refused naming `reason`; a recurrence that has ended is a RequestRefusedError. Without a
+ * `requestId`, the reason is the key, so the same cancel sent twice is one request.
+ */
+export async function cancelRecurrence(
+  ctx: StarterContext,
+  input: z.input<typeof cancelInput>,
+): Promise<RecurrenceResult> {
+  const { externalId, reason, requestId: id } = parseInput(cancelInput, input);
+  const handle = ctx.client.workflow.getHandle<RecurrenceWorkflow>(workflowIds.recurrence(externalId));
+  return askWorkflow(ctx, handle, id ?? `cancel-${idempotencyKey(reason)}`, (updateId) =>
+    handle.executeUpdate(cancelRecurrenceUpdate, { updateId, args: [{ reason }] }),
+  );
 }
 
 const attemptsSyncInput = z

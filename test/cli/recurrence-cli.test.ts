@@ -156,4 +156,35 @@ describe('bankflow recurrence and bankflow sync attempts', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^error: no workflow recurrence:no-such-recurrence/);
   });
+
+  it('`recurrence cancel` ends the recurrence with its reason and prints the result; a blank reason or a second cancel exits 1', async () => {
+    const request = recurrenceRequest(stack);
+    const created = JSON.parse((await cli('recurrence', 'create', '--file', requestFile(request))).stdout);
+    const key = ['--external-id', request.external_id];
+
+    const blank = await cli('recurrence', 'cancel', ...key, '--reason', '  ');
+    expect(blank.code).toBe(1);
+    expect(blank.stdout).toBe('');
+    expect(blank.stderr).toBe('error: --reason: required, a non-empty text saying why\n');
+    const tooLong = await cli('recurrence', 'cancel', ...key, '--reason', 'x'.repeat(501));
+    expect(tooLong.stderr).toMatch(/^error: --reason: /);
+
+    const cancelled = await cli('recurrence', 'cancel', ...key, '--reason', 'customer ended the contract');
+    expect(cancelled.stderr).toBe('');
+    expect(cancelled.code).toBe(0);
+    const result = JSON.parse(cancelled.stdout);
+    expect(result).toMatchObject({
+      outcome: 'stopped',
+      recurrence: { id: created.recurrence.id, status: 'approved' },
+    });
+    expect(result.reason).toMatch(/^cancelled by the merchant: customer ended the contract\. /);
+    const got = JSON.parse((await cli('recurrence', 'get', ...key)).stdout);
+    expect(got).toMatchObject({ phase: 'stopped', status: 'approved' });
+
+    const again = await cli('recurrence', 'cancel', ...key, '--reason', 'again');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      `error: recurrence:${request.external_id} has ended (completed) and takes no more requests\n`,
+    );
+  });
 });

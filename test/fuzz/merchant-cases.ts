@@ -408,6 +408,21 @@ export function starterCases(ctx: Contexts): StarterCase[] {
       call: (i) => starter.getRecurrence(c, i as never),
     },
     {
+      name: 'cancelRecurrence',
+      valid: {
+        externalId: 'fuzz-recurrence-1',
+        reason: 'customer ended the contract',
+        requestId: 'cancel-1',
+      },
+      optional: ['requestId'],
+      wrong: {
+        externalId: fc.oneof(empty, tooLong(100)),
+        reason: fc.oneof(bad(fc.constantFrom('', '   '), /non-empty/), tooLong(500)),
+        requestId: fc.oneof(empty, tooLong(200)),
+      },
+      call: (i) => starter.cancelRecurrence(c, i as never),
+    },
+    {
       name: 'runAttemptsSync',
       valid: { from: '2025-06-01T00:00:00Z', to: '2025-06-02T00:00:00Z', pageSize: 50, pagesPerRun: 5 },
       optional: ['pageSize', 'pagesPerRun'],

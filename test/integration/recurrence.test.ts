@@ -6,6 +6,7 @@ import type { CollectionAttempt } from '../../src/bank/schemas/collection-attemp
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import {
+  cancelRecurrence,
   getRecurrence,
   InvalidInputError,
   RequestRefusedError,
@@ -14,7 +15,8 @@ import {
 } from '../../src/starter/index.js';
 import { visibilityLookup } from '../../src/webhooks/router.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { recurrenceAttemptsSignal } from '../../src/contract/recurrence-messages.js';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { cancelRecurrenceUpdate, recurrenceAttemptsSignal } from '../../src/contract/recurrence-messages.js';
 import { type RecurrenceState } from '../../src/contract/recurrence.js';
 import { memoKeys } from '../../src/contract/memo.js';
 import { searchAttributes } from '../../src/contract/search-attributes.js';
@@ -378,5 +380,55 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
       BankflowKind: ['recurrence'],
       BankflowRecurrenceId: [recurrence.id],
     });
+  });
+
+  it('ends through a cancel with a reason; a bad reason is refused naming it, and so is a cancel once ended', async () => {
+    const request = recurrenceRequest(stack);
+    const externalId = request.external_id;
+    const { recurrence, workflowId } = await startRecurrence(stack, request);
+    const handle = stack.client.workflow.getHandle(workflowId);
+
+    await expect(cancelRecurrence(stack, { externalId, reason: '  ' })).rejects.toThrow(
+      new InvalidInputError('reason', 'required, a non-empty text saying why'),
+    );
+    // The workflow's validator refuses a caller that does not go through the starter, and writes nothing.
+    const refusedBy = (reason: unknown) =>
+      handle.executeUpdate(cancelRecurrenceUpdate, { args: [{ reason } as { reason: string }] }).then(
+        () => 'accepted',
+        (error: unknown) =>
+          error instanceof WorkflowUpdateFailedError ? error.cause?.message : String(error),
+      );
+    expect(await refusedBy(undefined)).toBe(
+      'reason: required, a non-empty text saying why the recurrence is cancelled',
+    );
+    expect(await refusedBy(' ')).toBe(
+      'reason: required, a non-empty text saying why the recurrence is cancelled',
+    );
+    expect(await refusedBy('x'.repeat(501))).toBe('reason: at most 500 characters, got 501');
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(1);
+
+    const result = await cancelRecurrence(stack, { externalId, reason: 'customer ended the contract' });
+    expect(result).toMatchObject({
+      outcome: 'stopped',
+      recurrence: { id: recurrence.id, status: 'approved' },
+    });
+    expect(result.reason).toMatch(/^cancelled by the merchant: customer ended the contract\. /);
+    expect(await handle.result()).toEqual(result);
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    expect(await stateOf(externalId)).toMatchObject({ phase: 'stopped', status: 'approved' });
+    // The bank's API has no cancel: its record of the recurrence is what it was.
+    expect(bankRecurrencesWith(externalId)).toEqual([recurrence]);
+
+    await expect(cancelRecurrence(stack, { externalId, reason: 'again' })).rejects.toThrow(
+      new RequestRefusedError(workflowId, `${workflowId} has ended (completed) and takes no more requests`),
+    );
+    // A recurrence the bank rejected ended at once: there is nothing to cancel.
+    const rejected = recurrenceRequest(stack, { amounts: { minimum: 4_992 } });
+    await startRecurrence(stack, rejected);
+    await expect(
+      cancelRecurrence(stack, { externalId: rejected.external_id, reason: 'too late' }),
+    ).rejects.toThrow(RequestRefusedError);
+    await recordHistory(stack.client, workflowId, 'recurrence-cancelled');
   });
 });

@@ -1,7 +1,17 @@
+import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
+import { recurrenceWebhookSignal } from '../../src/contract/recurrence-messages.js';
+import { runLifetime } from '../../src/contract/run-lifetime.js';
 import { startTunedRecurrence } from '../../src/starter/recurrences.js';
-import { getRecurrence, runAttemptsSync, type StarterContext } from '../../src/starter/index.js';
+import {
+  getRecurrence,
+  runAttemptsSync,
+  startRecurrence,
+  type StarterContext,
+} from '../../src/starter/index.js';
 import { control, eventually } from '../helpers/journey.js';
+import { collectionAttemptWebhook } from '../helpers/received-webhook.js';
 import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';
+import { runsOf } from '../helpers/runs.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 const day = 24 * 60 * 60_000;
@@ -80,5 +90,54 @@ describe('a recurrence followed for a year, on a time-skipping server', () => {
     const latest = await ctx.client.workflow.getHandle(workflowId).describe();
     expect(latest.status.name).toBe('RUNNING');
     expect(latest.startTime.getTime() - startedAt.getTime()).toBeGreaterThanOrEqual(60 * day);
+  });
+
+  it('continues as new after 30 days with no attempt due, and a webhook delivered again across it reads nothing', async () => {
+    const request = recurrenceRequest(stack);
+    const { recurrence, workflowId } = await startRecurrence(ctx, request);
+    const firstRun = await ctx.client.workflow.getHandle(workflowId).describe();
+    const produced = await control(stack, 'POST', `/sandbox/recurrences/${recurrence.id}/attempts`, {
+      attempts: [{ status: 'settled', timestamp: monthStart(1) }],
+    });
+    const [attempt] = produced as unknown as CollectionAttempt[];
+    const webhook = collectionAttemptWebhook(attempt!);
+    const handle = ctx.client.workflow.getHandle(workflowId);
+    await handle.signal(recurrenceWebhookSignal, webhook);
+    const confirmed = await eventually(
+      () => getRecurrence(ctx, { externalId: request.external_id }),
+      (state) => state.attempts.length === 1 && state.awaitingConfirmation === undefined,
+    );
+    expect(confirmed).toMatchObject({
+      runs: 1,
+      attemptsByStatus: { settled: 1 },
+      updates: { applied: 1, fromWebhooks: 1, duplicates: 0 },
+    });
+
+    await stack.skip(runLifetime.maxMs + day);
+    const runs = await eventually(
+      () => runsOf(ctx.client, workflowId),
+      (list) => list.length === 2,
+    );
+    expect(runs[0]).toMatchObject({ runId: firstRun.runId, continuedAsNew: true });
+    const secondRun = await ctx.client.workflow.getHandle(workflowId, runs[1]!.runId).describe();
+    const lived = secondRun.startTime.getTime() - firstRun.startTime.getTime();
+    expect(lived).toBeGreaterThanOrEqual(runLifetime.maxMs);
+    expect(lived).toBeLessThan(runLifetime.maxMs + day);
+
+    await handle.signal(recurrenceWebhookSignal, webhook);
+    const after = await eventually(
+      () => getRecurrence(ctx, { externalId: request.external_id }),
+      (state) => state.updates.duplicateWebhooks === 1,
+    );
+    expect(after).toMatchObject({
+      runs: 2,
+      attemptsByStatus: { settled: 1 },
+      updates: { applied: 1, fromWebhooks: 1, duplicates: 0 },
+    });
+    expect(after.awaitingConfirmation).toBeUndefined();
+    const history = await ctx.client.workflow.getHandle(workflowId, runs[1]!.runId).fetchHistory();
+    expect((history.events ?? []).filter((event) => event.activityTaskScheduledEventAttributes)).toHaveLength(
+      0,
+    );
   });
 });

@@ -7,6 +7,8 @@ import { withOptionNames } from '../option-names.js';
 
 const optionNames = {
   externalId: '--external-id',
+  reason: '--reason',
+  requestId: '--request-id',
   from: '--from',
   to: '--to',
   pageSize: '--page-size',
@@ -16,7 +18,7 @@ function pageSize(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value);
 }
 
-/** `bankflow recurrence create|get` and `bankflow sync attempts`. */
+/** `bankflow recurrence create|get|cancel` and `bankflow sync attempts`. */
 export function recurrenceCommands(program: Command): void {
   const recurrence = program
     .command('recurrence')
@@ -51,6 +53,29 @@ export function recurrenceCommands(program: Command): void {
         printJson(
           await withOptionNames(optionNames, () =>
             withStarter(ctx, (starter) => getRecurrence(starter, options)),
+          ),
+        );
+      }),
+    );
+
+  recurrence
+    .command('cancel')
+    .description(
+      "cancel a recurrence: its workflow stops following the collection attempts and ends; prints its result (outcome stopped, with the reason). The bank's API has no call that cancels a recurrence: stop the collections with the bank by its own channel. Exit 1 when the recurrence has already ended or the reason is blank or too long",
+    )
+    .requiredOption('--external-id <id>', 'the external_id the recurrence was created with')
+    .requiredOption(
+      '--reason <text>',
+      'why the recurrence is cancelled (1-500 characters), kept in its outcome',
+    )
+    .option('--request-id <id>', 'idempotency key: the same id asked again gets the first answer')
+    .action(
+      action(async (options: { externalId: string; reason: string; requestId?: string }) => {
+        const ctx = await cliContext();
+        const { cancelRecurrence } = await import('../../starter/index.js');
+        printJson(
+          await withOptionNames(optionNames, () =>
+            withStarter(ctx, (starter) => cancelRecurrence(starter, options)),
           ),
         );
       }),

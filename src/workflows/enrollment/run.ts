@@ -52,12 +52,13 @@ export class EnrollmentRun {
   readonly hints: HintLedger<ReceivedWebhook>;
   /** Whether a credential registration is at the bank now: a second one is refused, hints wait for its answer. */
   registering = false;
-  private readonly inbox = new EventInbox();
+  private readonly inbox: EventInbox;
   private readonly publication: JourneyPublication<EnrollmentJourney, EnrollmentStarted>;
 
   constructor(readonly input: EnrollmentInput) {
     this.journey = input.resume?.journey ?? startJourney(input);
     this.startReply = new StartReply(input.resume?.replies.start);
+    this.inbox = new EventInbox(input.resume?.webhookKeys);
     this.hints = new HintLedger((event) => webhookHeard(this.journey, event));
     this.publication = new JourneyPublication(this.journey, this.startReply, presentation);
   }
@@ -121,6 +122,11 @@ export class EnrollmentRun {
   receive(event: ReceivedWebhook): void {
     if (this.inbox.isNew(event, this.journey.state) && webhookHeard(this.journey, event))
       this.hints.heard(event);
+  }
+
+  /** What the next run carries on from this one. */
+  carry(): NonNullable<EnrollmentInput['resume']> {
+    return { journey: this.journey, replies: this.startReply.kept(), webhookKeys: this.inbox.kept() };
   }
 
   /** Takes the bank's own record; publishes only when it changed the journey. */

@@ -17,6 +17,7 @@ import { answered, refused } from '../../contract/memo.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
+import { runDeadline } from '../shared/run-lifetime.js';
 import { checkStartTerms } from '../shared/start-terms.js';
 import { bank } from './bank-calls.js';
 import {
@@ -121,23 +122,25 @@ async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
 
 /**
  * While authorized, the workflow stays with the enrollment until the bank revokes or expires it: a webhook sends
- * it to the bank's list, and a daily check covers a lost one. Each run's history stays under the bound.
+ * it to the bank's list, and a daily check covers a lost one. Each run's history stays under the bound, and each
+ * run continues as new once it has been open for its lifetime (at most 30 days), so no run outlives a deploy's
+ * patch for long.
  */
 async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
   const { journey, input } = enrollment;
   // A run continued from the previous one makes sure the memo holds the journey before it waits for a day.
   enrollment.publishToCallers();
   const daily = enrollmentTimings.authorizedCheckIntervalMs;
+  const deadline = runDeadline(input.maxRunMs);
   while (!ended(journey)) {
     const end = await followBank({
       done: () => ended(journey),
-      deadline: Number.POSITIVE_INFINITY,
+      deadline,
       poll: () => enrollment.poll(),
       polling: { firstPollAfterMs: daily, maxPollIntervalMs: daily },
       hints: enrollment.hints.forWait(),
       historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
     });
-    if (end === 'history-full')
-      await continueJourneyAsNew(input, { journey, replies: enrollment.startReply.kept() });
+    if (end === 'history-full' || end === 'deadline') await continueJourneyAsNew(input, enrollment.carry());
   }
 }

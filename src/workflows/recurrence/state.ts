@@ -4,6 +4,7 @@ import type { ReceivedWebhook } from '../../contract/webhook-events.js';
 import { AttemptTable } from './attempt-table.js';
 import { noArchivedAttempts, type AttemptSource, type RecurrenceAttempt } from '../../contract/recurrence.js';
 import { AttemptConfirmations } from './confirmations.js';
+import { EventInbox } from '../shared/event-inbox.js';
 import {
   endedRecurrenceStatuses,
   initialRecurrenceSummary,
@@ -32,7 +33,10 @@ export class RecurrenceJourney {
   readonly table: AttemptTable;
   readonly confirmations: AttemptConfirmations;
   readonly state: RecurrenceSummary;
+  private readonly inbox: EventInbox;
   recurrence: Recurrence | undefined;
+  /** The reason of the merchant's cancel, once one came: the run stops following the recurrence and ends. */
+  cancelReason: string | undefined;
 
   constructor(input: RecurrenceInput, maxAttemptsKept: number) {
     const resume = input.resume;
@@ -43,6 +47,7 @@ export class RecurrenceJourney {
       maxAttemptsKept,
     );
     this.confirmations = new AttemptConfirmations(resume?.confirming);
+    this.inbox = new EventInbox(resume?.webhookKeys);
     this.recurrence = resume?.recurrence;
     this.state = {
       ...initialRecurrenceSummary(this.externalId),
@@ -61,6 +66,19 @@ export class RecurrenceJourney {
   generated(recurrence: Recurrence): void {
     this.follow(recurrence);
     if (this.ended()) this.state.reason = `the bank reports the recurrence ${recurrence.status}`;
+  }
+
+  /** The merchant cancels the recurrence, for `reason`; a second cancel keeps the first reason. */
+  cancelRequested(reason: string): void {
+    this.cancelReason ??= reason;
+  }
+
+  /** Ends the journey for the merchant's cancel: bankflow stops following the recurrence. */
+  stop(): void {
+    this.state.phase = 'stopped';
+    this.state.reason =
+      `cancelled by the merchant: ${this.cancelReason ?? ''}. bankflow no longer follows its collection attempts; the bank's ` +
+      `API has no call to cancel a recurrence, so its record at the bank keeps the status ${this.state.status ?? 'it had'}`;
   }
 
   /** The bank refused to generate the recurrence, for `reason`. */
@@ -82,9 +100,14 @@ export class RecurrenceJourney {
 
   /**
    * A `recurrence_collection_attempt` webhook: a hint that announces the attempt it names for the bank's GET to
-   * confirm, never taken as data. Answers false for a webhook about another recurrence, only counted as ignored.
+   * confirm, never taken as data. Answers false for a webhook about another recurrence, only counted as ignored,
+   * and, with `dedupe`, for a delivery of one already heard, only counted as a duplicate.
    */
-  heardWebhook(event: ReceivedWebhook, now: number): boolean {
+  heardWebhook(event: ReceivedWebhook, now: number, dedupe: boolean): boolean {
+    if (dedupe && !this.inbox.firstHeard(event.key)) {
+      this.state.updates.duplicateWebhooks = (this.state.updates.duplicateWebhooks ?? 0) + 1;
+      return true;
+    }
     const attempt = event.resource?.kind === 'collection-attempt' ? event.resource.data : undefined;
     if (!attempt || !this.owns(attempt)) {
       this.state.updates.ignored++;
@@ -133,12 +156,13 @@ export class RecurrenceJourney {
       updates: this.state.updates,
       runs: this.state.runs,
       ...(this.confirmations.ids().length > 0 ? { confirming: this.confirmations.list() } : {}),
+      webhookKeys: this.inbox.kept(),
     };
   }
 
   result(recurrence: Recurrence): RecurrenceResult {
     return {
-      outcome: this.state.phase as RecurrenceOutcome,
+      outcome: this.state.phase as RecurrenceResult['outcome'],
       reason: this.state.reason ?? '',
       recurrence,
       attemptsByStatus: this.table.countByStatus(),

@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -21,11 +22,14 @@ import {
   type RecurrenceResult,
 } from '../../contract/recurrence.js';
 import {
+  cancelRecurrenceUpdate,
   recurrenceAttemptsSignal,
   recurrenceGeneratedUpdate,
   recurrenceStateQuery,
   recurrenceWebhookSignal,
 } from '../../contract/recurrence-messages.js';
+import { runDeadline, runLifetimePatch } from '../shared/run-lifetime.js';
+import { checkCancel } from './cancel.js';
 import { RecurrenceJourney } from './state.js';
 
 /**
@@ -35,10 +39,14 @@ import { RecurrenceJourney } from './state.js';
  * report them (deduplicated, newest status wins), queryable at any time. A webhook is a hint: the attempt it names
  * is read from the bank, and what the bank's GET answers is taken, never the webhook's data. The spec shows no
  * event or read for the recurrence itself, so a generate response that shows it rejected, cancelled or expired
- * ends the workflow at once; an approved one is followed until the workflow is terminated, the history kept
- * bounded by continuing as new, carrying the attempt table, at `maxHistoryEvents` or when Temporal suggests it.
+ * ends the workflow at once; an approved one is followed until the merchant cancels it (an update with a reason),
+ * each run continuing as new, carrying the attempt table and the newest webhook keys, at `maxHistoryEvents`, when
+ * Temporal suggests it, or once the run has been open for its lifetime (at most 30 days).
  */
 export async function recurrenceWorkflow(input: RecurrenceInput): Promise<RecurrenceResult> {
+  // Runs started before the patch keep no lifetime and take a repeated webhook delivery as a new announcement.
+  const bounded = patched(runLifetimePatch);
+  const runEnds = runDeadline(input.settings?.maxRunMs);
   const settings = { ...defaultRecurrenceSettings, ...input.settings };
   const journey = new RecurrenceJourney(input, settings.maxAttemptsKept);
   const searchAttributesPublisher = new SearchAttributesPublisher();
@@ -61,8 +69,18 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
     publish();
   });
   setHandler(recurrenceWebhookSignal, (event) => {
-    if (journey.heardWebhook(event, Date.now())) publish();
+    if (journey.heardWebhook(event, Date.now(), bounded)) publish();
   });
+  setHandler(
+    cancelRecurrenceUpdate,
+    async ({ reason }) => {
+      journey.cancelRequested(reason.trim());
+      await condition(() => journey.ended());
+      if (!journey.recurrence) throw refusal;
+      return journey.result(journey.recurrence);
+    },
+    { validator: (request) => checkCancel(request, journey) },
+  );
   setHandler(
     recurrenceGeneratedUpdate,
     async () => {
@@ -90,28 +108,39 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
 
   if (!journey.ended()) {
     const continueAsNewDue = () =>
-      workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= settings.maxHistoryEvents;
-    await confirmAnnouncedAttempts(journey, continueAsNewDue, publish);
-    await condition(allHandlersFinished);
-    await continueAsNew<typeof recurrenceWorkflow>({ ...input, resume: journey.carry(recurrence) });
+      workflowInfo().continueAsNewSuggested ||
+      workflowInfo().historyLength >= settings.maxHistoryEvents ||
+      Date.now() >= runEnds;
+    const cancelled = () => journey.cancelReason !== undefined;
+    await confirmAnnouncedAttempts(journey, () => cancelled() || continueAsNewDue(), runEnds, publish);
+    // A cancel's handler waits for the ending, so a cancel that came meanwhile ends the run instead.
+    if (!(await condition(() => cancelled() || allHandlersFinished()).then(cancelled)))
+      await continueAsNew<typeof recurrenceWorkflow>({ ...input, resume: journey.carry(recurrence) });
+    journey.stop();
+    publish();
   }
 
   await condition(allHandlersFinished);
   return journey.result(recurrence);
 }
 
-/** Until `stop` answers true, reads the attempts webhooks announced as their turns come, and takes the answers. */
+/**
+ * Until `stop` answers true, reads the attempts webhooks announced as their turns come, and takes the answers; no
+ * wait lasts past `runEnds` (the run's lifetime, infinite for a run without one).
+ */
 async function confirmAnnouncedAttempts(
   journey: RecurrenceJourney,
   stop: () => boolean,
+  runEnds: number,
   publish: () => void,
 ): Promise<void> {
   const { confirmations } = journey;
   while (!stop()) {
     const next = confirmations.nextAt();
     const sooner = () => stop() || (confirmations.nextAt() ?? Infinity) < (next ?? Infinity);
-    if (next === undefined) await condition(sooner);
-    else if (next > Date.now()) await condition(sooner, next - Date.now());
+    const wakeAt = Math.min(next ?? Infinity, runEnds);
+    if (wakeAt === Infinity) await condition(sooner);
+    else if (wakeAt > Date.now()) await condition(sooner, wakeAt - Date.now());
     // A run due to continue as new leaves its reads to the next run, which makes them at once: each read costs the
     // history about ten events, and a run must not grow far past `maxHistoryEvents`.
     if (stop()) return;
