@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
 import { printableOnly } from '../bank/schemas/printable.js';
-import { listKeptEvents, type KeptEvent } from '../webhooks/kept-events.js';
+import { listKeptEvents, type KeptEvent } from '../temporal/kept-events.js';
 import { unmatchedWorkflowId } from '../webhooks/deliver.js';
 import { workflowIds } from '../contract/ids.js';
 import { searchAttributes } from '../contract/search-attributes.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { StuckJourney, SupportWorkflowRow } from '../../starter/index.js';
-import type { KeptEvent } from '../../webhooks/kept-events.js';
+import type { KeptEvent } from '../../temporal/kept-events.js';
 import { formatAge } from '../ages.js';
 import { cliContext, printJson, withStarter, type CliContext } from '../context.js';
 import { action } from '../errors.js';
