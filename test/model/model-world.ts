@@ -68,7 +68,7 @@ export async function startModelWorld(): Promise<ModelWorld> {
     authorizeBiometricPayment: bankActivity(async (_enrollmentId, _paymentId, request) =>
       paymentOf().authorizeBiometricPayment(request),
     ),
-    // The model's bank sends no cash-in events: a claim finds none, held or kept.
+    // The model signals its cash-in events to the payment itself: a claim finds none held or kept.
     claimCashIns: async () => [],
     claimUnmatchedCashIns: async () => [],
     createEnrollment: bankActivity(async (request) => enrollmentOf().createEnrollment(request)),
