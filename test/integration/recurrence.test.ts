@@ -251,7 +251,7 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     // The bank's own webhooks carry the recurrence's external_id; the recurrence heard nothing of this one.
     const state = await until(request.external_id, (s) => s.attempts.length === 1);
     expect(state.updates.fromWebhooks).toBe(before.updates.fromWebhooks);
-    expect(state.awaitingConfirmation).toEqual([]);
+    expect(state.attempts.map((a) => a.id)).toEqual([attempt!.id]);
   });
 
   it("holds an attempt only as far as the bank's GET confirms it while the bank's reads lag its webhooks", async () => {

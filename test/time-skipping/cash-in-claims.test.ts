@@ -7,7 +7,8 @@ import { cashInHolderTimings } from '../../src/contract/cash-in-holder.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { authorizePayment, getPayment, resolveUnmatchedWebhook } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
-import { deliverWebhook } from '../../src/webhooks/deliver.js';
+import { deliverWebhook, unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
+import { webhookEventKey } from '../../src/contract/webhook-events.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import { postSignedWebhook } from '../helpers/http.js';
@@ -216,5 +217,13 @@ describe('cash-ins claimed by end-to-end id, on a time-skipping server', () => {
     expect(result).toMatchObject({ resolution, forwarded: [] });
     expect(result.events.map((event) => event.envelope)).toEqual([envelope]);
     expect((await holder.describe()).searchAttributes.BankflowStatus).toEqual(['resolved']);
+
+    // A closed holder is never started again: a later cash-in for its id is kept as an event of its own.
+    const late = cashIn(endToEndId);
+    const answer = await postSignedWebhook(stack.receiverUrl!, JSON.stringify(late), receiverSecret);
+    expect(answer.json()).toMatchObject({
+      delivered: 'unmatched',
+      workflowId: unmatchedWorkflowId(webhookEventKey(late)),
+    });
   });
 });
