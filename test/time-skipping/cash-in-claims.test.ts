@@ -226,4 +226,28 @@ describe('cash-ins claimed by end-to-end id, on a time-skipping server', () => {
       workflowId: unmatchedWorkflowId(webhookEventKey(late)),
     });
   });
+
+  it('hands the payment the cash-ins of a holder support already closed, from its result', async () => {
+    const { created, endToEndId } = await authorizedPayment();
+    const envelope = cashIn(endToEndId);
+    await post(envelope);
+    await stack.skip(cashInHolderTimings.claimWindow);
+    await stack.skip('1 minute');
+    const holder = workflowIds.cashIn(endToEndId);
+    expect(await holderStatus(endToEndId)).toBe('unmatched');
+    await resolveUnmatchedWebhook(stack, { event: holder, by: 'support', note: 'looked at it early' });
+    await eventually(
+      () => holderStatus(endToEndId),
+      (status) => status === 'resolved',
+    );
+
+    await settle(created.payment.id);
+    const result = await stack.client.workflow
+      .getHandle<typeof biometricPaymentWorkflow>(created.workflowId)
+      .result();
+    expect(result).toMatchObject({ outcome: 'settled', endToEndId });
+    expect(result.evidence.filter((item) => item.source === 'cash-in webhook')).toEqual([
+      expect.objectContaining({ detail: `Pix cash-in ${envelope.ref_id} for ${endToEndId}` }),
+    ]);
+  });
 });
