@@ -9,8 +9,16 @@ import type { Violations } from './violations.js';
 
 const unmatchedPrefix = workflowIds.unmatchedWebhook('');
 
-/** Workflows that run on by design: an authorized enrollment, a recurrence, an unclaimed event kept for support. */
-const longLived = new Set(['enrollmentWorkflow', 'recurrenceWorkflow', 'unmatchedWebhookWorkflow']);
+/**
+ * Workflows that run on by design: an authorized enrollment, a recurrence, an unclaimed event kept for support, a
+ * cash-in holder (a day past its claim, or until its payment claims it).
+ */
+const longLived = new Set([
+  'enrollmentWorkflow',
+  'recurrenceWorkflow',
+  'unmatchedWebhookWorkflow',
+  'cashInHolderWorkflow',
+]);
 
 export interface WebhookAccounting {
   delivered: number;
@@ -20,7 +28,8 @@ export interface WebhookAccounting {
 
 /**
  * Every event the bank delivered (at least one copy answered 2xx) is in a workflow history as a webhook signal
- * with the same key, or kept in the unmatched-event store (`webhook-unmatched:<key>`).
+ * with the same key (a Pix cash-in's in its holder's, `cash-in:<end-to-end id>`), or kept in the unmatched-event
+ * store (`webhook-unmatched:<key>`).
  */
 export function auditWebhooks(
   events: WebhookEventRecord[],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
 import { printableOnly } from '../bank/schemas/printable.js';
-import { listKeptEvents, type KeptEvent } from '../webhooks/kept-events.js';
+import { listKeptEvents, type KeptEvent } from '../temporal/kept-events.js';
 import { unmatchedWorkflowId } from '../webhooks/deliver.js';
 import { workflowIds } from '../contract/ids.js';
 import { searchAttributes } from '../contract/search-attributes.js';
@@ -17,7 +17,8 @@ import { supportQueries } from './support-queries.js';
 
 /**
  * The bank events no workflow claimed that are still open on the context's task queue, oldest first: each is a
- * workflow `webhook-unmatched:<event key>` waiting for someone to look at it.
+ * workflow `webhook-unmatched:<event key>`, or a Pix cash-in holder `cash-in:<end-to-end id>` no payment claimed
+ * within its claim window, waiting for someone to look at it.
  */
 export async function listUnmatchedWebhooks(ctx: StarterContext): Promise<KeptEvent[]> {
   const kept = await listKeptEvents(ctx.client, supportQueries.unmatched(ctx.taskQueue));
@@ -30,11 +31,14 @@ const resolveInput = z.object({
   by: z.string().trim().min(1, 'must name who resolves the event').check(printableOnly()),
 });
 
-const unmatchedPrefix = workflowIds.unmatchedWebhook('');
+const keptPrefixes = [workflowIds.unmatchedWebhook(''), workflowIds.cashIn('')];
 
-/** The workflow keeping an event named by its workflow id (`webhook-unmatched:...`) or by its event key. */
+/**
+ * The workflow keeping an event named by its workflow id (`webhook-unmatched:...`, or a cash-in holder's
+ * `cash-in:...`) or by its event key.
+ */
 const workflowIdOf = (event: string) =>
-  event.startsWith(unmatchedPrefix) ? event : unmatchedWorkflowId(event);
+  keptPrefixes.some((prefix) => event.startsWith(prefix)) ? event : unmatchedWorkflowId(event);
 
 /**
  * Resolves an open unmatched event with a note, recorded in its workflow's history, which then closes as

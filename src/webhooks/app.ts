@@ -16,7 +16,7 @@ import { staleness } from './freshness.js';
 import { readJsonBody } from './json-body.js';
 import { receivedWebhook } from './resources.js';
 import { createReceiverMetrics } from './metrics.js';
-import { visibilityLookup, type WebhookRouter } from './router.js';
+import type { WebhookRouter } from './router.js';
 import { traced } from './tracing.js';
 
 export interface ReceiverOptions {
@@ -71,14 +71,13 @@ function parseEnvelope(raw: Buffer): { ok: true; envelope: WebhookEnvelope } | {
 }
 
 /**
- * POST /webhooks: authenticate -> parse -> check freshness -> route -> signal -> 202. The 202 is sent only after
+ * POST /webhooks: authenticate -> parse -> check freshness -> route by id -> signal -> 202. The 202 is sent only after
  * Temporal has accepted the event, so an acknowledged webhook is never lost; when Temporal cannot take it the bank
  * gets a 503 and retries. A replay of an event this receiver accepted gets the first answer again, marked
  * `duplicate`, without reaching Temporal.
  */
 export function createReceiver(options: ReceiverOptions): FastifyInstance {
   const metrics = createReceiverMetrics();
-  const lookup = visibilityLookup(options.client);
   const deadlineMs = options.temporalDeadlineMs ?? 2_000;
   const accepted = new AcceptedEvents(options.maxAgeMs);
   const maxInFlight = options.maxInFlight ?? defaultMaxInFlight;
@@ -142,8 +141,8 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
     }
     try {
       const outcome = await options.client.connection
-        .withDeadline(Date.now() + deadlineMs, () =>
-          deliverWebhook(options.client, options.taskQueue, event, () => options.router(envelope, lookup)),
+        .withDeadline(Date.now() + deadlineMs, async () =>
+          deliverWebhook(options.client, options.taskQueue, event, await options.router(envelope)),
         )
         .catch((error: unknown) => {
           throw error instanceof TemporalUnavailableError ? error : new TemporalUnavailableError(error);

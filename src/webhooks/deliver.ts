@@ -13,12 +13,14 @@ import {
   unmatchedWebhookWorkflowType,
   type UnmatchedWebhookWorkflow,
 } from '../contract/unmatched-webhook.js';
+import { holdCashInSignal } from '../contract/cash-in-holder.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
+import { signalCashInHolder } from './cash-in-holders.js';
 import type { WebhookRoute } from './router.js';
 import { signalOnce } from './signal-once.js';
 import { unmatchedEventKeys } from './unmatched-keys.js';
 
-export type DeliveryOutcome = { delivered: 'signal' | 'unmatched'; workflowId: string };
+export type DeliveryOutcome = { delivered: 'signal' | 'held' | 'unmatched'; workflowId: string };
 
 /**
  * Temporal did not take the event (unreachable, too slow for the bank's deadline, or refusing): nothing is
@@ -75,22 +77,46 @@ async function keepUnmatched(
   return { delivered: 'unmatched', workflowId };
 }
 
+/** Lands a cash-in in the holder of its end-to-end id; undefined when that holder has closed. */
+async function holdCashIn(
+  client: Client,
+  taskQueue: string,
+  endToEndId: string,
+  event: ReceivedWebhook,
+): Promise<DeliveryOutcome | undefined> {
+  try {
+    const workflowId = await signalCashInHolder(
+      client,
+      taskQueue,
+      endToEndId,
+      holdCashInSignal,
+      event,
+      event,
+    );
+    return { delivered: 'held', workflowId };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return undefined;
+    throw error;
+  }
+}
+
 /**
- * Hands the event to Temporal and resolves only once the server has accepted it, so a 2xx to the bank means the
- * event is durable. Any failure becomes TemporalUnavailableError.
+ * Hands the event to Temporal by the workflow id its route names, and resolves only once the server has accepted
+ * it, so a 2xx to the bank means the event is durable; no search is made. Any failure becomes
+ * TemporalUnavailableError.
  */
 export async function deliverWebhook(
   client: Client,
   taskQueue: string,
   event: ReceivedWebhook,
-  findRoute: () => Promise<WebhookRoute | undefined>,
+  route: WebhookRoute | undefined,
 ): Promise<DeliveryOutcome> {
   try {
-    const route = await findRoute();
-    if (route) {
-      if (await signalOnce(client, route.workflowId, route.signal.name, event)) {
-        return { delivered: 'signal', workflowId: route.workflowId };
-      }
+    if (route && 'cashIn' in route) {
+      const held = await holdCashIn(client, taskQueue, route.cashIn, event);
+      if (held) return held;
+    } else if (route && (await signalOnce(client, route.workflowId, route.signal.name, event))) {
+      return { delivered: 'signal', workflowId: route.workflowId };
     }
     return await keepUnmatched(client, taskQueue, event);
   } catch (error) {

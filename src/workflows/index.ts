@@ -1,5 +1,6 @@
 export { cancelBoletoWorkflow } from './boleto-cancel.js';
 export { unmatchedWebhookWorkflow } from './unmatched-webhook.js';
+export { cashInHolderWorkflow } from './cash-in-holder.js';
 export { enrollmentWorkflow } from './enrollment/workflow.js';
 export { biometricPaymentWorkflow } from './payment/workflow.js';
 export { recurrenceWorkflow } from './recurrence/workflow.js';

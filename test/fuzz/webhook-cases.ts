@@ -13,6 +13,8 @@ export interface Aim {
   refId?: string;
   data: Record<string, string>;
   workflowId: string;
+  /** How the receiver lands it: a signal to a running workflow, or held by id (a cash-in's holder, started by it). */
+  delivered: 'signal' | 'held';
 }
 
 /** A body the receiver must accept, with the envelope it holds. */

@@ -4,6 +4,7 @@ import type { AuthorizeFidoAssertion } from '../../src/bank/schemas/fido.js';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import { deliverWebhook } from '../../src/webhooks/deliver.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
+import { bankflowRouter } from '../../src/webhooks/routes.js';
 import {
   authorizePayment,
   getAuthorizationOptions,
@@ -326,7 +327,7 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
     }
   });
 
-  it('claims a Pix cash-in kept as unmatched because it came before the payment was searchable', async () => {
+  it('claims by id a Pix cash-in held before the bank showed the payment settled', async () => {
     stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 1 });
     try {
       const created = await startTunedPayment(stack, paymentInput(), {
@@ -353,13 +354,13 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
           transaction_date: null,
         },
       };
-      const kept = await deliverWebhook(
+      const held = await deliverWebhook(
         stack.client,
         stack.taskQueue,
         receivedWebhook(envelope),
-        async () => undefined,
+        bankflowRouter(envelope),
       );
-      expect(kept.delivered).toBe('unmatched');
+      expect(held).toEqual({ delivered: 'held', workflowId: workflowIds.cashIn(endToEndId!) });
 
       const result = await waitForPaymentResult(stack, { externalId: created.externalId });
       expect(result.outcome).toBe('settled');
@@ -369,9 +370,13 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
           detail: `Pix cash-in ${cashInId} for ${endToEndId}`,
         }),
       );
-      const unmatched = await stack.client.workflow.getHandle(kept.workflowId).result();
-      expect(unmatched.resolution).toMatchObject({ by: created.workflowId });
+      const holder = await stack.client.workflow.getHandle(held.workflowId).describe();
+      expect(holder.searchAttributes).toMatchObject({
+        BankflowKind: ['cash-in'],
+        BankflowStatus: ['claimed'],
+      });
       await recordHistory(stack.client, created.workflowId, 'payment-cash-in-claimed');
+      await recordHistory(stack.client, held.workflowId, 'cash-in-holder-claimed');
     } finally {
       stack.sandbox.faults.configure({ ...stack.sandbox.faults.current(), webhook_drop_rate: 0 });
     }
@@ -442,10 +447,10 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
         data: settled,
       };
       expect(
-        await deliverWebhook(stack.client, stack.taskQueue, receivedWebhook(envelope), async () => ({
+        await deliverWebhook(stack.client, stack.taskQueue, receivedWebhook(envelope), {
           workflowId: created.workflowId,
           signal: paymentWebhookSignal,
-        })),
+        }),
       ).toMatchObject({ delivered: 'signal' });
       await stack.restartWorker();
 

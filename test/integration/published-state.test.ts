@@ -71,8 +71,7 @@ describe("the merchant's reads come from what workflows published in their memo"
       });
     };
     const kept = [cashIn(), cashIn()];
-    for (const event of kept)
-      await deliverWebhook(stack.client, stack.taskQueue, event, async () => undefined);
+    for (const event of kept) await deliverWebhook(stack.client, stack.taskQueue, event, undefined);
 
     const { claimUnmatchedCashIns } = createUnmatchedEventActivities(stack.client);
     const claimed = await eventually(

@@ -13,13 +13,11 @@ import {
   runAttemptsSync,
   startRecurrence,
 } from '../../src/starter/index.js';
-import { visibilityLookup } from '../../src/webhooks/router.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { cancelRecurrenceUpdate, recurrenceAttemptsSignal } from '../../src/contract/recurrence-messages.js';
 import { type RecurrenceState } from '../../src/contract/recurrence.js';
 import { memoKeys } from '../../src/contract/memo.js';
-import { searchAttributes } from '../../src/contract/search-attributes.js';
 import { postSignedWebhook } from '../helpers/http.js';
 import { control, eventually } from '../helpers/journey.js';
 import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';
@@ -232,18 +230,13 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     await recordHistory(stack.client, workflowIds.recurrence(request.external_id), 'recurrence-attempts');
   });
 
-  it("routes an attempt webhook without external_id by the recurrence id (visibility), taking only what the bank's GET confirms", async () => {
+  it('keeps an attempt webhook without external_id as unmatched: no search finds its recurrence', async () => {
     const request = recurrenceRequest(stack);
-    const { recurrence, workflowId } = await startRecurrence(stack, request);
-    const lookup = visibilityLookup(stack.client);
-    await eventually(
-      () => lookup(searchAttributes.recurrenceId.name, recurrence.id),
-      (found) => found === workflowId,
-    );
+    const { recurrence } = await startRecurrence(stack, request);
     const [attempt] = await produce(recurrence.id, [
       { status: 'settled', timestamp: '2030-04-01T09:00:00Z' },
     ]);
-    await until(request.external_id, (state) => state.attempts.length === 1);
+    const before = await until(request.external_id, (state) => state.attempts.length === 1);
 
     const data: Partial<CollectionAttempt> = { ...attempt!, id: '7d3f5b1a-2c4e-4f6a-8b9c-0d1e2f3a4b5c' };
     delete data.external_id;
@@ -256,10 +249,10 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     });
     const answer = await postSignedWebhook(stack.receiverUrl!, body, receiverSecret);
     expect(answer.statusCode).toBe(202);
-    expect(answer.json()).toMatchObject({ delivered: 'signal', workflowId });
-    // The bank knows no such attempt: the workflow keeps reading it, and holds nothing the bank did not answer.
-    const state = await until(request.external_id, (s) => s.updates.fromWebhooks === 2);
-    expect(state.awaitingConfirmation).toEqual([data.id]);
+    expect(answer.json()).toMatchObject({ delivered: 'unmatched' });
+    // The bank's own webhooks carry the recurrence's external_id; the recurrence heard nothing of this one.
+    const state = await until(request.external_id, (s) => s.attempts.length === 1);
+    expect(state.updates.fromWebhooks).toBe(before.updates.fromWebhooks);
     expect(state.attempts.map((a) => a.id)).toEqual([attempt!.id]);
   });
 

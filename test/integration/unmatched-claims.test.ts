@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { createUnmatchedEventActivities } from '../../src/activities/unmatched-events.js';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import type { WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
-import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
-import { webhookEventKey } from '../../src/contract/webhook-events.js';
+import { claimCashInsSignal } from '../../src/contract/cash-in-holder.js';
+import { workflowIds } from '../../src/contract/ids.js';
+import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { signalCashInHolder } from '../../src/webhooks/cash-in-holders.js';
 import { control, eventually } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 /**
- * A Pix cash-in kept as unmatched is claimed by the end-to-end id of the payment claiming it, never by the ids the
- * webhook carries: with every webhook naming another cash-in (`webhook_foreign_id_rate`), each claim still takes
- * exactly the event for its own end-to-end id, and leaves the other unclaimed.
+ * A Pix cash-in is held under the end-to-end id it carries, and claimed by the end-to-end id of the payment
+ * claiming it, never by the ids the webhook names: with every webhook naming another cash-in
+ * (`webhook_foreign_id_rate`), each claim still takes exactly the event for its own end-to-end id, and leaves the
+ * other held.
  */
-describe('claims of unmatched Pix cash-ins while webhooks name other resources', () => {
+describe('claims of held Pix cash-ins while webhooks name other resources', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
@@ -38,46 +40,53 @@ describe('claims of unmatched Pix cash-ins while webhooks name other resources',
     })) as unknown as WebhookEventRecord;
   }
 
+  const holder = (endToEnd: string) => stack.client.workflow.getHandle(workflowIds.cashIn(endToEnd));
+  const holderStatus = (endToEnd: string) =>
+    holder(endToEnd)
+      .describe()
+      .then(
+        (description) => description.searchAttributes.BankflowStatus?.[0],
+        () => 'not delivered yet',
+      );
+
   it('claims by end-to-end id, whatever cash-in id the webhook names', async () => {
     await control(stack, 'PUT', '/sandbox/faults', { seed: 9, webhook_foreign_id_rate: 1 });
+    // A claimer no worker runs: its history shows every signal the holder sends it.
+    const claimer = `payment:claims-test-${randomUUID()}`;
+    await stack.client.workflow.start('claimsTestTarget', {
+      workflowId: claimer,
+      taskQueue: `claims-idle-${randomUUID()}`,
+    });
     try {
       const [first, second] = [endToEndId('11111111'), endToEndId('22222222')];
-      const other = await announceCashIn(first);
+      await announceCashIn(first);
       const swapped = await announceCashIn(second);
       // The second event names the first cash-in's id, and the end-to-end id of its own.
       expect(swapped.replaced_ref_id).not.toBeNull();
       expect(swapped.envelope.ref_id).not.toBe(swapped.replaced_ref_id);
       expect(swapped.envelope.data).toMatchObject({ end_to_end_id: second });
-      const kept = unmatchedWorkflowId(webhookEventKey(swapped.envelope));
-      await eventually(
-        () =>
-          stack.client.workflow
-            .getHandle(kept)
-            .describe()
-            .then(
-              (description) => description.status.name,
-              () => 'not delivered yet',
-            ),
-        (status) => status === 'RUNNING',
-      );
+      for (const held of [first, second])
+        await eventually(
+          () => holderStatus(held),
+          (s) => s === 'held',
+        );
 
-      const { claimUnmatchedCashIns } = createUnmatchedEventActivities(stack.client);
-      const claimed = await eventually(
-        () => claimUnmatchedCashIns(second, 'payment:claims-test'),
-        (events) => events.length > 0,
-      );
-      expect(claimed.map((event) => event.envelope.data)).toEqual([
-        expect.objectContaining({ id: swapped.envelope.ref_id, end_to_end_id: second }),
-      ]);
-      const resolved = await stack.client.workflow.getHandle(kept).result();
-      expect(resolved.resolution).toMatchObject({ by: 'payment:claims-test' });
+      await signalCashInHolder(stack.client, stack.taskQueue, second, claimCashInsSignal, {
+        claimedBy: claimer,
+      });
+      const signalled = async () =>
+        ((await stack.client.workflow.getHandle(claimer).fetchHistory()).events ?? [])
+          .map((event) => event.workflowExecutionSignaledEventAttributes?.signalName)
+          .filter(Boolean);
+      expect(await eventually(signalled, (names) => names.length > 0)).toEqual([paymentWebhookSignal.name]);
+      expect(await holderStatus(second)).toBe('claimed');
 
-      // The other cash-in stays unclaimed: a claim never takes an event for another end-to-end id.
-      const otherKept = stack.client.workflow.getHandle(unmatchedWorkflowId(webhookEventKey(other.envelope)));
-      expect((await otherKept.describe()).status.name).toBe('RUNNING');
-      expect(await claimUnmatchedCashIns(endToEndId('33333333'), 'payment:claims-test')).toEqual([]);
+      // The other cash-in stays held: a claim never takes an event for another end-to-end id.
+      expect(await holderStatus(first)).toBe('held');
+      expect(await signalled()).toHaveLength(1);
     } finally {
       await control(stack, 'PUT', '/sandbox/faults', {});
+      await stack.client.workflow.getHandle(claimer).terminate('claims test over');
     }
   });
 });

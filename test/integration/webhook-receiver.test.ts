@@ -293,10 +293,10 @@ describe('webhook receiver', () => {
       taskQueue: stack.taskQueue,
       auth: { secrets: [secret], disabled: false, acceptSecretHeader: false },
       maxAgeMs: undefined,
-      router: async (event, lookup) => {
+      router: async (event) => {
         routed++;
         await held;
-        return bankflowRouter(event, lookup);
+        return bankflowRouter(event);
       },
       logger: stack.logger,
       maxInFlight: 1,

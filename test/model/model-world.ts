@@ -19,6 +19,7 @@ type ModelActivities = Pick<
   | 'getBiometricPayment'
   | 'getPaymentAuthorizationOptions'
   | 'authorizeBiometricPayment'
+  | 'claimCashIns'
   | 'claimUnmatchedCashIns'
   | 'createEnrollment'
   | 'getRegistrationOptions'
@@ -67,7 +68,8 @@ export async function startModelWorld(): Promise<ModelWorld> {
     authorizeBiometricPayment: bankActivity(async (_enrollmentId, _paymentId, request) =>
       paymentOf().authorizeBiometricPayment(request),
     ),
-    // The test server answers no visibility queries: cash-in events reach the workflow as signals only.
+    // The model signals its cash-in events to the payment itself: a claim finds none held or kept.
+    claimCashIns: async () => [],
     claimUnmatchedCashIns: async () => [],
     createEnrollment: bankActivity(async (request) => enrollmentOf().createEnrollment(request)),
     getRegistrationOptions: bankActivity(async () => enrollmentOf().getRegistrationOptions()),

@@ -35,6 +35,7 @@ const composedBankActivityNames = ['collectReportPage', 'fetchAttemptsSlicePage'
 const otherActivityNames = [
   'attemptsSyncPlan',
   'catchUpWindowEnd',
+  'claimCashIns',
   'claimJobWindow',
   'claimUnmatchedCashIns',
   'deliverSyncedAttempts',

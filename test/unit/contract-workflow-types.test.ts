@@ -1,5 +1,6 @@
 import { attemptsSyncWorkflowType } from '../../src/contract/attempts-sync.js';
 import { cancelBoletoWorkflowType } from '../../src/contract/boleto-cancel.js';
+import { cashInHolderWorkflowType } from '../../src/contract/cash-in-holder.js';
 import { enrollmentWorkflowType } from '../../src/contract/enrollment.js';
 import { jobWorkflowTypes } from '../../src/contract/jobs.js';
 import { paymentWorkflowType } from '../../src/contract/payment.js';
@@ -13,6 +14,7 @@ describe('the workflow types callers start by name', () => {
     const named = [
       attemptsSyncWorkflowType,
       cancelBoletoWorkflowType,
+      cashInHolderWorkflowType,
       enrollmentWorkflowType,
       paymentWorkflowType,
       recurrenceWorkflowType,

@@ -4,6 +4,7 @@ import { enrollmentPhases, paymentPhases, recurrencePhases } from '../../src/sta
 import { stuckRules } from '../../src/starter/support-queries.js';
 import { failureTypes } from '../../src/contract/failure-types.js';
 import { jobStatuses } from '../../src/contract/jobs.js';
+import { cashInHolderStatuses } from '../../src/contract/cash-in-holder.js';
 import { unmatchedWebhookStatuses } from '../../src/contract/unmatched-webhook.js';
 
 const runbook = readFileSync('docs/support.md', 'utf8');
@@ -23,6 +24,7 @@ describe('docs/support.md lists everything a workflow can publish', () => {
     ['Enrollment states', enrollmentPhases],
     ['Recurrence states', recurrencePhases],
     ['Unmatched webhook events', Object.values(unmatchedWebhookStatuses)],
+    ['Pix cash-in holders', Object.values(cashInHolderStatuses)],
     ['Scheduled jobs', Object.values(jobStatuses)],
     ['Failure types', [...Object.values(failureTypes), ...Object.keys(bankErrorRetryable)]],
   ])('%s, each with its meaning and nothing it cannot publish', (heading, values) => {

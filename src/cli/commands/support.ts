@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { StuckJourney, SupportWorkflowRow } from '../../starter/index.js';
-import type { KeptEvent } from '../../webhooks/kept-events.js';
+import type { KeptEvent } from '../../temporal/kept-events.js';
 import { formatAge } from '../ages.js';
 import { cliContext, printJson, withStarter, type CliContext } from '../context.js';
 import { action } from '../errors.js';
@@ -152,7 +152,7 @@ export function supportCommands(program: Command): void {
     .description('close an unmatched event with a note saying what was done; the note is kept in its history')
     .argument(
       '<event>',
-      'the workflow id (webhook-unmatched:...) or the event key `support unmatched` prints',
+      'the workflow id (webhook-unmatched:... or cash-in:...) or the event key `support unmatched` prints',
     )
     .requiredOption('--note <text>', 'what was done about the event')
     .option('--by <name>', 'who resolves it', 'support')

@@ -17,8 +17,10 @@ export const bank =
 export const bankReads =
   proxyActivities<Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>>(bankReadOptions);
 
-/** Temporal's own records: the cash-in events the receiver kept as unmatched. */
-export const temporal = proxyActivities<Pick<Activities, 'claimUnmatchedCashIns'>>(bankCallOptions);
+/** Temporal's own records: the claim on the cash-ins of the payment's end-to-end id (and, for runs started
+ * before the `cash-in-holder` patch, the cash-in events the receiver kept as unmatched). */
+export const temporal =
+  proxyActivities<Pick<Activities, 'claimCashIns' | 'claimUnmatchedCashIns'>>(bankCallOptions);
 
 /** The payment the bank is asked to create; its external id makes a retried create answer the same payment. */
 export const createRequest = (input: PaymentInput) => ({
