@@ -15,6 +15,7 @@ import { bankflowDataConverter } from '../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../src/temporal/encryption.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
 import { allSearchAttributeKeys } from '../src/contract/search-attributes.js';
+import { promoteOwnVersion } from '../src/temporal/worker-deployment.js';
 import { createBankflowWorker } from '../src/worker.js';
 import { childPid, startBankflowProcess } from './processes.js';
 import * as skeletonActivities from './skeleton/activities.js';
@@ -185,6 +186,7 @@ export async function startBenchStack(
       logger,
       tuning: { maxCachedWorkflows: config.temporal.maxCachedWorkflows },
       workflowThreadHeap: config.temporal.workflowThreadHeap,
+      deployment: { name: taskQueue },
     });
     const skeletonWorker = await Worker.create({
       connection: workerConnection,
@@ -200,6 +202,15 @@ export async function startBenchStack(
         await done;
       });
     }
+    // As `bankflow worker` in development: its version is the one new runs go to.
+    await promoteOwnVersion({
+      connection: workerConnection,
+      namespace,
+      taskQueue,
+      version: worker.options.workerDeploymentOptions!.version,
+      promotion: 'always',
+      logger,
+    });
 
     return {
       address: server.address,

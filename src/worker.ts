@@ -15,12 +15,8 @@ import {
   tracingClientInterceptors,
   workflowSpanSinks,
 } from './tracing/temporal.js';
-import {
-  hasPrebuiltWorkflowBundle,
-  prebuiltWorkflowBundlePath,
-  workflowInterceptorModules,
-  workflowsPath,
-} from './workflow-bundle.js';
+import { workflowBuildId, workflowBuildIdOfFile } from './temporal/worker-deployment.js';
+import { bundleWorkflows, hasPrebuiltWorkflowBundle, prebuiltWorkflowBundlePath } from './workflow-bundle.js';
 
 export interface BankflowWorkerOptions {
   connection: NativeConnection;
@@ -41,6 +37,11 @@ export interface BankflowWorkerOptions {
    * bundling from source.
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * The Worker Deployment the worker's version belongs to. Its build id is the workflow code's
+   * (`workflowBuildId`): given with a prebuilt `workflowBundle` that is not the plain one, derived otherwise.
+   */
+  deployment: { name: string; buildId?: string };
   tuning?: Pick<
     WorkerOptions,
     'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'
@@ -51,23 +52,34 @@ export interface BankflowWorkerOptions {
 
 /**
  * Bundling at start costs seconds and leaves webpack's allocations in the worker (about 110 MB measured), so a
- * build's worker loads the bundle `npm run build` made. A bundle already holds its workflow interceptor modules
- * (src/workflow-bundle.ts); the SDK ignores a list given beside one, and warns at every start, so only a worker
- * bundling at start names them.
+ * build's worker loads the bundle `npm run build` made. The build id is the plain bundle's (src/temporal/
+ * worker-deployment.ts), so a worker bundling a traced one from source bundles the plain one too, for its id.
  */
-function workflowCode(
+async function workflowCode(
   given: WorkerOptions['workflowBundle'],
   traced: boolean,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> & { workflowModules?: string[] } {
+): Promise<{ workflowBundle: NonNullable<WorkerOptions['workflowBundle']>; buildId?: string }> {
   if (given) return { workflowBundle: given };
   if (hasPrebuiltWorkflowBundle(traced)) {
-    return { workflowBundle: { codePath: prebuiltWorkflowBundlePath(traced) } };
+    return {
+      workflowBundle: { codePath: prebuiltWorkflowBundlePath(traced) },
+      buildId: workflowBuildIdOfFile(prebuiltWorkflowBundlePath(false)),
+    };
   }
-  return { workflowsPath, workflowModules: workflowInterceptorModules(traced) };
+  const plain = await bundleWorkflows(false);
+  return {
+    workflowBundle: traced ? await bundleWorkflows(true) : plain,
+    buildId: workflowBuildId(plain.code),
+  };
+}
+
+/** The build id of a given bundle: its own, when the caller did not say (a plain bundle's id is its hash). */
+function givenBundleBuildId(bundle: NonNullable<WorkerOptions['workflowBundle']>): string {
+  return 'code' in bundle ? workflowBuildId(bundle.code) : workflowBuildIdOfFile(bundle.codePath);
 }
 
 /** A worker serving every bankflow workflow and activity on one task queue. */
-export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Worker> {
+export async function createBankflowWorker(options: BankflowWorkerOptions): Promise<Worker> {
   const bank = new BankClient(options.bank, options.logger);
   const dataConverter = bankflowDataConverter(options.encryptionKeys, 'mark');
   const activities = createActivities({
@@ -86,7 +98,8 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
   const metrics = options.metrics
     ? [bankCallInterceptor(options.metrics, bankActivityNames(activities))]
     : [];
-  const { workflowModules, ...code } = workflowCode(options.workflowBundle, options.tracing !== undefined);
+  const code = await workflowCode(options.workflowBundle, options.tracing !== undefined);
+  const buildId = options.deployment.buildId ?? code.buildId ?? givenBundleBuildId(code.workflowBundle);
   const create = () =>
     Worker.create({
       connection: options.connection,
@@ -94,7 +107,6 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
       taskQueue: options.taskQueue,
       activities,
       interceptors: {
-        ...(workflowModules ? { workflowModules } : {}),
         // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
         activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
       },
@@ -103,7 +115,13 @@ export function createBankflowWorker(options: BankflowWorkerOptions): Promise<Wo
       // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
       // together; every bank call is an activity on this queue (docs/decisions.md).
       maxTaskQueueActivitiesPerSecond: options.bank.requestsPerSecond,
-      ...code,
+      workflowBundle: code.workflowBundle,
+      // Each workflow type declares its own behavior (src/workflows/versioning.ts); pinned is the safe default.
+      workerDeploymentOptions: {
+        version: { deploymentName: options.deployment.name, buildId },
+        useWorkerVersioning: true,
+        defaultVersioningBehavior: 'PINNED',
+      },
       ...options.tuning,
     });
   return options.workflowThreadHeap ? withWorkflowThreadHeap(options.workflowThreadHeap, create) : create();

@@ -55,6 +55,19 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       "V8's cap on each half of the workflow thread's young generation (`--max-semi-space-size`); V8's own " +
       'default here is 16',
   },
+  TEMPORAL_DEPLOYMENT_NAME: {
+    meaning:
+      "the Worker Deployment a worker's version belongs to; the version's build id is the hash of the workflow " +
+      'bundle, so workers built from the same code share a version ([upgrading-workflows.md](upgrading-workflows.md))',
+    unset: 'the task queue (`TEMPORAL_TASK_QUEUE`)',
+  },
+  WORKER_VERSION_PROMOTION: {
+    meaning:
+      "when a worker makes its own version the deployment's current one, which new runs go to: `never` (an " +
+      'operator runs `bankflow deployments promote`), `if-no-current` (only the first version of a deployment), ' +
+      '`always` (at every start)',
+    unset: '`never` in production, `always` in development',
+  },
   METRICS_HOST: {
     meaning:
       'where a worker serves its Prometheus metrics, and the receiver its `WEBHOOK_INTERNAL_PORT` ' +

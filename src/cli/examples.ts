@@ -258,4 +258,37 @@ export const commandExamples: Record<string, CommandExamples> = {
   },
   'schedules pause': { lines: ['npx bankflow schedules pause metrics-snapshot --note "bank maintenance"'] },
   'schedules unpause': { lines: ['npx bankflow schedules unpause metrics-snapshot'] },
+  deployments: {
+    about:
+      'Each worker runs one version of the workflow code, named by a build id derived from it, in the Worker ' +
+      "Deployment TEMPORAL_DEPLOYMENT_NAME (the task queue's name unless set). A deploy starts the new version's " +
+      'workers beside the old ones, promotes it (after a ramp, if you like), and stops the old workers once ' +
+      '`drained` says so ([docs/upgrading-workflows.md](upgrading-workflows.md)). In development each worker ' +
+      'promotes its own version as it starts (WORKER_VERSION_PROMOTION). The examples act on the one version ' +
+      '`npm start` runs.',
+    lines: [],
+  },
+  'deployments list': {
+    lines: [
+      'npx bankflow deployments list --table   # build id, state (current, ramping, draining, drained), open runs, pollers',
+      'npx bankflow deployments list --ids     # one build id per line, newest first',
+    ],
+  },
+  'deployments promote': {
+    lines: [
+      'npx bankflow deployments promote $(npx bankflow deployments list --ids | head -n 1)   # {"current": ..., "previous": ...}',
+      'npx bankflow deployments promote 0badbeef   # exits 1: error: <build-id>: no version 0badbeef in deployment ...',
+    ],
+  },
+  'deployments ramp': {
+    lines: [
+      'npx bankflow deployments ramp $(npx bankflow deployments list --ids | head -n 1) --percent 10 ' +
+        '# exits 1: error: <build-id>: ... is the current version already',
+    ],
+  },
+  'deployments drained': {
+    lines: [
+      'npx bankflow deployments drained $(npx bankflow deployments list --ids | head -n 1)   # exits 1: "drained": false ...',
+    ],
+  },
 };

@@ -3,6 +3,7 @@ import { attemptCommands } from './commands/attempts.js';
 import { boletoCommands } from './commands/boleto.js';
 import { cardCommands } from './commands/cards.js';
 import { doctorCommand } from './commands/doctor.js';
+import { deploymentCommands } from './commands/deployments.js';
 import { deviceCommands } from './commands/devices.js';
 import { enrollmentCommands } from './commands/enrollment.js';
 import type { AddCommands } from './devkit.js';
@@ -53,6 +54,7 @@ export function buildProgram(addDevkitCommands: AddCommands): Command {
   attemptCommands(program);
   metricsCommand(program);
   scheduleCommands(program);
+  deploymentCommands(program);
   setupCommand(program);
   doctorCommand(program);
   supportCommands(program);

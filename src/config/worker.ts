@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { versionPromotions, type WorkerDeployment } from '../temporal/worker-deployment.js';
 import type { WorkflowThreadHeap } from '../temporal/workflow-thread-heap.js';
-import { optionalPort, type Parsed } from './fields.js';
+import { optionalPort, optionalText, type Parsed } from './fields.js';
+import type { GeneralEnv } from './general.js';
+import type { TemporalConnectionEnv } from './temporal-connection.js';
 
 /** How a worker process holds its workflows in memory, and where it serves its Prometheus metrics. */
 export const workerVariables = {
@@ -30,6 +33,17 @@ export const workerVariables = {
    * port is unset), and the receiver its WEBHOOK_INTERNAL_PORT.
    */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * The Worker Deployment the worker's version belongs to (docs/upgrading-workflows.md); unset, the task queue's
+   * name. The version's build id is derived from the workflow code, not configured.
+   */
+  TEMPORAL_DEPLOYMENT_NAME: optionalText,
+  /**
+   * When a worker makes its own version the deployment's current one: `never` (an operator promotes it with
+   * `bankflow deployments promote`), `if-no-current` (only the first version of a new deployment), `always` (at
+   * every start). Unset: `never` in production, `always` in development.
+   */
+  WORKER_VERSION_PROMOTION: z.enum(versionPromotions).optional(),
   TEMPORAL_METRICS_PORT: optionalPort,
   WORKER_METRICS_PORT: optionalPort,
 };
@@ -43,11 +57,15 @@ export interface WorkerConfig {
   workflowThreadHeap: WorkflowThreadHeap;
   /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 is V8's own factor. */
   heapGrowingPercent: number;
+  /** The Worker Deployment the worker belongs to, and when it promotes its own version. */
+  deployment: WorkerDeployment;
   /** Prometheus endpoints of a worker process; each off when its port is unset. */
   metrics?: { host: string; sdkPort: number | undefined; workerPort: number | undefined };
 }
 
-export function workerConfig(env: WorkerEnv): WorkerConfig {
+export function workerConfig(
+  env: WorkerEnv & Pick<GeneralEnv, 'BANKFLOW_ENV'> & Pick<TemporalConnectionEnv, 'TEMPORAL_TASK_QUEUE'>,
+): WorkerConfig {
   return {
     maxCachedWorkflows: env.TEMPORAL_MAX_CACHED_WORKFLOWS,
     workflowThreadHeap: {
@@ -55,6 +73,10 @@ export function workerConfig(env: WorkerEnv): WorkerConfig {
       semiSpaceMb: env.WORKFLOW_THREAD_SEMI_SPACE_MB,
     },
     heapGrowingPercent: env.WORKER_HEAP_GROWING_PERCENT,
+    deployment: {
+      name: env.TEMPORAL_DEPLOYMENT_NAME ?? env.TEMPORAL_TASK_QUEUE,
+      promotion: env.WORKER_VERSION_PROMOTION ?? (env.BANKFLOW_ENV === 'development' ? 'always' : 'never'),
+    },
     metrics: {
       host: env.METRICS_HOST,
       sdkPort: env.TEMPORAL_METRICS_PORT,

@@ -6,6 +6,7 @@ import { limitHeapGrowth } from '../temporal/heap-growth.js';
 import { installTemporalRuntime, sdkMetricsBindAddress } from '../temporal/runtime.js';
 import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js';
 import type { Tracing } from '../tracing/setup.js';
+import { promoteOwnVersion } from '../temporal/worker-deployment.js';
 import { createBankflowWorker } from '../worker.js';
 
 export interface RunningWorker {
@@ -49,11 +50,25 @@ export async function startWorker(
     tracing,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
     workflowThreadHeap: temporal.workflowThreadHeap,
+    deployment: { name: temporal.deployment.name },
   });
   const done = worker.run().finally(async () => {
     await connection.close();
     await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
   });
+  const version = worker.options.workerDeploymentOptions?.version;
+  if (version) {
+    logger.info({ version, promotion: temporal.deployment.promotion }, 'worker version');
+    // In the background: a promotion waits for the server to register the version, and tasks wait for it.
+    void promoteOwnVersion({
+      connection,
+      namespace: temporal.namespace,
+      taskQueue: temporal.taskQueue,
+      version,
+      promotion: temporal.deployment.promotion,
+      logger,
+    }).catch((error: unknown) => logger.warn({ err: error }, 'worker version promotion failed'));
+  }
   return {
     worker,
     done,

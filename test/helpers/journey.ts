@@ -95,7 +95,7 @@ export async function waitForPhase(stack: TestStack, customer: Customer, phase: 
 export async function enroll(
   stack: TestStack,
   customer: Customer,
-  options: { polling?: typeof fastPolling; customerTaxNumber?: string } = {},
+  options: { polling?: typeof fastPolling; customerTaxNumber?: string; maxRunMs?: number } = {},
 ) {
   const started = await startTunedEnrollment(
     stack,
@@ -104,7 +104,7 @@ export async function enroll(
       returnToUrl: 'https://merchant.example/enrolled',
       customerTaxNumber: options.customerTaxNumber,
     },
-    { polling: options.polling },
+    { polling: options.polling, maxRunMs: options.maxRunMs },
   );
   await control(
     stack,

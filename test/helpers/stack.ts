@@ -17,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import type { Tracing } from '../../src/tracing/setup.js';
 import { tracingClientInterceptors } from '../../src/tracing/temporal.js';
+import { promoteOwnVersion } from '../../src/temporal/worker-deployment.js';
 import { createBankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 
@@ -75,6 +76,11 @@ export interface StackTemporal {
   namespace: string;
   client: Client;
   close(): Promise<void>;
+  /**
+   * Whether the server routes tasks by Worker Deployment version, so the stack's worker makes its version current
+   * (as `bankflow dev` does); the time-skipping test server hands every worker its tasks and has no deployments.
+   */
+  routesByVersion?: boolean;
 }
 
 /**
@@ -140,9 +146,29 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       logger,
       workflowBundle: { codePath: required(options.tracing ? testEnvKeys.tracedBundle : testEnvKeys.bundle) },
       tracing: options.tracing,
+      // A deployment per task queue, as the configuration's default: stacks on one server never share versions.
+      deployment: { name: taskQueue, buildId: required(testEnvKeys.buildId) },
     });
+  /** Runs a worker and, once its version routes the queue's new runs, hands back its run. */
+  const startWorker = async (started: Worker): Promise<{ run: Promise<void> }> => {
+    const run = started.run();
+    const version = started.options.workerDeploymentOptions?.version;
+    if (version && temporal.routesByVersion !== false) {
+      const outcome = await promoteOwnVersion({
+        connection: temporal.connection,
+        namespace,
+        taskQueue,
+        version,
+        promotion: 'always',
+        logger,
+      });
+      if (outcome === 'refused')
+        throw new Error(`the stack's worker version ${version.buildId} was not promoted`);
+    }
+    return { run };
+  };
   let worker = await newWorker();
-  let running: Promise<void> | undefined = worker.run();
+  let running: Promise<void> | undefined = (await startWorker(worker)).run;
 
   let receiver: FastifyInstance | undefined;
   let receiverUrl: string | undefined;
@@ -180,7 +206,7 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
     async restartWorker() {
       await stack.stopWorker();
       worker = await newWorker();
-      running = worker.run();
+      running = (await startWorker(worker)).run;
     },
     async stop() {
       await sandbox.stop();

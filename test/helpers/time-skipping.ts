@@ -70,6 +70,7 @@ export async function startTimeSkippingStack(options: TestStackOptions = {}): Pr
         namespace: env.namespace ?? 'default',
         client: env.client,
         close: () => env.teardown(),
+        routesByVersion: false,
       },
       { ...options, logger },
     );

@@ -85,6 +85,12 @@ export async function startModelWorld(): Promise<ModelWorld> {
     activities,
     dataConverter: bankflowDataConverter(encryptionKeys),
     workflowBundle: { codePath: required(testEnvKeys.bundle) },
+    // Versioned as every bankflow worker: the workflow types declare a versioning behavior.
+    workerDeploymentOptions: {
+      version: { deploymentName: taskQueue, buildId: required(testEnvKeys.buildId) },
+      useWorkerVersioning: true,
+      defaultVersioningBehavior: 'PINNED',
+    },
   });
   const running = worker.run();
   return {

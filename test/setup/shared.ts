@@ -4,6 +4,8 @@ export const testEnvKeys = {
   namespace: 'BANKFLOW_TEST_TEMPORAL_NAMESPACE',
   bundle: 'BANKFLOW_TEST_WORKFLOW_BUNDLE',
   tracedBundle: 'BANKFLOW_TEST_WORKFLOW_BUNDLE_TRACED',
+  /** The build id of the run's workflow code: the plain bundle's hash, which a traced worker shares. */
+  buildId: 'BANKFLOW_TEST_WORKFLOW_BUILD_ID',
   uiUrl: 'BANKFLOW_TEST_TEMPORAL_UI_URL',
   /** Temporal's time-skipping test server executable (test/helpers/time-skipping.ts starts one per file). */
   timeSkippingServer: 'BANKFLOW_TEST_TIME_SKIPPING_SERVER',

@@ -7,6 +7,7 @@ import { createLogger, temporalLoggerFor } from '../../src/logger.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { bundleWorkflows } from '../../src/workflow-bundle.js';
+import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
 import { allSearchAttributeKeys } from '../../src/contract/search-attributes.js';
 import { freePort } from '../helpers/cli.js';
 import { testEnvKeys } from './shared.js';
@@ -44,7 +45,12 @@ export async function startTemporal(): Promise<void> {
       ui: true,
       uiPort,
       searchAttributes: allSearchAttributeKeys,
-      extraArgs: ['--log-level', 'error', '--ui-codec-endpoint', codec.uiEndpoint],
+      extraArgs: [
+        ...['--log-level', 'error', '--ui-codec-endpoint', codec.uiEndpoint],
+        // A Worker Deployment per task queue (TEMPORAL_DEPLOYMENT_NAME's default), and the run has hundreds of
+        // task queues; the server's default allows 100 deployments per namespace.
+        ...['--dynamic-config-value', 'matching.maxDeployments=100000'],
+      ],
     },
   });
   (globalThis as { __bankflowTemporal?: TestWorkflowEnvironment }).__bankflowTemporal = env;
@@ -52,7 +58,8 @@ export async function startTemporal(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bankflow-test-'));
   (globalThis as { __bankflowBundleDir?: string }).__bankflowBundleDir = dir;
   const bundlePath = path.join(dir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, (await bundleWorkflows(false, temporalLoggerFor(logger))).code);
+  const plainCode = (await bundleWorkflows(false, temporalLoggerFor(logger))).code;
+  writeFileSync(bundlePath, plainCode);
   const tracedBundlePath = path.join(dir, 'workflow-bundle-traced.js');
   writeFileSync(tracedBundlePath, (await bundleWorkflows(true, temporalLoggerFor(logger))).code);
 
@@ -60,6 +67,7 @@ export async function startTemporal(): Promise<void> {
   process.env[testEnvKeys.namespace] = env.namespace ?? 'default';
   process.env[testEnvKeys.bundle] = bundlePath;
   process.env[testEnvKeys.tracedBundle] = tracedBundlePath;
+  process.env[testEnvKeys.buildId] = workflowBuildId(plainCode);
   process.env[testEnvKeys.uiUrl] = uiUrl;
   process.env[testEnvKeys.timeSkippingServer] = timeSkippingServer;
 }

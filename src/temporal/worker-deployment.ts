@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import type { Logger } from 'pino';
+
+/**
+ * When a worker makes its own version the deployment's current one: `never` leaves it to an operator
+ * (`bankflow deployments promote`), `if-no-current` only for a deployment with no current version yet (a new
+ * namespace's first worker), `always` at every start (development: the code just started is the code to run).
+ */
+export const versionPromotions = ['never', 'if-no-current', 'always'] as const;
+export type VersionPromotion = (typeof versionPromotions)[number];
+
+/** The Worker Deployment a worker belongs to, and when it promotes its own version. */
+export interface WorkerDeployment {
+  name: string;
+  promotion: VersionPromotion;
+}
+
+/**
+ * A build id names the workflow code a worker runs: the hash of its plain workflow bundle, so two workers built
+ * from the same source share a version and a changed workflow makes a new one. A traced worker takes the id of
+ * the plain bundle beside its traced one: the traces add no command, and test/replay replays every history on
+ * both bundles.
+ */
+export function workflowBuildId(bundleCode: string): string {
+  return createHash('sha256').update(bundleCode).digest('hex').slice(0, 20);
+}
+
+export const workflowBuildIdOfFile = (bundlePath: string) =>
+  workflowBuildId(readFileSync(bundlePath, 'utf8'));
+
+/** A client's or a worker's connection: both reach the workflow service. */
+export interface WorkflowServiceHolder {
+  workflowService: temporal.api.workflowservice.v1.WorkflowService;
+}
+
+/** gRPC status codes the deployment calls answer with (grpc-js is not a direct dependency). */
+export const grpcStatus = { NOT_FOUND: 5, FAILED_PRECONDITION: 9 } as const;
+
+export const grpcCode = (error: unknown) => (error as { code?: number }).code;
+
+/** Waits until the server has seen this version poll `taskQueue` (it registers a version at its first poll). */
+async function registered(
+  connection: WorkflowServiceHolder,
+  namespace: string,
+  version: WorkerDeploymentVersion,
+  taskQueue: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const { workerDeploymentVersionInfo: info } =
+        await connection.workflowService.describeWorkerDeploymentVersion({
+          namespace,
+          deploymentVersion: version,
+        });
+      if (info?.taskQueueInfos?.some((queue) => queue.name === taskQueue)) return true;
+    } catch (error) {
+      if (grpcCode(error) !== grpcStatus.NOT_FOUND) throw error;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export type PromotionOutcome = 'promoted' | 'already-current' | 'left-to-operator' | 'refused';
+
+/**
+ * Makes a running worker's version the deployment's current one when `promotion` asks for it. A versioned worker
+ * gets no task of a new run until its version is current (or ramping): new runs wait on the task queue until
+ * then. The conflict token makes two workers starting at once agree: the second one sees the first's choice.
+ */
+export async function promoteOwnVersion(options: {
+  connection: WorkflowServiceHolder;
+  namespace: string;
+  taskQueue: string;
+  version: WorkerDeploymentVersion;
+  promotion: VersionPromotion;
+  logger: Logger;
+  timeoutMs?: number;
+}): Promise<PromotionOutcome> {
+  const { connection, namespace, version, promotion, logger } = options;
+  if (promotion === 'never') return 'left-to-operator';
+  if (!(await registered(connection, namespace, version, options.taskQueue, options.timeoutMs ?? 30_000))) {
+    logger.warn({ version }, 'the server has not registered this worker version; it was not promoted');
+    return 'refused';
+  }
+  for (let attempt = 0; ; attempt++) {
+    const { workerDeploymentInfo, conflictToken } = await connection.workflowService.describeWorkerDeployment(
+      {
+        namespace,
+        deploymentName: version.deploymentName,
+      },
+    );
+    const current = workerDeploymentInfo?.routingConfig?.currentDeploymentVersion;
+    if (current?.buildId === version.buildId) return 'already-current';
+    if (current && promotion === 'if-no-current') return 'left-to-operator';
+    try {
+      await connection.workflowService.setWorkerDeploymentCurrentVersion({
+        namespace,
+        deploymentName: version.deploymentName,
+        buildId: version.buildId,
+        conflictToken,
+        identity: 'bankflow worker',
+      });
+      logger.info({ version, previous: current?.buildId ?? null }, 'worker version promoted to current');
+      return 'promoted';
+    } catch (error) {
+      // Most often a changed conflict token: another worker promoted meanwhile, so look again.
+      if (grpcCode(error) === grpcStatus.FAILED_PRECONDITION && attempt < 3) continue;
+      logger.warn(
+        { version, err: error },
+        'worker version not promoted; promote it with bankflow deployments',
+      );
+      return 'refused';
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import { upsertMemo, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+
+/** The memo key build B's payments write, and only theirs. */
+export const buildBMemoKey = 'upgradeTestBuild';
+
+/**
+ * Bundled beside bankflow's workflows only in the versioning test's build B: its payment makes one more decision
+ * (a memo upsert, a command) before bankflow's own first one. Replaying a payment that build A started through
+ * build B fails with a nondeterminism error, so the test shows that A's payments never reach B's workers. Other
+ * workflow types decide as in A: an auto-upgrade run moving to B replays there.
+ */
+export const interceptors: WorkflowInterceptorsFactory = () => ({
+  inbound: [
+    {
+      execute(input, next) {
+        if (workflowInfo().workflowType === 'biometricPaymentWorkflow') upsertMemo({ [buildBMemoKey]: 'B' });
+        return next(input);
+      },
+    },
+  ],
+});

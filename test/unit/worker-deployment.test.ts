@@ -1,0 +1,63 @@
+import { loadConfig } from '../../src/config.js';
+import { workerConfig, type WorkerEnv } from '../../src/config/worker.js';
+import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
+import * as workflows from '../../src/workflows/index.js';
+import { versioningBehaviors } from '../../src/workflows/versioning.js';
+import { problemsOf } from '../helpers/config-env.js';
+
+const workerEnv = (overrides: Partial<WorkerEnv> = {}): WorkerEnv => ({
+  TEMPORAL_MAX_CACHED_WORKFLOWS: 50,
+  WORKFLOW_THREAD_SEMI_SPACE_MB: 2,
+  WORKER_HEAP_GROWING_PERCENT: 50,
+  METRICS_HOST: '127.0.0.1',
+  TEMPORAL_DEPLOYMENT_NAME: undefined,
+  ...overrides,
+});
+
+describe('worker deployments', () => {
+  it('declares a versioning behavior for every workflow type the worker registers, pinned for the short ones', () => {
+    expect(Object.keys(versioningBehaviors).sort()).toEqual(Object.keys(workflows).sort());
+    for (const [type, behavior] of Object.entries(versioningBehaviors)) {
+      expect({
+        type,
+        set: (workflows as Record<string, { workflowDefinitionOptions?: unknown }>)[type]
+          ?.workflowDefinitionOptions,
+      }).toEqual({
+        type,
+        set: { versioningBehavior: behavior },
+      });
+    }
+    expect(
+      Object.entries(versioningBehaviors)
+        .filter(([, behavior]) => behavior === 'AUTO_UPGRADE')
+        .map(([type]) => type)
+        .sort(),
+    ).toEqual(['enrollmentWorkflow', 'jobWindowCursor', 'recurrenceWorkflow']);
+  });
+
+  it('names a build by its workflow code: the same code the same id, other code another', () => {
+    expect(workflowBuildId('bundle one')).toBe(workflowBuildId('bundle one'));
+    expect(workflowBuildId('bundle one')).not.toBe(workflowBuildId('bundle two'));
+    expect(workflowBuildId('bundle one')).toMatch(/^[0-9a-f]{20}$/);
+  });
+
+  it("promotes a worker's own version only where asked: never in production unless set, always in development", () => {
+    const production = { BANKFLOW_ENV: 'production' as const, TEMPORAL_TASK_QUEUE: 'bankflow' };
+    expect(workerConfig({ ...workerEnv(), ...production }).deployment).toEqual({
+      name: 'bankflow',
+      promotion: 'never',
+    });
+    expect(
+      workerConfig({
+        ...workerEnv({ WORKER_VERSION_PROMOTION: 'if-no-current', TEMPORAL_DEPLOYMENT_NAME: 'payments' }),
+        ...production,
+      }).deployment,
+    ).toEqual({ name: 'payments', promotion: 'if-no-current' });
+    expect(
+      loadConfig({ BANKFLOW_ENV: 'development', TEMPORAL_TASK_QUEUE: 'shop-a' }).temporal.deployment,
+    ).toEqual({ name: 'shop-a', promotion: 'always' });
+    expect(problemsOf({ BANKFLOW_ENV: 'development', WORKER_VERSION_PROMOTION: 'sometimes' })).toMatch(
+      /WORKER_VERSION_PROMOTION/,
+    );
+  });
+});
