@@ -1,7 +1,12 @@
 import proto from '@temporalio/proto';
-import { grpcCode, grpcStatus, type WorkflowServiceHolder } from './worker-deployment.js';
+import {
+  grpcCode,
+  grpcStatus,
+  workflowPollerVersions,
+  type WorkflowServiceHolder,
+} from './worker-deployment.js';
 
-const { WorkerDeploymentVersionStatus, TaskQueueType } = proto.temporal.api.enums.v1;
+const { WorkerDeploymentVersionStatus } = proto.temporal.api.enums.v1;
 
 /** Where an operator's deployment commands act: one deployment, served on one task queue. */
 export interface DeploymentTarget {
@@ -58,16 +63,10 @@ async function countOpen(target: DeploymentTarget, buildId: string, behavior: 'P
 }
 
 async function pollersByBuild(target: DeploymentTarget): Promise<Map<string, number>> {
-  const { pollers } = await target.service.workflowService.describeTaskQueue({
-    namespace: target.namespace,
-    taskQueue: { name: target.taskQueue },
-    taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-  });
   const counts = new Map<string, number>();
-  for (const poller of pollers ?? []) {
-    const options = poller.deploymentOptions;
-    if (options?.deploymentName !== target.deploymentName || !options.buildId) continue;
-    counts.set(options.buildId, (counts.get(options.buildId) ?? 0) + 1);
+  for (const poller of await workflowPollerVersions(target.service, target.namespace, target.taskQueue)) {
+    if (poller.deploymentName !== target.deploymentName || !poller.buildId) continue;
+    counts.set(poller.buildId, (counts.get(poller.buildId) ?? 0) + 1);
   }
   return counts;
 }

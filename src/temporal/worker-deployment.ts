@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import type { temporal } from '@temporalio/proto';
+import proto, { type temporal } from '@temporalio/proto';
 import type { Logger } from 'pino';
 
 /**
@@ -41,6 +41,25 @@ export const grpcStatus = { NOT_FOUND: 5, FAILED_PRECONDITION: 9 } as const;
 
 export const grpcCode = (error: unknown) => (error as { code?: number }).code;
 
+const workflowTaskQueue = proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW;
+
+/** The deployment versions of the workers polling `taskQueue` for workflow tasks lately, one per poller. */
+export async function workflowPollerVersions(
+  connection: WorkflowServiceHolder,
+  namespace: string,
+  taskQueue: string,
+): Promise<Partial<WorkerDeploymentVersion>[]> {
+  const { pollers } = await connection.workflowService.describeTaskQueue({
+    namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: workflowTaskQueue,
+  });
+  return (pollers ?? []).map((poller) => ({
+    deploymentName: poller.deploymentOptions?.deploymentName ?? undefined,
+    buildId: poller.deploymentOptions?.buildId ?? undefined,
+  }));
+}
+
 /** Waits until the server has seen this version poll `taskQueue` (it registers a version at its first poll). */
 async function registered(
   connection: WorkflowServiceHolder,
@@ -51,15 +70,19 @@ async function registered(
 ): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      const { workerDeploymentVersionInfo: info } =
-        await connection.workflowService.describeWorkerDeploymentVersion({
-          namespace,
-          deploymentVersion: version,
-        });
-      if (info?.taskQueueInfos?.some((queue) => queue.name === taskQueue)) return true;
-    } catch (error) {
-      if (grpcCode(error) !== grpcStatus.NOT_FOUND) throw error;
+    // The poller first: the dev server logs an error for each version it is asked about and does not know.
+    const pollers = await workflowPollerVersions(connection, namespace, taskQueue);
+    if (pollers.some((p) => p.deploymentName === version.deploymentName && p.buildId === version.buildId)) {
+      try {
+        const { workerDeploymentVersionInfo: info } =
+          await connection.workflowService.describeWorkerDeploymentVersion({
+            namespace,
+            deploymentVersion: version,
+          });
+        if (info?.taskQueueInfos?.some((queue) => queue.name === taskQueue)) return true;
+      } catch (error) {
+        if (grpcCode(error) !== grpcStatus.NOT_FOUND) throw error;
+      }
     }
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 200));

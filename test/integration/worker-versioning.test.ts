@@ -168,7 +168,13 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       (all) => all.length >= 2,
       Math.max(60_000 - (Date.now() - enrollmentStartedAt), 0) + 60_000,
     );
-    expect(await buildOf(stack.client, enrollmentId, runs[1]?.runId)).toBe(buildB);
+    // Its first task completes a moment after the run is created.
+    expect(
+      await eventually(
+        () => buildOf(stack.client, enrollmentId, runs[1]?.runId),
+        (build) => build !== undefined,
+      ),
+    ).toBe(buildB);
 
     // Nothing is pinned to A any more: its worker can stop, and B serves alone.
     expect(

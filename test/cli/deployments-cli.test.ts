@@ -1,0 +1,105 @@
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { createBankflowWorker } from '../../src/worker.js';
+import { testEnvKeys } from '../setup/shared.js';
+import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
+import { runCli } from '../helpers/cli.js';
+import { eventually } from '../helpers/journey.js';
+import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
+
+/** A second build on the stack's task queue: the same workflow code under another build id, as a deploy starts. */
+const newBuild = 'cli-test-new-build';
+
+describe('bankflow deployments', () => {
+  let stack: TestStack;
+  let connection: NativeConnection;
+  let worker: Worker;
+  let running: Promise<void>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    env = cliEnvFor(stack);
+    connection = await NativeConnection.connect({ address: required(testEnvKeys.address) });
+    worker = await createBankflowWorker({
+      connection,
+      namespace: required(testEnvKeys.namespace),
+      taskQueue: stack.taskQueue,
+      bank: stack.bank,
+      jobs: stack.jobs,
+      encryptionKeys,
+      logger: stack.logger,
+      workflowBundle: { codePath: required(testEnvKeys.bundle) },
+      deployment: { name: stack.taskQueue, buildId: newBuild },
+    });
+    running = worker.run();
+  });
+  afterAll(async () => {
+    if (worker) {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    }
+    await stack?.stop();
+  });
+
+  const cli = (args: string[]) => runCli(['deployments', ...args], env);
+  const json = async (args: string[]) => {
+    const result = await cli(args);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+
+  it(
+    'lists the versions, ramps and promotes the new one, and says when the old one is drained',
+    async () => {
+      const old = required(testEnvKeys.buildId);
+      const versions = await eventually(
+        () => json(['list']),
+        (listed: { buildId: string; pollers: number }[]) =>
+          listed.length === 2 && listed.every((version) => version.pollers === 1),
+        60_000,
+      );
+      expect(versions).toEqual([
+        expect.objectContaining({ buildId: newBuild, state: 'inactive', openPinned: 0 }),
+        expect.objectContaining({ buildId: old, state: 'current', rampPercent: null }),
+      ]);
+      expect((await cli(['list', '--ids'])).stdout.trim().split('\n')).toEqual([newBuild, old]);
+      expect((await cli(['list', '--table'])).stdout).toMatch(/BUILD ID\s+STATE\s+OPEN PINNED/);
+
+      expect(await json(['ramp', newBuild, '--percent', '25'])).toEqual({
+        deployment: stack.taskQueue,
+        ramping: newBuild,
+        percent: 25,
+      });
+      expect(await json(['list'])).toEqual([
+        expect.objectContaining({ buildId: newBuild, state: 'ramping', rampPercent: 25 }),
+        expect.objectContaining({ buildId: old, state: 'current' }),
+      ]);
+      const tooMuch = await cli(['ramp', newBuild, '--percent', '150']);
+      expect({ code: tooMuch.code, stderr: tooMuch.stderr }).toEqual({
+        code: 1,
+        stderr: 'error: --percent: must be a number from 0 to 100 (got 150)\n',
+      });
+
+      expect(await json(['promote', newBuild])).toEqual({
+        deployment: stack.taskQueue,
+        current: newBuild,
+        previous: old,
+      });
+      expect(await json(['drained', old])).toMatchObject({ buildId: old, drained: true, openPinned: 0 });
+      const current = await cli(['drained', newBuild]);
+      expect(current.code).toBe(1);
+      expect(JSON.parse(current.stdout)).toMatchObject({
+        drained: false,
+        reason: 'it is the current version: promote another first',
+      });
+      const unknown = await cli(['promote', 'no-such-build']);
+      expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({
+        code: 1,
+        stderr: `error: <build-id>: no version no-such-build in deployment ${stack.taskQueue}\n`,
+      });
+    },
+    cliTestTimeoutMs,
+  );
+});
