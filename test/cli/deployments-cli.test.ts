@@ -1,4 +1,5 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import { promoteOwnVersion } from '../../src/temporal/worker-deployment.js';
 import { createBankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
@@ -49,6 +50,26 @@ describe('bankflow deployments', () => {
     expect(result.code).toBe(0);
     return JSON.parse(result.stdout);
   };
+
+  it("leaves the current version alone when the new worker's promotion is never or if-no-current", async () => {
+    const version = { deploymentName: stack.taskQueue, buildId: newBuild };
+    for (const promotion of ['never', 'if-no-current'] as const) {
+      expect(
+        await promoteOwnVersion({
+          connection,
+          namespace: required(testEnvKeys.namespace),
+          taskQueue: stack.taskQueue,
+          version,
+          promotion,
+          logger: stack.logger,
+        }),
+      ).toBe('left-to-operator');
+    }
+    expect(await json(['list'])).toEqual([
+      expect.objectContaining({ buildId: newBuild, state: 'inactive' }),
+      expect.objectContaining({ buildId: required(testEnvKeys.buildId), state: 'current' }),
+    ]);
+  });
 
   it(
     'lists the versions, ramps and promotes the new one, and says when the old one is drained',
