@@ -52,7 +52,9 @@ export async function startWorker(
     workflowThreadHeap: temporal.workflowThreadHeap,
     deployment: { name: temporal.deployment.name },
   });
+  const stopped = new AbortController();
   const done = worker.run().finally(async () => {
+    stopped.abort();
     await connection.close();
     await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
   });
@@ -67,7 +69,11 @@ export async function startWorker(
       version,
       promotion: temporal.deployment.promotion,
       logger,
-    }).catch((error: unknown) => logger.warn({ err: error }, 'worker version promotion failed'));
+      signal: stopped.signal,
+    }).catch((error: unknown) => {
+      // A worker stopping closes the connection under a promotion still waiting: nothing went wrong.
+      if (!stopped.signal.aborted) logger.warn({ err: error }, 'worker version promotion failed');
+    });
   }
   return {
     worker,

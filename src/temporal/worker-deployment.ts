@@ -67,6 +67,7 @@ async function registered(
   version: WorkerDeploymentVersion,
   taskQueue: string,
   timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -84,7 +85,7 @@ async function registered(
         if (grpcCode(error) !== grpcStatus.NOT_FOUND) throw error;
       }
     }
-    if (Date.now() > deadline) return false;
+    if (Date.now() > deadline || signal?.aborted) return false;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -104,11 +105,16 @@ export async function promoteOwnVersion(options: {
   promotion: VersionPromotion;
   logger: Logger;
   timeoutMs?: number;
+  /** Aborted when the worker stops before its version registered: then there is nothing to promote. */
+  signal?: AbortSignal;
 }): Promise<PromotionOutcome> {
   const { connection, namespace, version, promotion, logger } = options;
   if (promotion === 'never') return 'left-to-operator';
-  if (!(await registered(connection, namespace, version, options.taskQueue, options.timeoutMs ?? 30_000))) {
-    logger.warn({ version }, 'the server has not registered this worker version; it was not promoted');
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!(await registered(connection, namespace, version, options.taskQueue, timeoutMs, options.signal))) {
+    if (!options.signal?.aborted) {
+      logger.warn({ version }, 'the server has not registered this worker version; it was not promoted');
+    }
     return 'refused';
   }
   for (let attempt = 0; ; attempt++) {
