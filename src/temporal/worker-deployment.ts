@@ -117,13 +117,22 @@ export async function promoteOwnVersion(options: {
     }
     return 'refused';
   }
-  for (let attempt = 0; ; attempt++) {
-    const { workerDeploymentInfo, conflictToken } = await connection.workflowService.describeWorkerDeployment(
-      {
+  const deadline = Date.now() + timeoutMs;
+  let conflicts = 0;
+  for (;;) {
+    let described;
+    try {
+      described = await connection.workflowService.describeWorkerDeployment({
         namespace,
         deploymentName: version.deploymentName,
-      },
-    );
+      });
+    } catch (error) {
+      // The deployment is its own record on the server, written shortly after its first version registers.
+      if (grpcCode(error) !== grpcStatus.NOT_FOUND || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      continue;
+    }
+    const { workerDeploymentInfo, conflictToken } = described;
     const current = workerDeploymentInfo?.routingConfig?.currentDeploymentVersion;
     if (current?.buildId === version.buildId) return 'already-current';
     if (current && promotion === 'if-no-current') return 'left-to-operator';
@@ -139,7 +148,11 @@ export async function promoteOwnVersion(options: {
       return 'promoted';
     } catch (error) {
       // Most often a changed conflict token: another worker promoted meanwhile, so look again.
-      if (grpcCode(error) === grpcStatus.FAILED_PRECONDITION && attempt < 3) continue;
+      if (grpcCode(error) === grpcStatus.FAILED_PRECONDITION && conflicts++ < 3) continue;
+      if (grpcCode(error) === grpcStatus.NOT_FOUND && Date.now() <= deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
+      }
       logger.warn(
         { version, err: error },
         'worker version not promoted; promote it with bankflow deployments',
