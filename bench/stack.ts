@@ -23,8 +23,8 @@ import * as skeletonActivities from './skeleton/activities.js';
 export const benchCredentials = { clientId: 'bench-client', clientSecret: 'bench-secret' };
 export const benchWebhookSecret = 'bench-webhook-secret';
 /**
- * From authorization to the bank's settlement. Not zero: settled at once, the Pix cash-in can reach the receiver
- * before the payment's end-to-end id is searchable, and the payment then waits out `cashInWaitMs`.
+ * From authorization to the bank's settlement, as a real bank takes a moment; the same in every build, so runs
+ * before and after a change compare.
  */
 export const settlementDelayMs = 500;
 const namespace = 'default';

@@ -2,6 +2,7 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { EncryptionCodec, type EncryptionKey } from '../../src/temporal/encryption.js';
+import { holdCashInSignal } from '../../src/contract/cash-in-holder.js';
 import { enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
 import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
 import { isRefusedPayloadMarker } from '../../src/contract/plaintext-marker.js';
@@ -17,7 +18,12 @@ const newEventTypes = new Set<number>([
   EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED,
   EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT,
 ]);
+/**
+ * Signals that carry a bank event into a workflow; a Pix cash-in is in its holder's history even when its payment
+ * had closed (settled on the bank's GET) before the cash-in arrived.
+ */
 const webhookSignals = new Set([
+  holdCashInSignal.name,
   enrollmentWebhookSignal.name,
   paymentWebhookSignal.name,
   recurrenceWebhookSignal.name,
