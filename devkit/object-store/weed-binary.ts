@@ -5,8 +5,8 @@ import { goBuildMainModule } from '../../src/temporal/go-install.js';
 
 /**
  * SeaweedFS (Apache-2.0), whose `weed mini` serves an S3 API from one process: the object store the S3 report
- * tests and `bankflow cluster --object-store` run. A pseudo-version the Go module proxy serves; its go.mod holds
- * `replace` directives, so it is built as the main module rather than with `go install`.
+ * tests and `bankflow cluster` with CLUSTER_OBJECT_STORE_PORT run. A pseudo-version the Go module proxy serves;
+ * its go.mod holds `replace` directives, so it is built as the main module rather than with `go install`.
  */
 export const seaweedfsModule = 'github.com/seaweedfs/seaweedfs';
 export const seaweedfsVersion = 'v0.0.0-20261109003541-7506e5f91cd6';

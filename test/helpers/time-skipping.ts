@@ -6,6 +6,7 @@ import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { allSearchAttributeKeys } from '../../src/contract/search-attributes.js';
 import { testEnvKeys } from '../setup/shared.js';
+import { enroll, newCustomer, type Customer } from './journey.js';
 import {
   encryptionKeys,
   required,
@@ -84,4 +85,26 @@ export async function startTimeSkippingStack(options: TestStackOptions = {}): Pr
     await env.teardown();
     throw error;
   }
+}
+
+/** A payment test's stack, its customer and that customer's authorized enrollment. */
+export interface EnrolledStack {
+  stack: TimeSkippingStack;
+  customer: Customer;
+  enrollmentId: string;
+}
+
+/**
+ * A time-skipping stack with the receiver where the test plays the bank: the bank's own clocks run in real time,
+ * so within a test its consent window never closes by itself and it settles nothing unless told. One customer is
+ * enrolled on it.
+ */
+export async function startBankPlayedStack(): Promise<EnrolledStack> {
+  const stack = await startTimeSkippingStack({
+    receiver: true,
+    sandbox: { biometrics: { settlementDelayMs: null } },
+  });
+  const customer = await newCustomer(stack);
+  const enrollmentId = (await enroll(stack, customer)).started.enrollmentId;
+  return { stack, customer, enrollmentId };
 }

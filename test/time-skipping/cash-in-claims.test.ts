@@ -12,9 +12,9 @@ import { webhookEventKey } from '../../src/contract/webhook-events.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import { postSignedWebhook } from '../helpers/http.js';
-import { control, enroll, eventually, newCustomer, world, type Customer } from '../helpers/journey.js';
+import { control, eventually, world, type Customer } from '../helpers/journey.js';
 import { receiverSecret } from '../helpers/stack.js';
-import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
+import { startBankPlayedStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 const hour = 60 * 60_000;
 
@@ -30,12 +30,7 @@ describe('cash-ins claimed by end-to-end id, on a time-skipping server', () => {
 
   beforeAll(async () => {
     // The bank settles only when told, and sends no webhook of its own: the test delivers the cash-in.
-    stack = await startTimeSkippingStack({
-      receiver: true,
-      sandbox: { biometrics: { settlementDelayMs: null } },
-    });
-    customer = await newCustomer(stack);
-    enrollmentId = (await enroll(stack, customer)).started.enrollmentId;
+    ({ stack, customer, enrollmentId } = await startBankPlayedStack());
     await control(stack, 'PUT', '/sandbox/faults', { webhook_drop_rate: 1 });
   });
   afterAll(() => stack?.stop());

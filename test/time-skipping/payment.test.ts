@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { authorizePayment, startPayment } from '../../src/starter/index.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
 import { paymentTimings } from '../../src/contract/payment.js';
-import { control, enroll, newCustomer, world, type Customer } from '../helpers/journey.js';
+import { control, world, type Customer } from '../helpers/journey.js';
 import { runsOf } from '../helpers/runs.js';
-import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
+import { startBankPlayedStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -15,14 +15,7 @@ describe('payment waits of minutes and days, on a time-skipping server', () => {
   let enrollmentId: string;
 
   beforeAll(async () => {
-    // The bank's own clocks run in real time, so within a test its consent window never closes by itself and it
-    // settles nothing unless told: the test plays every move of the bank.
-    stack = await startTimeSkippingStack({
-      receiver: true,
-      sandbox: { biometrics: { settlementDelayMs: null } },
-    });
-    customer = await newCustomer(stack);
-    enrollmentId = (await enroll(stack, customer)).started.enrollmentId;
+    ({ stack, customer, enrollmentId } = await startBankPlayedStack());
   });
   afterAll(() => stack?.stop());
 
