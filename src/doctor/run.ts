@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
 import { temporalAddress } from '../temporal/address.js';
 import { fail, pass, type CheckResult, type DoctorRole } from './check.js';
+import { deploymentChecks } from './deployment-checks.js';
 import { codecAuthCheck, encryptionKeysCheck, webhookSecretCheck } from './local-checks.js';
 import { bankCheck, namespaceCheck, schedulesCheck, temporalCheck, temporalFix } from './remote-checks.js';
 
@@ -26,7 +27,9 @@ async function temporalChecks(config: Config, role: DoctorRole): Promise<CheckRe
   }
   try {
     const checks = [await temporalCheck(config, client), await namespaceCheck(config, client)];
-    if (uses(role, 'worker')) checks.push(await schedulesCheck(config, client));
+    if (uses(role, 'worker')) {
+      checks.push(await schedulesCheck(config, client), ...(await deploymentChecks(config, client)));
+    }
     return checks;
   } finally {
     await client.connection.close();
@@ -35,7 +38,7 @@ async function temporalChecks(config: Config, role: DoctorRole): Promise<CheckRe
 
 /**
  * `bankflow doctor`: loads the configuration as the processes of `role` do, then checks what they depend on,
- * in order: Temporal, its namespace and schedules, the bank, the webhook secret, the payload keys, the codec server.
+ * in order: Temporal, its namespace, schedules and worker deployment, the bank, the webhook secret, the payload keys, the codec server.
  */
 export async function runDoctor(
   env: Record<string, string | undefined>,

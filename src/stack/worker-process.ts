@@ -6,6 +6,7 @@ import { limitHeapGrowth } from '../temporal/heap-growth.js';
 import { installTemporalRuntime, sdkMetricsBindAddress } from '../temporal/runtime.js';
 import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js';
 import type { Tracing } from '../tracing/setup.js';
+import { warnUnlessCurrent } from '../temporal/unpromoted-version.js';
 import { promoteOwnVersion } from '../temporal/worker-deployment.js';
 import { createBankflowWorker } from '../worker.js';
 
@@ -70,10 +71,21 @@ export async function startWorker(
       promotion: temporal.deployment.promotion,
       logger,
       signal: stopped.signal,
-    }).catch((error: unknown) => {
-      // A worker stopping closes the connection under a promotion still waiting: nothing went wrong.
-      if (!stopped.signal.aborted) logger.warn({ err: error }, 'worker version promotion failed');
-    });
+    })
+      .then(async (outcome) => {
+        if (outcome === 'promoted' || outcome === 'already-current' || stopped.signal.aborted) return;
+        await warnUnlessCurrent({
+          connection,
+          namespace: temporal.namespace,
+          version,
+          logger,
+          signal: stopped.signal,
+        });
+      })
+      .catch((error: unknown) => {
+        // A worker stopping closes the connection under a promotion still waiting: nothing went wrong.
+        if (!stopped.signal.aborted) logger.warn({ err: error }, 'worker version promotion failed');
+      });
   }
   return {
     worker,
