@@ -44,6 +44,7 @@ export const commandExamples: Record<string, CommandExamples> = {
       'npx bankflow doctor --as starter                 # a pass or FAIL line per check, each failure with its fix',
       'npx bankflow doctor --as codec --json            # the same report for machines',
       'BANKFLOW_ENV=production npx bankflow doctor      # exits 1: FAIL  configuration ...',
+      'TEMPORAL_DEPLOYMENT_NAME=not-deployed-yet npx bankflow doctor --as worker   # exits 1: FAIL  worker deployment ...',
     ],
   },
   setup: {

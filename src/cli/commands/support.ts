@@ -71,6 +71,9 @@ const stuckColumns: Column<Linked<StuckJourney> & { stuckFor: string }>[] = [
   { title: 'LINK', value: (row) => row.link },
 ];
 
+const stuckWorkersHint =
+  'runs waiting for workers (no current version, or pinned to a version with none): bankflow doctor --as worker';
+
 interface View {
   view: string;
   query: string;
@@ -172,7 +175,8 @@ export function supportCommands(program: Command): void {
     support
       .command('stuck')
       .description(
-        "running enrollments and payments that have stayed in a state longer than the bank's windows allow",
+        "running enrollments and payments that have stayed in a state longer than the bank's windows allow; " +
+          'runs that wait for a worker version with no workers: bankflow doctor',
       ),
   ).action(
     action(async (options: OutputOptions) => {
@@ -186,6 +190,8 @@ export function supportCommands(program: Command): void {
         link: links.workflow(row.workflowId),
       }));
       printRows(rows, stuckColumns, options, 'no enrollment or payment is stuck');
+      // A run that waits for a worker never changes state: it shows here only once its window passes.
+      if (options.table) printLines(stuckWorkersHint, 'stderr');
     }),
   );
 

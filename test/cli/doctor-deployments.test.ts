@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { pino } from 'pino';
+import { listVersions } from '../../src/temporal/deployments.js';
+import { warnUnlessCurrent } from '../../src/temporal/unpromoted-version.js';
+import { createBankflowWorker } from '../../src/worker.js';
+import { testEnvKeys } from '../setup/shared.js';
+import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
+import { runCli } from '../helpers/cli.js';
+import { eventually } from '../helpers/journey.js';
+import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+/** The warnings a logger received, one message each. */
+function recordingLogger() {
+  const messages: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => messages.push(JSON.parse(line).msg) });
+  return { logger, messages };
+}
+
+describe('bankflow doctor, worker deployment', () => {
+  /** A deployment of its own, with no version yet: the stack's worker serves another queue and deployment. */
+  const taskQueue = `doctor-deployment-${randomUUID()}`;
+  const [first, other] = ['doctor-first-build', 'doctor-other-build'];
+  let stack: TestStack;
+  let connection: NativeConnection;
+  let env: Record<string, string>;
+  const running: { worker: Worker; run: Promise<void> }[] = [];
+  const pinnedIds: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    env = { ...cliEnvFor(stack), TEMPORAL_TASK_QUEUE: taskQueue };
+    connection = await NativeConnection.connect({ address: required(testEnvKeys.address) });
+  });
+  afterAll(async () => {
+    for (const workflowId of pinnedIds)
+      await stack.client.workflow.getHandle(workflowId).terminate('test over');
+    for (const { worker, run } of running) {
+      worker.shutdown();
+      await run;
+    }
+    await connection?.close();
+    await stack?.stop();
+  });
+
+  const target = () => ({
+    service: stack.client.connection,
+    namespace: required(testEnvKeys.namespace),
+    deploymentName: taskQueue,
+    taskQueue,
+  });
+  /** A worker of the deployment with `buildId`, polling `queue`, which does not promote itself. */
+  async function startVersion(buildId: string, queue: string) {
+    const worker = await createBankflowWorker({
+      connection,
+      namespace: required(testEnvKeys.namespace),
+      taskQueue: queue,
+      bank: stack.bank,
+      jobs: stack.jobs,
+      encryptionKeys,
+      logger: stack.logger,
+      workflowBundle: { codePath: required(testEnvKeys.bundle) },
+      deployment: { name: taskQueue, buildId },
+    });
+    running.push({ worker, run: worker.run() });
+    await eventually(
+      () => listVersions(target()),
+      (versions) => versions.some((version) => version.buildId === buildId),
+      60_000,
+    );
+  }
+  const doctor = async () => {
+    const result = await runCli(['doctor', '--as', 'worker', '--json'], env);
+    const report = JSON.parse(result.stdout) as { checks: Check[] };
+    const names = ['worker deployment', 'current version', 'ramping version', 'pinned runs'];
+    return { code: result.code, checks: report.checks.filter((check) => names.includes(check.name)) };
+  };
+  const warn = (buildId: string, deploymentName = taskQueue) => {
+    const { logger, messages } = recordingLogger();
+    const outcome = warnUnlessCurrent({
+      connection,
+      namespace: required(testEnvKeys.namespace),
+      version: { deploymentName, buildId },
+      logger,
+      recheckMs: 200,
+    });
+    return outcome.then((found) => ({ found, messages }));
+  };
+
+  it(
+    'fails while no version is current, naming the promote command, and passes once it is promoted',
+    async () => {
+      const none = await doctor();
+      expect(none.code).toBe(1);
+      expect(none.checks).toEqual([
+        {
+          name: 'worker deployment',
+          ok: false,
+          detail: `no worker of deployment ${taskQueue} has polled ${taskQueue} yet`,
+          fix: `start the workers (bankflow worker, TEMPORAL_DEPLOYMENT_NAME=${taskQueue})`,
+        },
+      ]);
+
+      await startVersion(first, taskQueue);
+      const unpromoted = await doctor();
+      expect(unpromoted.code).toBe(1);
+      expect(unpromoted.checks).toEqual([
+        { name: 'worker deployment', ok: true, detail: `${taskQueue}: 1 version(s)` },
+        {
+          name: 'current version',
+          ok: false,
+          detail: `deployment ${taskQueue} has no current version: no worker gets a workflow task, every run waits`,
+          fix: `bankflow deployments promote ${first}`,
+        },
+        expect.objectContaining({ name: 'pinned runs', ok: true }),
+      ]);
+      const text = await runCli(['doctor', '--as', 'worker'], env);
+      expect(text.stdout).toMatch(/FAIL {2}current version +deployment \S+ has no current version/);
+      expect(text.stdout).toContain(`fix: bankflow deployments promote ${first}`);
+
+      const promoted = await runCli(['deployments', 'promote', first], env);
+      expect(promoted.code).toBe(0);
+      const after = await doctor();
+      expect(after.checks).toEqual([
+        { name: 'worker deployment', ok: true, detail: `${taskQueue}: 1 version(s)` },
+        { name: 'current version', ok: true, detail: `${first}, 1 poller(s) on ${taskQueue}` },
+        { name: 'pinned runs', ok: true, detail: '0 open run(s) pinned, each on a version with pollers' },
+      ]);
+    },
+    cliTestTimeoutMs,
+  );
+
+  it(
+    'reports a ramping version, and a version with open pinned runs and no worker polling for them',
+    async () => {
+      // Its workers poll another queue only: on the deployment's queue, nothing serves the run pinned to it.
+      await startVersion(other, `${taskQueue}-elsewhere`);
+      const workflowId = `doctor-pinned-${randomUUID()}`;
+      await stack.client.workflow.start('cancelBoletoWorkflow', {
+        taskQueue,
+        workflowId,
+        args: [],
+        versioningOverride: { pinnedTo: { deploymentName: taskQueue, buildId: other } },
+      });
+      pinnedIds.push(workflowId);
+      await eventually(
+        () => listVersions(target()),
+        (versions) => versions.some((version) => version.buildId === other && version.openPinned === 1),
+        30_000,
+      );
+      expect((await runCli(['deployments', 'ramp', other, '--percent', '10'], env)).code).toBe(0);
+
+      const report = await doctor();
+      expect(report.code).toBe(1);
+      expect(report.checks).toEqual([
+        { name: 'worker deployment', ok: true, detail: `${taskQueue}: 2 version(s)` },
+        expect.objectContaining({ name: 'current version', ok: true }),
+        {
+          name: 'ramping version',
+          ok: false,
+          detail: `${other} takes 10% of new runs but no worker of it polls: those runs wait`,
+          fix: `start its workers, or end the ramp: bankflow deployments ramp ${other} --percent 0`,
+        },
+        {
+          name: 'pinned runs',
+          ok: false,
+          detail: `${other}: 1 open run(s) pinned to it, no worker polls`,
+          fix: expect.stringMatching(
+            new RegExp(`^start the workers of ${other}, or move their runs .*docs/upgrading-workflows\\.md`),
+          ),
+        },
+      ]);
+      expect((await runCli(['deployments', 'ramp', other, '--percent', '0'], env)).code).toBe(0);
+    },
+    cliTestTimeoutMs,
+  );
+
+  it('warns a worker whose version is not current, twice while the deployment has none, never once it is', async () => {
+    const none = await warn(first, `never-polled-${randomUUID()}`);
+    expect(none.found).toBe('no-current');
+    expect(none.messages).toHaveLength(2);
+    expect(none.messages[0]).toMatch(/has no current version: no worker gets a workflow task/);
+    expect(none.messages[1]).toMatch(/has no current version still, 0 s after this worker started/);
+    expect(none.messages[0]).toContain(`\`bankflow deployments promote ${first}\``);
+
+    expect(await warn(first)).toEqual({ found: 'current', messages: [] });
+    const notCurrent = await warn(other);
+    expect(notCurrent.found).toBe('other-current');
+    expect(notCurrent.messages).toEqual([
+      `worker version ${other} is not the current version of deployment ${taskQueue} (${first} is): it gets no ` +
+        `new run until \`bankflow deployments promote ${other}\``,
+    ]);
+  });
+});
