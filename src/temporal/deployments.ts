@@ -80,7 +80,8 @@ async function describeVersion(target: DeploymentTarget, buildId: string) {
       });
     return workerDeploymentVersionInfo ?? undefined;
   } catch (error) {
-    if (grpcCode(error) === grpcStatus.NOT_FOUND) throw new UnknownVersionError(target, buildId);
+    // The deployment lists a new version a moment before the version's own record is written: not routed yet.
+    if (grpcCode(error) === grpcStatus.NOT_FOUND) return undefined;
     throw error;
   }
 }

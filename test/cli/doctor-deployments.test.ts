@@ -5,8 +5,8 @@ import { listVersions } from '../../src/temporal/deployments.js';
 import { warnUnlessCurrent } from '../../src/temporal/unpromoted-version.js';
 import { createBankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
-import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
-import { runCli } from '../helpers/cli.js';
+import { cliEnvFor, cliTestTimeoutMs, workerProcessEnv } from '../helpers/cli-env.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { eventually } from '../helpers/journey.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
 
@@ -72,7 +72,10 @@ describe('bankflow doctor, worker deployment', () => {
     running.push({ worker, run: worker.run() });
     await eventually(
       () => listVersions(target()),
-      (versions) => versions.some((version) => version.buildId === buildId),
+      (versions) =>
+        versions.some(
+          (version) => version.buildId === buildId && (queue !== taskQueue || version.pollers > 0),
+        ),
       60_000,
     );
   }
@@ -178,6 +181,29 @@ describe('bankflow doctor, worker deployment', () => {
         },
       ]);
       expect((await runCli(['deployments', 'ramp', other, '--percent', '0'], env)).code).toBe(0);
+    },
+    cliTestTimeoutMs,
+  );
+
+  it(
+    '`bankflow worker` that leaves promotion to an operator warns at start that no version is current',
+    async () => {
+      const worker = startCli(
+        ['worker'],
+        workerProcessEnv(stack, {
+          TEMPORAL_TASK_QUEUE: `doctor-worker-${randomUUID()}`,
+          WORKER_VERSION_PROMOTION: 'never',
+        }),
+      );
+      try {
+        const line = await worker.waitFor(/.*has no current version: no worker gets a workflow task.*/);
+        expect(JSON.parse(line)).toMatchObject({ level: 40 });
+        expect(line).toMatch(
+          /`bankflow deployments promote [0-9a-f]{20}` makes this worker's version current/,
+        );
+      } finally {
+        expect(await worker.stop()).toBe(0);
+      }
     },
     cliTestTimeoutMs,
   );

@@ -206,6 +206,9 @@ describe('bankflow support', () => {
 
     it('lists the enrollment as stuck once its window has passed, and nothing before', async () => {
       await expectNothingListed('stuck', 'no enrollment or payment is stuck');
+      expect((await cli('stuck', '--table')).stderr).toContain(
+        'runs waiting for workers (no current version, or pinned to a version with none): bankflow doctor --as worker',
+      );
 
       const later = await listStuckJourneys(stack, { asOf: new Date(Date.now() + 60 * 60_000) });
       expect(later.map((row) => [row.workflowId, row.status])).toContainEqual([
