@@ -38,7 +38,8 @@ async function temporalChecks(config: Config, role: DoctorRole): Promise<CheckRe
 
 /**
  * `bankflow doctor`: loads the configuration as the processes of `role` do, then checks what they depend on,
- * in order: Temporal, its namespace, schedules and worker deployment, the bank, the webhook secret, the payload keys, the codec server.
+ * in order: Temporal, its namespace, schedules and worker deployment, the bank, the webhook secret, the payload
+ * keys, the codec server.
  */
 export async function runDoctor(
   env: Record<string, string | undefined>,

@@ -84,7 +84,7 @@ export async function startWorker(
       })
       .catch((error: unknown) => {
         // A worker stopping closes the connection under a promotion still waiting: nothing went wrong.
-        if (!stopped.signal.aborted) logger.warn({ err: error }, 'worker version promotion failed');
+        if (!stopped.signal.aborted) logger.warn({ err: error }, 'worker version promotion or check failed');
       });
   }
   return {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { grpcCode, grpcStatus, type WorkflowServiceHolder } from './worker-deployment.js';
 
 /** The deployment's current build id: null when it has none, or when no worker of it has polled yet. */
-export async function currentBuildId(
+async function currentBuildId(
   connection: WorkflowServiceHolder,
   namespace: string,
   deploymentName: string,
