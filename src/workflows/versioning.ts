@@ -17,13 +17,12 @@ import { unmatchedWebhookWorkflow } from './unmatched-webhook.js';
  * Which Worker Deployment version runs each workflow type's runs (docs/upgrading-workflows.md). A pinned run
  * finishes on the version that started it, so a change to it needs no patch. An auto-upgrade run moves to the
  * current version at its next workflow task (so at its next continue-as-new at the latest): these types live
- * for weeks, and a change to one still ships behind `patched()`, which their bounded lifetime retires.
+ * for days or weeks (a cash-in holder a day after its claim, an unmatched event its 30-day retention), which
+ * would keep an old version's workers up that long, and a change to one still ships behind `patched()`, which their bounded lifetime retires.
  */
 export const versioningBehaviors = {
   biometricPaymentWorkflow: 'PINNED',
   cancelBoletoWorkflow: 'PINNED',
-  unmatchedWebhookWorkflow: 'PINNED',
-  cashInHolderWorkflow: 'PINNED',
   syncRecurrenceAttempts: 'PINNED',
   syncAttemptsSlice: 'PINNED',
   refundReport: 'PINNED',
@@ -32,6 +31,8 @@ export const versioningBehaviors = {
   enrollmentWorkflow: 'AUTO_UPGRADE',
   recurrenceWorkflow: 'AUTO_UPGRADE',
   jobWindowCursor: 'AUTO_UPGRADE',
+  unmatchedWebhookWorkflow: 'AUTO_UPGRADE',
+  cashInHolderWorkflow: 'AUTO_UPGRADE',
 } as const satisfies Record<string, VersioningBehavior>;
 
 const workflowTypes: Record<keyof typeof versioningBehaviors, (...args: never[]) => Promise<unknown>> = {

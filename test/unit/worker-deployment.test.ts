@@ -32,7 +32,13 @@ describe('worker deployments', () => {
         .filter(([, behavior]) => behavior === 'AUTO_UPGRADE')
         .map(([type]) => type)
         .sort(),
-    ).toEqual(['enrollmentWorkflow', 'jobWindowCursor', 'recurrenceWorkflow']);
+    ).toEqual([
+      'cashInHolderWorkflow',
+      'enrollmentWorkflow',
+      'jobWindowCursor',
+      'recurrenceWorkflow',
+      'unmatchedWebhookWorkflow',
+    ]);
   });
 
   it('names a build by its workflow code: the same code the same id, other code another', () => {
