@@ -150,6 +150,7 @@ async function drainOf(
   ctx: RollingDeployContext,
   target: DeploymentTarget,
   buildA: string,
+  stepStartedAt: Date,
   timeoutMs: number,
 ) {
   const started = performance.now();
@@ -164,7 +165,8 @@ async function drainOf(
         `TemporalWorkerDeploymentVersion = '${target.deploymentName}:${buildA}' AND ` +
         `TemporalWorkflowVersioningBehavior = 'Pinned' AND ExecutionStatus = 'Running'`;
       for await (const run of ctx.client.workflow.list({ query })) {
-        types.set(run.type, (types.get(run.type) ?? 0) + 1);
+        const type = `${run.type} started ${run.startTime < stepStartedAt ? 'before' : 'in'} this step`;
+        types.set(type, (types.get(type) ?? 0) + 1);
       }
       const pinned = [...types].map(([type, count]) => `${count} ${type}`).join(', ');
       return { drained: false, seconds, reason: `${answer.output.trim().replace(/\s+/g, ' ')} (${pinned})` };
@@ -197,6 +199,7 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
   const buildA = (await listVersions(target)).find((version) => version.state === 'current')?.buildId;
   if (!buildA) throw new Error(`deployment ${ctx.deploymentName} has no current version`);
   const workersB: ChildProcess[] = [];
+  const stepStartedAt = new Date();
   try {
     const customer = await enrolledCustomer(ctx);
     const enrolledAt = Date.now();
@@ -220,6 +223,7 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     );
 
     const promotedAt = performance.now();
+    const promotedAtTime = Date.now();
     const promote = await bankflow(['deployments', 'promote', buildB], ctx.env);
     if (promote.code !== 0) throw new Error(`deployments promote: ${promote.output.slice(-400)}`);
     ctx.log(`    ${promote.output.trim().replace(/\s+/g, ' ')}`);
@@ -242,7 +246,15 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     for (const payment of onA) await expectBuild(payment, buildA);
     for (const payment of onB) await expectBuild(payment, buildB);
 
-    const drain = await drainOf(ctx, target, buildA, 120_000);
+    // A's own payments: when the last of them closed, whatever else holds A.
+    const closedAt = await Promise.all(
+      onA.map(
+        async (payment) => (await ctx.client.workflow.getHandle(payment.workflowId).describe()).closeTime,
+      ),
+    );
+    const paymentsOnAClosedSeconds =
+      (Math.max(...closedAt.map((time) => time?.getTime() ?? Number.NaN)) - promotedAtTime) / 1000;
+    const drain = await drainOf(ctx, target, buildA, stepStartedAt, 90_000);
     if (!drain.drained) problems.push(`A not drained after ${drain.seconds} s: ${drain.reason}`);
     const drainSeconds = (performance.now() - promotedAt) / 1000;
 
@@ -288,7 +300,8 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
         `before: ${perVersion(before, names)}; after: ${perVersion(after, names)}; ` +
         `${paymentsOnA} payments settled on A, ${paymentsOnB} + 1 on B (the last with A's ${workersA.length} ` +
         `worker(s) stopped), the enrollment's next run on ${names[nextRunBuild ?? ''] ?? nextRunBuild}; ` +
-        `A ${drain.drained ? 'drained' : 'not drained'} ${drainSeconds.toFixed(1)} s after the promotion; ${workflowIdsOfStep.length} workflows: ` +
+        `A's payments closed ${paymentsOnAClosedSeconds.toFixed(1)} s after the promotion, A ` +
+        `${drain.drained ? 'drained' : 'not drained'} ${drainSeconds.toFixed(1)} s after it; ${workflowIdsOfStep.length} workflows: ` +
         `${failures} workflow task failures, ${nondeterminism} nondeterminism errors`,
     };
   } finally {
