@@ -17,7 +17,12 @@ import {
   type StartedPayment,
 } from '../../src/starter/index.js';
 import { startTunedEnrollment } from '../../src/starter/enrollments.js';
-import { listVersions, type DeploymentTarget, type VersionView } from '../../src/temporal/deployments.js';
+import {
+  listVersions,
+  UnknownVersionError,
+  type DeploymentTarget,
+  type VersionView,
+} from '../../src/temporal/deployments.js';
 import { runsOf } from '../../test/helpers/runs.js';
 import { buildBMemoKey, buildOf, memoOf, workflowTaskFailures } from '../../test/helpers/versioning.js';
 import { alive } from './cluster-process.js';
@@ -217,7 +222,12 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     );
     const before = await until(
       'build B polls',
-      () => listVersions(target),
+      // A version the deployment lists a moment before the server describes it is not there yet.
+      () =>
+        listVersions(target).catch((error: unknown) => {
+          if (error instanceof UnknownVersionError) return [];
+          throw error;
+        }),
       (versions) => versions.some((version) => version.buildId === buildB && version.pollers >= 2),
       120_000,
     );
