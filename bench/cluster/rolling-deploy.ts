@@ -78,7 +78,7 @@ async function stopProcess(pid: number, child?: ChildProcess): Promise<void> {
   else while (alive(pid)) await sleep(200);
 }
 
-/** A customer at the sandbox with an authorized enrollment whose runs last `maxRunMs`. */
+/** A customer at the sandbox with an authorized enrollment whose runs last `enrollmentLifetimeMs`. */
 async function enrolledCustomer(ctx: ScenarioContext) {
   const control = sandboxControl(ctx.sandboxUrl, ctx.sandboxToken);
   const authenticator = SoftwareAuthenticator.create();
