@@ -13,6 +13,7 @@ import { freePort } from '../chaos/ports.js';
 import { interruptCluster, startCluster } from './cluster-process.js';
 import { operatorCommands, scaleWorkers, secondClusterRefused } from './operator.js';
 import { descendants } from './processes.js';
+import { rollingDeploy } from './rolling-deploy.js';
 import {
   demoJourney,
   schedulesFire,
@@ -98,15 +99,15 @@ if (cluster) {
   await timed('server SIGKILLed and restarted mid-payment, no workflow lost', () => serverRestarted(ctx));
   await timed('schedules triggered, their runs complete', () => schedulesFire(ctx, scheduleIds));
   await timed('operator: namespace create, setup, schedules apply', () => operatorCommands(env, address));
+  const workerEnv = { ...env, TEMPORAL_ADDRESS: address, BANK_BASE_URL: sandboxUrl };
   await timed('a third `bankflow worker` joins the task queue', () =>
-    scaleWorkers(
-      { ...env, TEMPORAL_ADDRESS: address, BANK_BASE_URL: sandboxUrl },
-      client.connection,
-      config.temporal.namespace,
-      config.temporal.taskQueue,
-    ),
+    scaleWorkers(workerEnv, client.connection, config.temporal.namespace, config.temporal.taskQueue),
   );
   await timed('a second cluster on the same ports is refused', () => secondClusterRefused(env));
+  // Last before Ctrl-C: it stops the cluster's workers, leaving build B's, which it stops too.
+  await timed('rolling deploy A to B: A drains, then its workers stop', () =>
+    rollingDeploy({ ...ctx, env: workerEnv, deploymentName: config.temporal.deployment.name }),
+  );
   await client.connection.close();
 
   await timed('Ctrl-C stops everything', async () => {

@@ -25,7 +25,8 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
   });
 }
 
-const bankflow = (args: string[], env: Record<string, string>) =>
+/** The built CLI, as an operator runs it. */
+export const bankflow = (args: string[], env: Record<string, string>) =>
   run(process.execPath, [cliEntry, ...args], env);
 
 function expectRun(what: string, result: Run, code: number, says: string): string | undefined {

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Client } from '@temporalio/client';
-import proto from '@temporalio/proto';
-import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { workflowIds } from '../../src/contract/ids.js';
 import { authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
@@ -13,41 +9,12 @@ import {
   versionDrainage,
   type DeploymentTarget,
 } from '../../src/temporal/deployments.js';
-import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
 import { createBankflowWorker } from '../../src/worker.js';
-import { workflowInterceptorModules, workflowsPath } from '../../src/workflow-bundle.js';
 import { testEnvKeys } from '../setup/shared.js';
-import { buildBMemoKey } from '../helpers/build-b-payment.js';
 import { enroll, eventually, newCustomer, payAndSettle, world, type Customer } from '../helpers/journey.js';
 import { runsOf } from '../helpers/runs.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
-
-const { EventType } = proto.temporal.api.enums.v1;
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The build id that ran a workflow's latest run's last task. */
-async function buildOf(client: Client, workflowId: string, runId?: string): Promise<string | undefined> {
-  const description = await client.workflowService.describeWorkflowExecution({
-    namespace: client.options.namespace,
-    execution: { workflowId, runId },
-  });
-  return description.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
-}
-
-/** Workflow task failures (a nondeterminism error is one) over every run of a workflow. */
-async function workflowTaskFailures(client: Client, workflowId: string): Promise<number> {
-  let failures = 0;
-  for (const run of await runsOf(client, workflowId)) {
-    const { events } = await client.workflow.getHandle(workflowId, run.runId).fetchHistory();
-    failures += (events ?? []).filter(
-      (event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
-    ).length;
-  }
-  return failures;
-}
-
-const memoOf = async (client: Client, workflowId: string) =>
-  (await client.workflow.getHandle(workflowId).describe()).memo ?? {};
+import { buildBMemoKey, buildOf, bundleBuildB, memoOf, workflowTaskFailures } from '../helpers/versioning.js';
 
 /**
  * A rolling deploy on the dev server, the smallest that shows both behaviors: build A (the run's workflow
@@ -106,14 +73,7 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
     expect(await buildOf(stack.client, workflowIds.payment(onA))).toBe(buildA);
 
     // B: the same workflows, but its payment decides differently; a worker of it beside A's, then promoted.
-    const bundleB = await bundleWorkflowCode({
-      workflowsPath,
-      workflowInterceptorModules: [
-        ...workflowInterceptorModules(false),
-        path.join(here, '..', 'helpers', 'build-b-payment.ts'),
-      ],
-    });
-    const buildB = workflowBuildId(bundleB.code);
+    const { code: codeB, buildId: buildB } = await bundleBuildB();
     expect(buildB).not.toBe(buildA);
     const connection = await NativeConnection.connect({ address: required(testEnvKeys.address) });
     const worker = await createBankflowWorker({
@@ -124,7 +84,7 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       jobs: stack.jobs,
       encryptionKeys,
       logger: stack.logger,
-      workflowBundle: { code: bundleB.code },
+      workflowBundle: { code: codeB },
       deployment: { name: target.deploymentName, buildId: buildB },
     });
     workerB = { worker, running: worker.run(), connection };
@@ -189,9 +149,10 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
     expect(await buildOf(stack.client, workflowIds.payment(afterA))).toBe(buildB);
 
     for (const workflowId of [enrollmentId, ...[onA, onB, afterA].map(workflowIds.payment)]) {
-      expect({ workflowId, failures: await workflowTaskFailures(stack.client, workflowId) }).toEqual({
+      expect({ workflowId, ...(await workflowTaskFailures(stack.client, workflowId)) }).toEqual({
         workflowId,
         failures: 0,
+        nondeterminism: 0,
       });
     }
   }, 300_000);
