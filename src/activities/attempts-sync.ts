@@ -7,12 +7,19 @@ import type {
   AttemptsDelivery,
   AttemptsPageQuery,
   AttemptsPageResult,
+  AttemptsPagesDeliveryRequest,
+  AttemptsPagesDeliveryResult,
   AttemptsPagesRequest,
   AttemptsSlicePage,
+  CountedDelivery,
+  DeliveryRecord,
   SyncedAttempt,
 } from '../contract/attempts-sync.js';
+import type { ReportSink } from '../reports/sink/index.js';
 import { AttemptsDeliveryBatch } from './attempts-delivery.js';
-import { AttemptsReadAhead } from './attempts-read-ahead.js';
+import { AttemptsPageReader, AttemptsReadAhead } from './attempts-read-ahead.js';
+import { deliveryKey } from '../contract/attempts-sync.js';
+import { addCounted, emptyCounted, recordDelivery, summarizeDeliveries } from './attempts-recurrences.js';
 import { bankActivity } from './failures.js';
 
 /** A batch stops taking pages after this long, so one local activity stays short against a slow bank. */
@@ -64,6 +71,104 @@ export async function syncAttemptsPages(
   }
 }
 
+/** Pages one delivery of `deliverAttemptsPages` takes at most: each recurrence on them is signalled once. */
+const pagesPerDelivery = 20;
+/** `deliverAttemptsPages` starts no delivery after this long, so one activity stays well inside its timeout. */
+const activityTimeMs = 60_000;
+
+/** What `deliverAttemptsPages` heartbeats after each delivery, and resumes from on a retry. */
+interface DeliveryProgress {
+  cursor: string | undefined;
+  done: boolean;
+  totals: CountedDelivery;
+}
+
+/**
+ * Up to `maxPages` consecutive pages of a serial sync in one queued activity: deliveries of up to
+ * `pagesPerDelivery` pages (10 s at most), each recurrence signalled once a delivery with its attempts
+ * (AttemptsDeliveryBatch), the delivery's recurrences left in the sink, and the cursor after it heartbeated with
+ * the running counts. A retry resumes at the last heartbeated cursor, so a delivery is fetched and signalled again
+ * at most once, which the recurrences take as duplicates, and rewrites its own record. Within a delivery the next
+ * page is fetched while the one before is taken apart (AttemptsPageReader), never past the activity's end: every
+ * bank call is inside the activity. A page that fails after others of its delivery were fetched ends the activity
+ * there, its cursor handed back as `next`.
+ */
+export async function deliverAttemptsPages(
+  bank: BankClient,
+  client: Client,
+  sink: ReportSink,
+  request: AttemptsPagesDeliveryRequest,
+): Promise<AttemptsPagesDeliveryResult> {
+  const context = Context.current();
+  const started = Date.now();
+  let progress = (context.info.heartbeatDetails as DeliveryProgress | undefined) ?? {
+    cursor: request.query.after,
+    done: false,
+    totals: emptyCounted(),
+  };
+  while (
+    !progress.done &&
+    progress.totals.pages < request.maxPages &&
+    Date.now() - started < activityTimeMs
+  ) {
+    const firstPage = request.firstPage + progress.totals.pages;
+    const delivered = await deliverPages(
+      bank,
+      client,
+      sink,
+      { ...request.query, after: progress.cursor },
+      Math.min(pagesPerDelivery, request.maxPages - progress.totals.pages),
+      { prefix: request.prefix, key: deliveryKey(firstPage) },
+    );
+    progress = {
+      cursor: delivered.next ?? undefined,
+      done: delivered.next === null,
+      totals: addCounted(progress.totals, delivered),
+    };
+    context.heartbeat(progress);
+    if (delivered.cutShort) break;
+  }
+  return { ...progress.totals, next: progress.done ? null : (progress.cursor ?? null) };
+}
+
+/** One delivery: up to `maxPages` pages from the query's cursor, signalled and recorded. */
+async function deliverPages(
+  bank: BankClient,
+  client: Client,
+  sink: ReportSink,
+  query: AttemptsPageQuery,
+  maxPages: number,
+  record: DeliveryRecord,
+): Promise<CountedDelivery & { next: string | null; cutShort: boolean }> {
+  const started = Date.now();
+  const delivery = new AttemptsDeliveryBatch(client);
+  const reader = new AttemptsPageReader((page) => bank.listCollectionAttempts(page), query, 1);
+  let pages = 0;
+  let next: string | null = query.after ?? null;
+  let cutShort = false;
+  try {
+    do {
+      const read = await reader.read();
+      if ('error' in read) {
+        if (pages === 0) throw read.error;
+        log.warn('attempts page failed; delivering the pages fetched before it', {
+          pages,
+          error: read.error,
+        });
+        cutShort = true;
+        break;
+      }
+      pages++;
+      delivery.add(read.page.data.map(toSyncedAttempt));
+      next = read.page.metadata.has_next ? read.page.metadata.after : null;
+    } while (next && !delivery.failed && pages < maxPages && Date.now() - started < batchTimeMs);
+  } finally {
+    reader.stop();
+  }
+  const counted = await recordDelivery(sink, record, await delivery.finish(pages));
+  return { ...counted, next, cutShort };
+}
+
 function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
   return {
     externalId: attempt.external_id,
@@ -72,15 +177,19 @@ function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
   };
 }
 
-/** Signals each recurrence the attempts of a slice's `pages` pages and counts them (see AttemptsDeliveryBatch). */
-function deliverAttempts(
+/**
+ * Signals each recurrence the attempts of a slice's `pages` pages and counts them (see AttemptsDeliveryBatch);
+ * with a `record`, the recurrences go to the sink and only counts go back (slices since attemptsSyncBoundedPatch).
+ */
+async function deliverAttempts(
   client: Client,
-  attempts: SyncedAttempt[],
-  pages: number,
-): Promise<AttemptsDelivery> {
+  sink: ReportSink,
+  request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord },
+): Promise<AttemptsDelivery | CountedDelivery> {
   const delivery = new AttemptsDeliveryBatch(client);
-  delivery.add(attempts);
-  return delivery.finish(pages);
+  delivery.add(request.attempts);
+  const delivered = await delivery.finish(request.pages);
+  return request.record ? recordDelivery(sink, request.record, delivered) : delivered;
 }
 
 /** One page of a slice: a single bank call, so the task queue's rate limit paces it like every other call. */
@@ -93,16 +202,26 @@ async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promi
 }
 
 /**
- * The sync's page activities; they signal through the worker's own Temporal client. A serial sync pages with
- * `syncAttemptsPages`; the slices of a rate-limited sync fetch with `fetchAttemptsSlicePage` and signal with
- * `deliverSyncedAttempts`.
+ * The sync's page activities; they signal through the worker's own Temporal client and leave the recurrences of
+ * each delivery in the report sink. A serial sync pages with `deliverAttemptsPages` (`syncAttemptsPages` serves
+ * runs started before attemptsSyncBoundedPatch); the slices of a rate-limited sync fetch with
+ * `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`; `summarizeAttemptsSyncRecurrences` counts
+ * the recurrences of every delivery once and lists the unknown ones.
  */
-export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSecond: number | undefined) {
+export function createAttemptsSyncActivities(
+  bank: BankClient,
+  bankRequestsPerSecond: number | undefined,
+  sink: ReportSink,
+) {
   const readAhead = new AttemptsReadAhead((query) => bank.listCollectionAttempts(query));
   return {
     fetchAttemptsSlicePage: bankActivity((query: AttemptsPageQuery) => fetchSlicePage(bank, query)),
-    deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number }) =>
-      deliverAttempts(Context.current().client, request.attempts, request.pages),
+    deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord }) =>
+      deliverAttempts(Context.current().client, sink, request),
+    deliverAttemptsPages: bankActivity((request: AttemptsPagesDeliveryRequest) =>
+      deliverAttemptsPages(bank, Context.current().client, sink, request),
+    ),
+    summarizeAttemptsSyncRecurrences: (prefix: string) => summarizeDeliveries(sink, prefix),
     /** The fleet's bank rate limit, which decides whether and how wide the sync runs in slices. */
     attemptsSyncPlan: async () => ({ bankRequestsPerSecond: bankRequestsPerSecond ?? null }),
     syncAttemptsPages: bankActivity((request: AttemptsPagesRequest) =>
