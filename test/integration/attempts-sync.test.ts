@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
@@ -7,6 +8,7 @@ import {
   runAttemptsSync,
   startRecurrence,
 } from '../../src/starter/index.js';
+import { unknownRecurrencesKept, type UnknownRecurrence } from '../../src/contract/attempts-sync.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { control, eventually } from '../helpers/journey.js';
@@ -51,6 +53,7 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       recurrencesUpdated: 0,
       signals: 0,
       unknownRecurrences: [],
+      unknownRecurrenceCount: 0,
       unknownAttempts: 0,
       runs: 1,
     });
@@ -126,8 +129,18 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       runs: 1,
     });
     const present = new Set(inWindow.map((attempt) => attempt.external_id));
-    const unknown = new Map(summary.unknownRecurrences.map((entry) => [entry.externalId, entry]));
+    expect(summary.unknownRecurrenceCount).toBe(present.size - followed.length);
+    expect(summary.unknownRecurrences).toHaveLength(
+      Math.min(unknownRecurrencesKept, present.size - followed.length),
+    );
+    const listed = (await readFile(summary.unknownRecurrencesFile!, 'utf8'))
+      .split('\n')
+      .filter((line) => line)
+      .map((line) => JSON.parse(line) as UnknownRecurrence);
+    const unknown = new Map(listed.map((entry) => [entry.externalId, entry]));
     expect(unknown.size).toBe(present.size - followed.length);
+    for (const sampled of summary.unknownRecurrences)
+      expect(unknown.get(sampled.externalId)).toEqual(sampled);
     expect(unknown.get(rejected.external_id)).toMatchObject({ workflow: 'closed', attempts: 1 });
     for (const entry of unknown.values()) {
       const theirs = inWindow.filter((attempt) => attempt.external_id === entry.externalId);
