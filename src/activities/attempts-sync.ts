@@ -88,10 +88,10 @@ interface DeliveryProgress {
  * `pagesPerDelivery` pages (10 s at most), each recurrence signalled once a delivery with its attempts
  * (AttemptsDeliveryBatch), the delivery's recurrences left in the sink, and the cursor after it heartbeated with
  * the running counts. A retry resumes at the last heartbeated cursor, so a delivery is fetched and signalled again
- * at most once, which the recurrences take as duplicates, and rewrites its own record. Within a delivery the next
- * page is fetched while the one before is taken apart (AttemptsPageReader), never past the activity's end: every
- * bank call is inside the activity. A page that fails after others of its delivery were fetched ends the activity
- * there, its cursor handed back as `next`.
+ * at most once, which the recurrences take as duplicates, and rewrites its own record. The next page is fetched
+ * while the one before is taken apart (AttemptsPageReader), never past the activity's `maxPages` nor its end:
+ * every bank call is inside the activity, and none is repeated but a retry's. A page that fails after others of
+ * its delivery were fetched ends the activity there, its cursor handed back as `next`.
  */
 export async function deliverAttemptsPages(
   bank: BankClient,
@@ -106,65 +106,66 @@ export async function deliverAttemptsPages(
     done: false,
     totals: emptyCounted(),
   };
-  while (
-    !progress.done &&
-    progress.totals.pages < request.maxPages &&
-    Date.now() - started < activityTimeMs
-  ) {
-    const firstPage = request.firstPage + progress.totals.pages;
-    const delivered = await deliverPages(
-      bank,
-      client,
-      sink,
-      { ...request.query, after: progress.cursor },
-      Math.min(pagesPerDelivery, request.maxPages - progress.totals.pages),
-      { prefix: request.prefix, key: deliveryKey(firstPage) },
-    );
-    progress = {
-      cursor: delivered.next ?? undefined,
-      done: delivered.next === null,
-      totals: addCounted(progress.totals, delivered),
-    };
-    context.heartbeat(progress);
-    if (delivered.cutShort) break;
+  const reader = new AttemptsPageReader(
+    (query) => bank.listCollectionAttempts(query),
+    { ...request.query, after: progress.cursor },
+    1,
+    request.maxPages - progress.totals.pages,
+  );
+  try {
+    while (
+      !progress.done &&
+      progress.totals.pages < request.maxPages &&
+      Date.now() - started < activityTimeMs
+    ) {
+      const delivered = await deliverPages(
+        client,
+        sink,
+        reader,
+        progress.cursor,
+        Math.min(pagesPerDelivery, request.maxPages - progress.totals.pages),
+        { prefix: request.prefix, key: deliveryKey(request.firstPage + progress.totals.pages) },
+      );
+      progress = {
+        cursor: delivered.next ?? undefined,
+        done: delivered.next === null,
+        totals: addCounted(progress.totals, delivered),
+      };
+      context.heartbeat(progress);
+      if (delivered.cutShort) break;
+    }
+  } finally {
+    reader.stop();
   }
   return { ...progress.totals, next: progress.done ? null : (progress.cursor ?? null) };
 }
 
-/** One delivery: up to `maxPages` pages from the query's cursor, signalled and recorded. */
+/** One delivery: up to `maxPages` pages of the reader, whose next page is `cursor`'s, signalled and recorded. */
 async function deliverPages(
-  bank: BankClient,
   client: Client,
   sink: ReportSink,
-  query: AttemptsPageQuery,
+  reader: AttemptsPageReader,
+  cursor: string | undefined,
   maxPages: number,
   record: DeliveryRecord,
 ): Promise<CountedDelivery & { next: string | null; cutShort: boolean }> {
   const started = Date.now();
   const delivery = new AttemptsDeliveryBatch(client);
-  const reader = new AttemptsPageReader((page) => bank.listCollectionAttempts(page), query, 1);
   let pages = 0;
-  let next: string | null = query.after ?? null;
+  let next: string | null = cursor ?? null;
   let cutShort = false;
-  try {
-    do {
-      const read = await reader.read();
-      if ('error' in read) {
-        if (pages === 0) throw read.error;
-        log.warn('attempts page failed; delivering the pages fetched before it', {
-          pages,
-          error: read.error,
-        });
-        cutShort = true;
-        break;
-      }
-      pages++;
-      delivery.add(read.page.data.map(toSyncedAttempt));
-      next = read.page.metadata.has_next ? read.page.metadata.after : null;
-    } while (next && !delivery.failed && pages < maxPages && Date.now() - started < batchTimeMs);
-  } finally {
-    reader.stop();
-  }
+  do {
+    const read = await reader.read();
+    if ('error' in read) {
+      if (pages === 0) throw read.error;
+      log.warn('attempts page failed; delivering the pages fetched before it', { pages, error: read.error });
+      cutShort = true;
+      break;
+    }
+    pages++;
+    delivery.add(read.page.data.map(toSyncedAttempt));
+    next = read.page.metadata.has_next ? read.page.metadata.after : null;
+  } while (next && !delivery.failed && pages < maxPages && Date.now() - started < batchTimeMs);
   const counted = await recordDelivery(sink, record, await delivery.finish(pages));
   return { ...counted, next, cutShort };
 }
