@@ -71,8 +71,6 @@ export async function syncAttemptsPages(
   }
 }
 
-/** Pages one delivery of `deliverAttemptsPages` takes at most: each recurrence on them is signalled once. */
-const pagesPerDelivery = 20;
 /** `deliverAttemptsPages` starts no delivery after this long, so one activity stays well inside its timeout. */
 const activityTimeMs = 60_000;
 
@@ -84,11 +82,13 @@ interface DeliveryProgress {
 }
 
 /**
- * Up to `maxPages` consecutive pages of a serial sync in one queued activity: deliveries of up to
- * `pagesPerDelivery` pages (10 s at most), each recurrence signalled once a delivery with its attempts
- * (AttemptsDeliveryBatch), the delivery's recurrences left in the sink, and the cursor after it heartbeated with
- * the running counts. A retry resumes at the last heartbeated cursor, so a delivery is fetched and signalled again
- * at most once, which the recurrences take as duplicates, and rewrites its own record. The next page is fetched
+ * Up to `maxPages` consecutive pages of a serial sync in one queued activity, in deliveries of at most 10 s of
+ * pages: each recurrence is signalled once a delivery with its attempts (AttemptsDeliveryBatch; a delivery the
+ * length of the batch wakes a recurrence no more often than the local batches did), the delivery's recurrences
+ * are left in the sink, and the cursor after it becomes the checkpoint the activity heartbeats, with the running
+ * counts, after every page (so a lost worker is noticed within the heartbeat timeout). A retry resumes at the last
+ * checkpoint: only the delivery under way is fetched and signalled again, which the recurrences take as
+ * duplicates, and it rewrites its own record. The next page is fetched
  * while the one before is taken apart (AttemptsPageReader), never past the activity's `maxPages` nor its end:
  * every bank call is inside the activity, and none is repeated but a retry's. A page that fails after others of
  * its delivery were fetched ends the activity there, its cursor handed back as `next`.
@@ -118,13 +118,15 @@ export async function deliverAttemptsPages(
       progress.totals.pages < request.maxPages &&
       Date.now() - started < activityTimeMs
     ) {
+      const checkpoint = progress;
       const delivered = await deliverPages(
         client,
         sink,
         reader,
         progress.cursor,
-        Math.min(pagesPerDelivery, request.maxPages - progress.totals.pages),
+        request.maxPages - progress.totals.pages,
         { prefix: request.prefix, key: deliveryKey(request.firstPage + progress.totals.pages) },
+        () => context.heartbeat(checkpoint),
       );
       progress = {
         cursor: delivered.next ?? undefined,
@@ -148,6 +150,7 @@ async function deliverPages(
   cursor: string | undefined,
   maxPages: number,
   record: DeliveryRecord,
+  heartbeat: () => void,
 ): Promise<CountedDelivery & { next: string | null; cutShort: boolean }> {
   const started = Date.now();
   const delivery = new AttemptsDeliveryBatch(client);
@@ -165,6 +168,7 @@ async function deliverPages(
     pages++;
     delivery.add(read.page.data.map(toSyncedAttempt));
     next = read.page.metadata.has_next ? read.page.metadata.after : null;
+    heartbeat();
   } while (next && !delivery.failed && pages < maxPages && Date.now() - started < batchTimeMs);
   const counted = await recordDelivery(sink, record, await delivery.finish(pages));
   return { ...counted, next, cutShort };
