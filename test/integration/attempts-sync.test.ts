@@ -266,8 +266,8 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
     await control(stack, 'PUT', '/sandbox/faults', { latency_ms: 150 });
     requests.length = 0;
     try {
-      // A worker stopping finishes the workflow task in hand, and the pages of a run are local activities inside
-      // one workflow task: runs of two pages leave the sync with runs to go when the worker stops.
+      // A worker stopping finishes the task in hand, a page activity of a run's pages or a workflow task: runs of
+      // two pages leave the sync with runs to go when the worker stops.
       const result = runAttemptsSync(stack, { ...window, pagesPerRun: 2 });
       const handle = syncHandle(window.from, window.to);
       await eventually(
