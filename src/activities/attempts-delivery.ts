@@ -12,6 +12,13 @@ import type { AttemptsDelivery, SyncedAttempt, UnknownRecurrence } from '../cont
  */
 export const attemptsPerSignal = 1_000;
 
+/**
+ * Recurrences a delivery signals at once. A page of distinct recurrences each made a delivery of thousands of
+ * simultaneous calls (a signal, and a describe for each unknown one), which overloaded the Temporal server's
+ * persistence until its calls timed out, and took longer than a steady stream of this many.
+ */
+export const signalsInFlight = 64;
+
 /** Temporal's answer to a signal for a workflow that does not exist or has closed. */
 const isNotFound = (error: unknown) => error instanceof WorkflowNotFoundError;
 
@@ -40,6 +47,8 @@ export class AttemptsDeliveryBatch {
   private readonly byStatus: Record<string, number> = {};
   private attempts = 0;
   private failure: { error: unknown } | undefined;
+  private inFlight = 0;
+  private readonly waitingForSlot: (() => void)[] = [];
 
   constructor(private readonly client: Client) {}
 
@@ -95,10 +104,24 @@ export class AttemptsDeliveryBatch {
     const chunk = delivery.pending;
     delivery.pending = [];
     delivery.sent = delivery.sent
-      .then(() => this.signal(delivery, chunk))
+      .then(() => this.inSlot(() => this.signal(delivery, chunk)))
       .catch((error: unknown) => {
         this.failure ??= { error };
       });
+  }
+
+  /** Runs `call` once fewer than `signalsInFlight` calls of the delivery are under way. */
+  private async inSlot(call: () => Promise<void>): Promise<void> {
+    while (this.inFlight >= signalsInFlight) {
+      await new Promise<void>((resolve) => this.waitingForSlot.push(resolve));
+    }
+    this.inFlight++;
+    try {
+      await call();
+    } finally {
+      this.inFlight--;
+      this.waitingForSlot.shift()?.();
+    }
   }
 
   /**

@@ -13,7 +13,8 @@ const defaultUnclaimedMs = 10_000;
 /**
  * The pages of one window from one cursor on, fetched one after another, each as soon as the one before it has
  * come, while the pages already fetched wait for their reader: at most `ahead` of them. The reader stops after a
- * page that fails, and after the window's last page.
+ * page that fails, after the window's last page, and after `limit` pages, so one that knows how many pages its
+ * caller takes fetches none it will not read.
  */
 export class AttemptsPageReader {
   private readonly waiting: Promise<PageRead>[] = [];
@@ -21,11 +22,13 @@ export class AttemptsPageReader {
   private nextQuery: AttemptsPageQuery | undefined;
   private fetching = false;
   private stopped = false;
+  private fetched = 0;
 
   constructor(
     private readonly fetchPage: (query: AttemptsPageQuery) => Promise<AttemptsPage>,
     start: AttemptsPageQuery,
     private readonly ahead: number,
+    private readonly limit = Number.POSITIVE_INFINITY,
   ) {
     this.nextQuery = start;
     this.fill();
@@ -54,6 +57,8 @@ export class AttemptsPageReader {
   private fill(): void {
     const query = this.nextQuery;
     if (this.fetching || this.stopped || !query || this.waiting.length >= this.ahead) return;
+    if (this.fetched >= this.limit) return;
+    this.fetched++;
     this.fetching = true;
     const read = this.fetchPage(query).then(
       (page): PageRead => {

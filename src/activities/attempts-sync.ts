@@ -7,12 +7,19 @@ import type {
   AttemptsDelivery,
   AttemptsPageQuery,
   AttemptsPageResult,
+  AttemptsPagesDeliveryRequest,
+  AttemptsPagesDeliveryResult,
   AttemptsPagesRequest,
   AttemptsSlicePage,
+  CountedDelivery,
+  DeliveryRecord,
   SyncedAttempt,
 } from '../contract/attempts-sync.js';
+import type { ReportSink } from '../reports/sink/index.js';
 import { AttemptsDeliveryBatch } from './attempts-delivery.js';
-import { AttemptsReadAhead } from './attempts-read-ahead.js';
+import { AttemptsPageReader, AttemptsReadAhead } from './attempts-read-ahead.js';
+import { deliveryKey } from '../contract/attempts-sync.js';
+import { addCounted, emptyCounted, recordDelivery, summarizeDeliveries } from './attempts-recurrences.js';
 import { bankActivity } from './failures.js';
 
 /** A batch stops taking pages after this long, so one local activity stays short against a slow bank. */
@@ -64,6 +71,109 @@ export async function syncAttemptsPages(
   }
 }
 
+/** `deliverAttemptsPages` starts no delivery after this long, so one activity stays well inside its timeout. */
+const activityTimeMs = 60_000;
+
+/** What `deliverAttemptsPages` heartbeats after each delivery, and resumes from on a retry. */
+interface DeliveryProgress {
+  cursor: string | undefined;
+  done: boolean;
+  totals: CountedDelivery;
+}
+
+/**
+ * Up to `maxPages` consecutive pages of a serial sync in one queued activity, in deliveries of at most 10 s of
+ * pages: each recurrence is signalled once a delivery with its attempts (AttemptsDeliveryBatch; a delivery the
+ * length of the batch wakes a recurrence no more often than the local batches did), the delivery's recurrences
+ * are left in the sink, and the cursor after it becomes the checkpoint the activity heartbeats, with the running
+ * counts, after every page (so a lost worker is noticed within the heartbeat timeout). A retry resumes at the last
+ * checkpoint: only the delivery under way is fetched and signalled again, which the recurrences take as
+ * duplicates, and it rewrites its own record. The next page is fetched
+ * while the one before is taken apart (AttemptsPageReader), never past the activity's `maxPages` nor its end:
+ * every bank call is inside the activity, and none is repeated but a retry's. A page that fails after others of
+ * its delivery were fetched ends the activity there, its cursor handed back as `next`.
+ */
+export async function deliverAttemptsPages(
+  bank: BankClient,
+  client: Client,
+  sink: ReportSink,
+  request: AttemptsPagesDeliveryRequest,
+): Promise<AttemptsPagesDeliveryResult> {
+  const context = Context.current();
+  const started = Date.now();
+  let progress = (context.info.heartbeatDetails as DeliveryProgress | undefined) ?? {
+    cursor: request.query.after,
+    done: false,
+    totals: emptyCounted(),
+  };
+  const reader = new AttemptsPageReader(
+    (query) => bank.listCollectionAttempts(query),
+    { ...request.query, after: progress.cursor },
+    1,
+    request.maxPages - progress.totals.pages,
+  );
+  try {
+    while (
+      !progress.done &&
+      progress.totals.pages < request.maxPages &&
+      Date.now() - started < activityTimeMs
+    ) {
+      const checkpoint = progress;
+      const delivered = await deliverPages(
+        client,
+        sink,
+        reader,
+        progress.cursor,
+        request.maxPages - progress.totals.pages,
+        { prefix: request.prefix, key: deliveryKey(request.firstPage + progress.totals.pages) },
+        () => context.heartbeat(checkpoint),
+      );
+      progress = {
+        cursor: delivered.next ?? undefined,
+        done: delivered.next === null,
+        totals: addCounted(progress.totals, delivered),
+      };
+      context.heartbeat(progress);
+      if (delivered.cutShort) break;
+    }
+  } finally {
+    reader.stop();
+  }
+  return { ...progress.totals, next: progress.done ? null : (progress.cursor ?? null) };
+}
+
+/** One delivery: up to `maxPages` pages of the reader, whose next page is `cursor`'s, signalled and recorded. */
+async function deliverPages(
+  client: Client,
+  sink: ReportSink,
+  reader: AttemptsPageReader,
+  cursor: string | undefined,
+  maxPages: number,
+  record: DeliveryRecord,
+  heartbeat: () => void,
+): Promise<CountedDelivery & { next: string | null; cutShort: boolean }> {
+  const started = Date.now();
+  const delivery = new AttemptsDeliveryBatch(client);
+  let pages = 0;
+  let next: string | null = cursor ?? null;
+  let cutShort = false;
+  do {
+    const read = await reader.read();
+    if ('error' in read) {
+      if (pages === 0) throw read.error;
+      log.warn('attempts page failed; delivering the pages fetched before it', { pages, error: read.error });
+      cutShort = true;
+      break;
+    }
+    pages++;
+    delivery.add(read.page.data.map(toSyncedAttempt));
+    next = read.page.metadata.has_next ? read.page.metadata.after : null;
+    heartbeat();
+  } while (next && !delivery.failed && pages < maxPages && Date.now() - started < batchTimeMs);
+  const counted = await recordDelivery(sink, record, await delivery.finish(pages));
+  return { ...counted, next, cutShort };
+}
+
 function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
   return {
     externalId: attempt.external_id,
@@ -72,15 +182,19 @@ function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
   };
 }
 
-/** Signals each recurrence the attempts of a slice's `pages` pages and counts them (see AttemptsDeliveryBatch). */
-function deliverAttempts(
+/**
+ * Signals each recurrence the attempts of a slice's `pages` pages and counts them (see AttemptsDeliveryBatch);
+ * with a `record`, the recurrences go to the sink and only counts go back (slices since attemptsSyncBoundedPatch).
+ */
+async function deliverAttempts(
   client: Client,
-  attempts: SyncedAttempt[],
-  pages: number,
-): Promise<AttemptsDelivery> {
+  sink: ReportSink,
+  request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord },
+): Promise<AttemptsDelivery | CountedDelivery> {
   const delivery = new AttemptsDeliveryBatch(client);
-  delivery.add(attempts);
-  return delivery.finish(pages);
+  delivery.add(request.attempts);
+  const delivered = await delivery.finish(request.pages);
+  return request.record ? recordDelivery(sink, request.record, delivered) : delivered;
 }
 
 /** One page of a slice: a single bank call, so the task queue's rate limit paces it like every other call. */
@@ -93,16 +207,26 @@ async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promi
 }
 
 /**
- * The sync's page activities; they signal through the worker's own Temporal client. A serial sync pages with
- * `syncAttemptsPages`; the slices of a rate-limited sync fetch with `fetchAttemptsSlicePage` and signal with
- * `deliverSyncedAttempts`.
+ * The sync's page activities; they signal through the worker's own Temporal client and leave the recurrences of
+ * each delivery in the report sink. A serial sync pages with `deliverAttemptsPages` (`syncAttemptsPages` serves
+ * runs started before attemptsSyncBoundedPatch); the slices of a rate-limited sync fetch with
+ * `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`; `summarizeAttemptsSyncRecurrences` counts
+ * the recurrences of every delivery once and lists the unknown ones.
  */
-export function createAttemptsSyncActivities(bank: BankClient, bankRequestsPerSecond: number | undefined) {
+export function createAttemptsSyncActivities(
+  bank: BankClient,
+  bankRequestsPerSecond: number | undefined,
+  sink: ReportSink,
+) {
   const readAhead = new AttemptsReadAhead((query) => bank.listCollectionAttempts(query));
   return {
     fetchAttemptsSlicePage: bankActivity((query: AttemptsPageQuery) => fetchSlicePage(bank, query)),
-    deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number }) =>
-      deliverAttempts(Context.current().client, request.attempts, request.pages),
+    deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord }) =>
+      deliverAttempts(Context.current().client, sink, request),
+    deliverAttemptsPages: bankActivity((request: AttemptsPagesDeliveryRequest) =>
+      deliverAttemptsPages(bank, Context.current().client, sink, request),
+    ),
+    summarizeAttemptsSyncRecurrences: (prefix: string) => summarizeDeliveries(sink, prefix),
     /** The fleet's bank rate limit, which decides whether and how wide the sync runs in slices. */
     attemptsSyncPlan: async () => ({ bankRequestsPerSecond: bankRequestsPerSecond ?? null }),
     syncAttemptsPages: bankActivity((request: AttemptsPagesRequest) =>

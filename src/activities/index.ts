@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
+import { reportSinkFor } from '../reports/sink/index.js';
 import { createAttemptsSyncActivities } from './attempts-sync.js';
 import { createBankCallActivities } from './bank-calls.js';
 import { createReportActivities, type ReportActivityDeps } from './reports.js';
@@ -20,7 +21,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createBankCallActivities(deps.bank),
-    ...createAttemptsSyncActivities(deps.bank, deps.bankRequestsPerSecond),
+    ...createAttemptsSyncActivities(deps.bank, deps.bankRequestsPerSecond, reportSinkFor(deps.jobs)),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
     ...createScheduleActivities(deps.temporal),
     ...createUnmatchedEventActivities(deps.temporal),

@@ -27,9 +27,21 @@ export interface AttemptsSyncCarry {
   /** The bank's `after` cursor of the next page to fetch. */
   cursor: string;
   summary: AttemptsSyncSummary;
-  /** External ids of the recurrences signalled so far, to count each once. */
-  updatedRecurrences: string[];
+  /**
+   * External ids of the recurrences signalled so far, to count each once: carried only by runs started before
+   * `attemptsSyncBoundedPatch`, whose deliveries now leave their recurrences in the report sink instead.
+   */
+  updatedRecurrences?: string[];
 }
+
+/**
+ * Since this patch no list that grows with the window's recurrences travels through the sync's history: each
+ * delivery writes its recurrences to the report sink and answers counts and a capped sample.
+ */
+export const attemptsSyncBoundedPatch = 'attempts-sync-bounded';
+
+/** Unknown recurrences a summary lists (`unknownRecurrences`); the report sink holds them all. */
+export const unknownRecurrencesKept = 20;
 
 /** Attempts whose recurrence has no running workflow: counted and listed, never dropped silently. */
 export interface UnknownRecurrence {
@@ -44,6 +56,25 @@ export interface UnknownRecurrence {
 
 export const unknownAttemptIdsKept = 100;
 
+/** Merges `found` into `known` by recurrence; a new recurrence is listed only while `known` has fewer than `kept`. */
+export function addUnknown(
+  known: UnknownRecurrence[],
+  found: UnknownRecurrence,
+  kept = Number.POSITIVE_INFINITY,
+): void {
+  const entry = known.find((item) => item.externalId === found.externalId);
+  if (!entry) {
+    if (known.length >= kept) return;
+    known.push({ ...found, attemptIds: found.attemptIds.slice(0, unknownAttemptIdsKept) });
+    return;
+  }
+  entry.attempts += found.attempts;
+  entry.workflow = found.workflow;
+  entry.recurrenceId ??= found.recurrenceId;
+  const room = unknownAttemptIdsKept - entry.attemptIds.length;
+  if (room > 0) entry.attemptIds.push(...found.attemptIds.slice(0, room));
+}
+
 export interface AttemptsSyncSummary extends ScheduleCoverage {
   from: string;
   to: string;
@@ -54,7 +85,12 @@ export interface AttemptsSyncSummary extends ScheduleCoverage {
   recurrencesUpdated: number;
   /** Signals sent: one per recurrence per batch of pages (more for a recurrence with very many attempts). */
   signals: number;
+  /** The first `unknownRecurrencesKept` recurrences with no running workflow; `unknownRecurrenceCount` counts them. */
   unknownRecurrences: UnknownRecurrence[];
+  /** Distinct recurrences with no running workflow (absent from the summaries of runs before the bounded sync). */
+  unknownRecurrenceCount?: number;
+  /** Where the full list of unknown recurrences is, one JSON object a line (report sink; absent when none). */
+  unknownRecurrencesFile?: string;
   unknownAttempts: number;
   /** Workflow runs the sync took (continue-as-new starts the next). */
   runs: number;
@@ -78,6 +114,56 @@ export interface AttemptsPageResult {
 /** The pages of a result; the sum of its delivered batches when the sync ran in slices. */
 export type AttemptsDelivery = Omit<AttemptsPageResult, 'next'>;
 
+/** A delivery as it goes back into history: its recurrences are in the report sink, its result counts them. */
+export interface CountedDelivery {
+  pages: number;
+  attempts: number;
+  signals: number;
+  byStatus: Record<string, number>;
+  /** Recurrences this delivery signalled (one counted in several deliveries is counted in each). */
+  updated: number;
+  unknownAttempts: number;
+  /** At most `unknownRecurrencesKept` of this delivery's unknown recurrences. */
+  unknownSample: UnknownRecurrence[];
+}
+
+/** Where a delivery leaves its recurrences: `<prefix>/deliveries/<key>`, one per delivery, rewritten by its retry. */
+export interface DeliveryRecord {
+  prefix: string;
+  key: string;
+}
+
+/** A delivery's key: its first page's number, padded so the sink lists the deliveries in page order. */
+export const deliveryKey = (firstPage: number, owner = 'window') =>
+  `${owner}-pages-${String(firstPage).padStart(9, '0')}.jsonl`;
+
+/** Where a sync's deliveries and its list of unknown recurrences go in the report sink: one prefix a window. */
+export const attemptsSyncRecordsPrefix = (firstRunId: string, window: { from: string; to: string }) =>
+  `attempts-sync/${firstRunId}/${window.from}_${window.to}`;
+
+/**
+ * Pages of a serial sync, fetched by one queued activity that delivers them a few pages at a time and heartbeats
+ * the cursor after each delivery; a retry resumes from there.
+ */
+export interface AttemptsPagesDeliveryRequest extends AttemptsPagesRequest {
+  /** The sink prefix of the sync's deliveries. */
+  prefix: string;
+  /** The window's pages fetched before this request's first one: each delivery's key is its first page's number. */
+  firstPage: number;
+}
+
+export interface AttemptsPagesDeliveryResult extends CountedDelivery {
+  next: string | null;
+}
+
+/** The recurrences of every delivery of a sync, counted once each, and where the unknown ones are listed. */
+export interface AttemptsSyncRecurrences {
+  recurrencesUpdated: number;
+  unknownRecurrenceCount: number;
+  unknownRecurrences: UnknownRecurrence[];
+  unknownRecurrencesFile?: string;
+}
+
 /** An attempt as a slice's page hands it back: what its recurrence is signalled, and whose it is. */
 export interface SyncedAttempt {
   externalId: string;
@@ -98,11 +184,14 @@ export interface AttemptsSliceInput {
   pageSize?: number;
   pagesPerRun?: number;
   resume?: AttemptsSyncCarry;
+  /** The sync's sink prefix its deliveries go to; absent in slices started before `attemptsSyncBoundedPatch`. */
+  deliveries?: string;
 }
 
 export interface AttemptsSliceResult {
   summary: AttemptsSyncSummary;
-  updatedRecurrences: string[];
+  /** Only from slices started before `attemptsSyncBoundedPatch`. */
+  updatedRecurrences?: string[];
 }
 
 /** A batch of consecutive pages: from the query's cursor, at most `maxPages`. */

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
@@ -7,6 +8,7 @@ import {
   runAttemptsSync,
   startRecurrence,
 } from '../../src/starter/index.js';
+import { unknownRecurrencesKept, type UnknownRecurrence } from '../../src/contract/attempts-sync.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { control, eventually } from '../helpers/journey.js';
@@ -51,6 +53,7 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       recurrencesUpdated: 0,
       signals: 0,
       unknownRecurrences: [],
+      unknownRecurrenceCount: 0,
       unknownAttempts: 0,
       runs: 1,
     });
@@ -126,8 +129,18 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       runs: 1,
     });
     const present = new Set(inWindow.map((attempt) => attempt.external_id));
-    const unknown = new Map(summary.unknownRecurrences.map((entry) => [entry.externalId, entry]));
+    expect(summary.unknownRecurrenceCount).toBe(present.size - followed.length);
+    expect(summary.unknownRecurrences).toHaveLength(
+      Math.min(unknownRecurrencesKept, present.size - followed.length),
+    );
+    const listed = (await readFile(summary.unknownRecurrencesFile!, 'utf8'))
+      .split('\n')
+      .filter((line) => line)
+      .map((line) => JSON.parse(line) as UnknownRecurrence);
+    const unknown = new Map(listed.map((entry) => [entry.externalId, entry]));
     expect(unknown.size).toBe(present.size - followed.length);
+    for (const sampled of summary.unknownRecurrences)
+      expect(unknown.get(sampled.externalId)).toEqual(sampled);
     expect(unknown.get(rejected.external_id)).toMatchObject({ workflow: 'closed', attempts: 1 });
     for (const entry of unknown.values()) {
       const theirs = inWindow.filter((attempt) => attempt.external_id === entry.externalId);
@@ -253,8 +266,8 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
     await control(stack, 'PUT', '/sandbox/faults', { latency_ms: 150 });
     requests.length = 0;
     try {
-      // A worker stopping finishes the workflow task in hand, and the pages of a run are local activities inside
-      // one workflow task: runs of two pages leave the sync with runs to go when the worker stops.
+      // A worker stopping finishes the task in hand, a page activity of a run's pages or a workflow task: runs of
+      // two pages leave the sync with runs to go when the worker stops.
       const result = runAttemptsSync(stack, { ...window, pagesPerRun: 2 });
       const handle = syncHandle(window.from, window.to);
       await eventually(
@@ -336,7 +349,7 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
       runs: 1,
       signals: 6,
     });
-    // The first batch's reader went on into the second batch's pages and handed them over: none fetched twice.
+    // Each page activity's reader fetches the next page ahead, never past its batch: none fetched twice.
     expect(requests).toHaveLength(120);
     expect(new Set(requests.map((request) => request.after)).size).toBe(120);
     const history = await syncHandle(window.from, window.to).fetchHistory();
@@ -346,7 +359,16 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
         ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type]
         : [];
     });
-    expect(localActivities).toEqual(['attemptsSyncPlan', 'syncAttemptsPages', 'syncAttemptsPages']);
+    expect(localActivities).toEqual(['attemptsSyncPlan']);
+    const queued = (history.events ?? []).flatMap((event) => {
+      const name = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      return name ? [name] : [];
+    });
+    expect(queued).toEqual([
+      'deliverAttemptsPages',
+      'deliverAttemptsPages',
+      'summarizeAttemptsSyncRecurrences',
+    ]);
     await eventually(
       () => getRecurrence(stack, { externalId: external_id }),
       (s) => s.updates.fromSync === 6_000,

@@ -30,7 +30,12 @@ const bankCallActivityNames = [
 ];
 
 /** Bank activities of more than one call, or of a call and what is done with it, written by hand. */
-const composedBankActivityNames = ['collectReportPage', 'fetchAttemptsSlicePage', 'syncAttemptsPages'];
+const composedBankActivityNames = [
+  'collectReportPage',
+  'deliverAttemptsPages',
+  'fetchAttemptsSlicePage',
+  'syncAttemptsPages',
+];
 
 const otherActivityNames = [
   'attemptsSyncPlan',
@@ -44,6 +49,7 @@ const otherActivityNames = [
   'metricsAccounts',
   'previousScheduledTime',
   'storeMetricsSnapshot',
+  'summarizeAttemptsSyncRecurrences',
   'writeListReport',
 ];
 

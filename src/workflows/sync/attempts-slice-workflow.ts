@@ -3,11 +3,14 @@ import type { Activities } from '../../activities/index.js';
 import { bankReadOptions } from '../activity-options.js';
 import { attemptsPageOptions, defaultPagesPerSliceRun } from './settings.js';
 import {
+  deliveryKey,
+  type AttemptsDelivery,
   type AttemptsSliceInput,
   type AttemptsSliceResult,
+  type CountedDelivery,
   type SyncedAttempt,
 } from '../../contract/attempts-sync.js';
-import { addPage, emptySummary } from './attempts-summary.js';
+import { addCounted, addPage, emptySummary } from './attempts-summary.js';
 
 /**
  * One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. A bank
@@ -24,6 +27,8 @@ const { deliverSyncedAttempts } =
  * that run's attempts. The pages' records sit in the run's history until they are signalled (the next page's
  * cursor is workflow state, as in the serial sync): a worker that dies mid-run replays them from there and
  * signals them again, which the recurrences take as duplicates; the run then continues as new with counts only.
+ * A slice given the sync's `deliveries` prefix leaves each run's recurrences in the report sink and carries only
+ * counts; one started before attemptsSyncBoundedPatch carries their external ids.
  */
 export async function syncAttemptsSlice(input: AttemptsSliceInput): Promise<AttemptsSliceResult> {
   const pagesPerRun = input.pagesPerRun ?? defaultPagesPerSliceRun;
@@ -45,7 +50,19 @@ export async function syncAttemptsSlice(input: AttemptsSliceInput): Promise<Atte
     cursor = page.next ?? undefined;
   } while (cursor && pages < pagesPerRun && !workflowInfo().continueAsNewSuggested);
 
-  addPage(summary, await deliverSyncedAttempts({ attempts: fetched, pages }), updated);
+  if (input.deliveries) {
+    const record = {
+      prefix: input.deliveries,
+      key: deliveryKey(summary.pages, `slice-${input.from}_${input.to}`),
+    };
+    addCounted(
+      summary,
+      (await deliverSyncedAttempts({ attempts: fetched, pages, record })) as CountedDelivery,
+    );
+    if (cursor) await continueAsNew<typeof syncAttemptsSlice>({ ...input, resume: { cursor, summary } });
+    return { summary };
+  }
+  addPage(summary, (await deliverSyncedAttempts({ attempts: fetched, pages })) as AttemptsDelivery, updated);
   if (cursor) {
     await continueAsNew<typeof syncAttemptsSlice>({
       ...input,

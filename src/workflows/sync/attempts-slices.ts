@@ -61,6 +61,7 @@ export async function syncInSlices(
   plan: SlicePlan,
   summary: AttemptsSyncSummary,
   onSlice: () => void,
+  deliveries?: string,
 ): Promise<void> {
   const updated = new Set<string>();
   let next = 0;
@@ -69,7 +70,14 @@ export async function syncInSlices(
       const slice = plan.slices[index]!;
       const result = await executeChild(syncAttemptsSlice, {
         workflowId: workflowIds.attemptsSyncSlice(window, slice),
-        args: [{ ...slice, pageSize: input.pageSize, pagesPerRun: input.pagesPerRun }],
+        args: [
+          {
+            ...slice,
+            pageSize: input.pageSize,
+            pagesPerRun: input.pagesPerRun,
+            ...(deliveries ? { deliveries } : {}),
+          },
+        ],
       });
       addSlice(summary, result, updated);
       onSlice();

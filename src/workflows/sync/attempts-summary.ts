@@ -1,9 +1,10 @@
 import {
-  unknownAttemptIdsKept,
+  addUnknown,
+  unknownRecurrencesKept,
+  type CountedDelivery,
   type AttemptsDelivery,
   type AttemptsSliceResult,
   type AttemptsSyncSummary,
-  type UnknownRecurrence,
 } from '../../contract/attempts-sync.js';
 
 export function emptySummary(from: string, to: string): AttemptsSyncSummary {
@@ -19,19 +20,6 @@ export function emptySummary(from: string, to: string): AttemptsSyncSummary {
     unknownAttempts: 0,
     runs: 0,
   };
-}
-
-function addUnknown(known: UnknownRecurrence[], found: UnknownRecurrence): void {
-  const entry = known.find((item) => item.externalId === found.externalId);
-  if (!entry) {
-    known.push({ ...found, attemptIds: found.attemptIds.slice(0, unknownAttemptIdsKept) });
-    return;
-  }
-  entry.attempts += found.attempts;
-  entry.workflow = found.workflow;
-  entry.recurrenceId ??= found.recurrenceId;
-  const room = unknownAttemptIdsKept - entry.attemptIds.length;
-  if (room > 0) entry.attemptIds.push(...found.attemptIds.slice(0, room));
 }
 
 /** Adds a page activity's result to the running summary; `updated` collects the recurrences signalled so far. */
@@ -50,23 +38,57 @@ export function addPage(summary: AttemptsSyncSummary, page: AttemptsDelivery, up
   }
 }
 
-/** Adds a slice's summary to the whole window's; `updated` collects the recurrences signalled so far. */
+/**
+ * Adds a slice's summary to the whole window's; `updated` collects the recurrences signalled so far by slices
+ * started before `attemptsSyncBoundedPatch`, whose results list them.
+ */
 export function addSlice(
   summary: AttemptsSyncSummary,
   slice: AttemptsSliceResult,
   updated: Set<string>,
 ): void {
-  addPage(
-    summary,
-    {
-      pages: slice.summary.pages,
-      attempts: slice.summary.attempts,
-      byStatus: slice.summary.byStatus,
-      signals: slice.summary.signals,
-      updated: slice.updatedRecurrences,
-      unknown: slice.summary.unknownRecurrences,
-    },
-    updated,
-  );
-  summary.runs += slice.summary.runs;
+  const { summary: sliced } = slice;
+  if (slice.updatedRecurrences) {
+    addPage(
+      summary,
+      {
+        pages: sliced.pages,
+        attempts: sliced.attempts,
+        byStatus: sliced.byStatus,
+        signals: sliced.signals,
+        updated: slice.updatedRecurrences,
+        unknown: sliced.unknownRecurrences,
+      },
+      updated,
+    );
+  } else {
+    addCounted(summary, {
+      pages: sliced.pages,
+      attempts: sliced.attempts,
+      byStatus: sliced.byStatus,
+      signals: sliced.signals,
+      updated: sliced.recurrencesUpdated,
+      unknownAttempts: sliced.unknownAttempts,
+      unknownSample: sliced.unknownRecurrences,
+    });
+  }
+  summary.runs += sliced.runs;
+}
+
+/**
+ * Adds a counted delivery to the running summary. `recurrencesUpdated` counts a recurrence once per delivery
+ * until the sync's last step counts them once each from the deliveries' records (`summarizeDeliveries`).
+ */
+export function addCounted(summary: AttemptsSyncSummary, delivery: CountedDelivery): void {
+  summary.pages += delivery.pages;
+  summary.attempts += delivery.attempts;
+  for (const [status, count] of Object.entries(delivery.byStatus)) {
+    summary.byStatus[status] = (summary.byStatus[status] ?? 0) + count;
+  }
+  summary.signals += delivery.signals;
+  summary.recurrencesUpdated += delivery.updated;
+  summary.unknownAttempts += delivery.unknownAttempts;
+  for (const unknown of delivery.unknownSample) {
+    addUnknown(summary.unknownRecurrences, unknown, unknownRecurrencesKept);
+  }
 }

@@ -1,5 +1,7 @@
 import {
   continueAsNew,
+  patched,
+  proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   upsertSearchAttributes,
@@ -9,14 +11,34 @@ import type { Activities } from '../../activities/index.js';
 import { jobIds } from '../../contract/jobs.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
-import { attemptsPageOptions, defaultPagesPerRun, pagesPerBatch } from './settings.js';
-import { type AttemptsSyncInput, type AttemptsSyncSummary } from '../../contract/attempts-sync.js';
+import { temporalCallOptions } from '../activity-options.js';
+import {
+  attemptsPageOptions,
+  attemptsPagesActivityOptions,
+  defaultPagesPerRun,
+  pagesPerBatch,
+} from './settings.js';
+import {
+  attemptsSyncBoundedPatch,
+  attemptsSyncRecordsPrefix,
+  type AttemptsPageQuery,
+  type AttemptsSyncInput,
+  type AttemptsSyncSummary,
+} from '../../contract/attempts-sync.js';
 import { planSlices, syncInSlices } from './attempts-slices.js';
-import { addPage, emptySummary } from './attempts-summary.js';
+import { addCounted, addPage, emptySummary } from './attempts-summary.js';
 import { jobStatuses } from '../../contract/jobs.js';
 
+/** Pages of a serial sync: a queued activity that heartbeats its cursor (settings.ts). */
+const { deliverAttemptsPages } = proxyActivities<Pick<Activities, 'deliverAttemptsPages'>>(
+  attemptsPagesActivityOptions,
+);
+/** Reads and writes the report sink, no bank call. */
+const { summarizeAttemptsSyncRecurrences } =
+  proxyActivities<Pick<Activities, 'summarizeAttemptsSyncRecurrences'>>(temporalCallOptions);
+
 /**
- * Pages as local activities: they run in the worker that runs the workflow, with no trip through a task queue
+ * Pages as local activities (runs started before attemptsSyncBoundedPatch): they run in the worker that runs the workflow, with no trip through a task queue
  * and no workflow task of their own, so consecutive calls run inside one workflow task and cost one history event
  * each. A page took about 100 ms as a queued activity against 12 ms paging directly, most of it round trips
  * through Temporal (docs/performance.md). Each result reaches history (a marker) when the workflow task
@@ -26,15 +48,64 @@ import { jobStatuses } from '../../contract/jobs.js';
 const local =
   proxyLocalActivities<Pick<Activities, 'syncAttemptsPages' | 'attemptsSyncPlan'>>(attemptsPageOptions);
 
+type Window = { from: string; to: string };
+
+const pageQuery = (
+  input: AttemptsSyncInput,
+  window: Window,
+  cursor: string | undefined,
+): AttemptsPageQuery => ({
+  from_datetime: window.from,
+  to_datetime: window.to,
+  ...(input.pageSize ? { limit: input.pageSize } : {}),
+  ...(cursor ? { after: cursor } : {}),
+});
+
 /**
- * Pages the window from the cursor in `progress`, a batch of up to `pagesPerBatch` pages per local activity, each
- * recurrence signalled once a batch (signalling it on every page woke its workflow once a page, and those workflow
- * tasks were most of a page's cost: docs/performance.md). Continues as new every `pagesPerRun` pages with the
- * cursor and the running summary.
+ * Pages the window from the cursor in `progress`, up to `pagesPerBatch` pages per queued activity
+ * (`deliverAttemptsPages`), which signals each recurrence once a delivery of pages and leaves the delivery's
+ * recurrences in the report sink under `records`; only counts come back. Continues as new every `pagesPerRun`
+ * pages with the cursor and the running summary, so neither the history nor any payload grows with the window.
  */
 async function pageSerially(
   input: AttemptsSyncInput,
-  window: { from: string; to: string },
+  window: Window,
+  summary: AttemptsSyncSummary,
+  progress: { cursor: string | undefined },
+  publish: () => void,
+  records: string,
+): Promise<void> {
+  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
+  for (let pagesThisRun = 0; ;) {
+    const { cursor } = progress;
+    if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
+      await continueAsNew<typeof syncRecurrenceAttempts>({
+        ...input,
+        ...window,
+        resume: { cursor, summary },
+      });
+    }
+    const page = await deliverAttemptsPages({
+      query: pageQuery(input, window, cursor),
+      maxPages: Math.min(pagesPerRun - pagesThisRun, pagesPerBatch),
+      prefix: records,
+      firstPage: summary.pages,
+    });
+    pagesThisRun += page.pages;
+    addCounted(summary, page);
+    progress.cursor = page.next ?? undefined;
+    publish();
+    if (!progress.cursor) return;
+  }
+}
+
+/**
+ * As `pageSerially`, for runs started before attemptsSyncBoundedPatch: a batch of up to `pagesPerBatch` pages per
+ * local activity, the external ids of the recurrences signalled carried in continue-as-new to count each once.
+ */
+async function pageSeriallyInLocalBatches(
+  input: AttemptsSyncInput,
+  window: Window,
   summary: AttemptsSyncSummary,
   progress: { cursor: string | undefined },
   publish: () => void,
@@ -51,12 +122,7 @@ async function pageSerially(
       });
     }
     const page = await local.syncAttemptsPages({
-      query: {
-        from_datetime: window.from,
-        to_datetime: window.to,
-        ...(input.pageSize ? { limit: input.pageSize } : {}),
-        ...(cursor ? { after: cursor } : {}),
-      },
+      query: pageQuery(input, window, cursor),
       maxPages: Math.min(pagesPerRun - pagesThisRun, pagesPerBatch),
     });
     pagesThisRun += page.pages;
@@ -72,9 +138,12 @@ async function pageSerially(
  * completed window) in batches of pages, one activity per batch that fetches its pages and signals each recurrence
  * workflow its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes
  * from the last page in history; every `pagesPerRun` pages the run continues as new with the cursor and the running
- * summary, so the history stays the same size whatever the volume.
+ * summary, so the history stays the same size whatever the volume. The recurrences each delivery signalled or
+ * found unknown go to the report sink; the last step counts them once each and lists the unknown ones there, the
+ * summary keeping a sample of them.
  */
 export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
+  const bounded = patched(attemptsSyncBoundedPatch);
   const resolved = await resolveJobWindow(input);
   const { window } = resolved;
   const summary = input.resume?.summary ?? emptySummary(window.from, window.to);
@@ -88,7 +157,7 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
         `Pages: ${summary.pages}; attempts: ${summary.attempts} (${Object.entries(summary.byStatus)
           .map(([status, count]) => `${count} ${status}`)
           .join(', ')})`,
-        `Recurrences updated: ${summary.recurrencesUpdated}; unknown recurrences: ${summary.unknownRecurrences.length} (${summary.unknownAttempts} attempts)`,
+        `Recurrences updated: ${summary.recurrencesUpdated}; unknown recurrences: ${summary.unknownRecurrenceCount ?? summary.unknownRecurrences.length} (${summary.unknownAttempts} attempts)`,
         `Run ${summary.runs}${progress.cursor ? `, next cursor ${progress.cursor}` : ''}`,
       ].join('\n\n'),
     );
@@ -103,9 +172,12 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   // With a fleet-wide bank rate limit the window is paged in time slices at once, each page a queued activity the
   // limit paces (attempts-slices.ts): local activities would bypass it. A continued run is always a serial one.
   const rateLimit = input.resume ? null : (await local.attemptsSyncPlan()).bankRequestsPerSecond;
-  if (rateLimit) await syncInSlices(window, input, planSlices(window, rateLimit), summary, publish);
-  else
-    await pageSerially({ ...input, coveredUntil: resolved.coveredUntil }, window, summary, progress, publish);
+  const records = bounded ? attemptsSyncRecordsPrefix(workflowInfo().firstExecutionRunId, window) : undefined;
+  const serialInput = { ...input, coveredUntil: resolved.coveredUntil };
+  if (rateLimit) await syncInSlices(window, input, planSlices(window, rateLimit), summary, publish, records);
+  else if (records) await pageSerially(serialInput, window, summary, progress, publish, records);
+  else await pageSeriallyInLocalBatches(serialInput, window, summary, progress, publish);
+  if (records) Object.assign(summary, await summarizeAttemptsSyncRecurrences(records));
 
   progress.done = true;
   upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);

@@ -24,3 +24,14 @@ export const attemptsPageOptions = {
  * every recurrence on it, so fewer, larger batches cost less.
  */
 export const pagesPerBatch = 100;
+
+/**
+ * A serial sync's page activity (`deliverAttemptsPages`): queued, a minute at most of deliveries, each
+ * heartbeating its cursor; a worker lost mid-activity is noticed within the heartbeat timeout and the retry resumes
+ * at the last heartbeated cursor.
+ */
+export const attemptsPagesActivityOptions = {
+  retry: bankCallOptions.retry,
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
+} as const;
