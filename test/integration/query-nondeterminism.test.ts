@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { outputOf } from '../helpers/cli.js';
+import { Connection, Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { outputOf, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 import { testEnvKeys } from '../setup/shared.js';
 
@@ -23,6 +25,16 @@ async function runRepro(args: string[]) {
 }
 
 const nondeterminism = expect.stringContaining('[TMPRL1100] Nondeterminism error');
+const nondeterministicTask = {
+  cause: 'WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR',
+  message: nondeterminism,
+};
+
+const supportReset = (args: string[]) =>
+  runCli(['support', 'reset', ...args], {
+    TEMPORAL_ADDRESS: process.env[testEnvKeys.address] ?? '',
+    TEMPORAL_NAMESPACE: process.env[testEnvKeys.namespace] ?? 'default',
+  });
 
 /**
  * docs/reliability.md, "Reads never query a running workflow": a query reaching a worker new to a workflow before
@@ -32,6 +44,8 @@ const nondeterminism = expect.stringContaining('[TMPRL1100] Nondeterminism error
  */
 describe('a query reaching a new worker before a workflow task with a fired timer and an update', () => {
   const tempDir = tempDirs('bankflow-query-repro-');
+  /** The workflows of the runs below: the one that failed, and a control run's that did not. */
+  const runs: { failed?: string; clean?: string } = {};
 
   it('fails the next workflow task with a nondeterminism error, on versioned workers as bankflow runs', async () => {
     const out = path.join(tempDir(), 'history.json');
@@ -40,14 +54,15 @@ describe('a query reaching a new worker before a workflow task with a fired time
       // The sequence really happened: the query came back before the task with both events started.
       query: { answered: true, beforeTheTask: true },
       recordedOrder: ['afterTimer', 'afterNudge'],
-      taskFailures: [
-        { cause: 'WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR', message: nondeterminism },
-      ],
+      // The task that replays the worker's recorded commands fails, as does each retry until the run ends.
+      taskFailures: expect.arrayContaining([nondeterministicTask]),
       replayError: expect.stringMatching(/^DeterminismViolationError: .*\[TMPRL1100\] Nondeterminism error/),
       completed: false,
     });
+    expect((report.taskFailures as unknown[])[0]).toEqual(nondeterministicTask);
     expect(code).toBe(1);
     expect(JSON.parse(readFileSync(out, 'utf8')).events.length).toBeGreaterThan(10);
+    runs.failed = String(report.workflowId);
   });
 
   it('throws the nondeterminism error replaying the saved history with Worker.runReplayHistory', async () => {
@@ -64,5 +79,54 @@ describe('a query reaching a new worker before a workflow task with a fired time
     expect(report).toMatchObject({ taskFailures: [], completed: true });
     expect(report.replayError).toBeUndefined();
     expect(code).toBe(0);
+    runs.clean = String(report.workflowId);
+  });
+
+  it('`bankflow support reset` resets the failed workflow to the task before the failure, and refuses others', async () => {
+    const workflowId = runs.failed ?? '';
+    const dryRun = await supportReset([workflowId, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    const planned = JSON.parse(dryRun.stdout) as Record<string, unknown>;
+    expect(planned).toMatchObject({ workflowId, failure: nondeterminism, dryRun: true });
+    expect(planned.newRunId).toBeUndefined();
+
+    const done = await supportReset([workflowId, '--reason', 'replay order after a query']);
+    expect(done.code).toBe(0);
+    const reset = JSON.parse(done.stdout) as Record<string, unknown>;
+    expect(reset).toMatchObject({ ...planned, dryRun: false, newRunId: expect.any(String) });
+
+    const connection = await Connection.connect({ address: process.env[testEnvKeys.address] ?? '' });
+    try {
+      const client = new Client({ connection, namespace: process.env[testEnvKeys.namespace] ?? 'default' });
+      const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      const { EventType, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
+      // The new run keeps the history up to the chosen task, fails that task as reset, and gets the update again.
+      const resetTask = events.find((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
+      expect(Number(resetTask?.eventId)).toBe(reset.resetToEventId);
+      expect(resetTask?.workflowTaskFailedEventAttributes).toMatchObject({
+        cause: WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW,
+        baseRunId: reset.runId,
+        newRunId: reset.newRunId,
+      });
+      expect(events.map((event) => event.eventType)).toContain(
+        EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED,
+      );
+      expect(events.map((event) => event.eventType)).not.toContain(
+        EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+      );
+    } finally {
+      await connection.close();
+    }
+
+    // The new run has no such failure, nor has the control run; an unknown workflow is named.
+    for (const [id, why] of [
+      [workflowId, 'has no workflow task failed with a nondeterminism error'],
+      [runs.clean ?? '', 'has no workflow task failed with a nondeterminism error'],
+      ['query-repro-unknown', 'does not exist'],
+    ]) {
+      const refused = await supportReset([id ?? '']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`error: workflow ${id} ${why}; nothing to reset`);
+    }
   });
 });
