@@ -93,7 +93,12 @@ describe('a query reaching a new worker before a workflow task with a fired time
     const done = await supportReset([workflowId, '--reason', 'replay order after a query']);
     expect(done.code).toBe(0);
     const reset = JSON.parse(done.stdout) as Record<string, unknown>;
-    expect(reset).toMatchObject({ ...planned, dryRun: false, newRunId: expect.any(String) });
+    expect(reset).toMatchObject({
+      ...planned,
+      reason: 'replay order after a query',
+      dryRun: false,
+      newRunId: expect.any(String),
+    });
 
     const connection = await Connection.connect({ address: process.env[testEnvKeys.address] ?? '' });
     try {
