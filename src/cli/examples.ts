@@ -205,7 +205,8 @@ export const commandExamples: Record<string, CommandExamples> = {
     about:
       "Support staff's questions, answered from Temporal's visibility store: a customer's journeys found by the keyed " +
       'hash of their CPF/CNPJ (never the number itself), the bank events no workflow claimed, and the journeys stuck ' +
-      "in a state longer than the bank's windows allow. What each state means, and what to do: docs/support.md.",
+      "in a state longer than the bank's windows allow; and the reset of a workflow whose task failed with a " +
+      'nondeterminism error (docs/operations.md). What each state means, and what to do: docs/support.md.',
     lines: [],
   },
   'support find': {
@@ -226,6 +227,11 @@ export const commandExamples: Record<string, CommandExamples> = {
   },
   'support stuck': {
     lines: ['npx bankflow support stuck --table   # stuck for, workflow, state, what it means, link'],
+  },
+  'support reset': {
+    lines: [
+      'npx bankflow support reset payment:order-9999 --dry-run   # exits 1: error: workflow payment:order-9999 does not exist ...',
+    ],
   },
   'support links': {
     lines: ['npx bankflow support links --table   # the Temporal UI views to save, one per line'],

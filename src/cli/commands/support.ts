@@ -100,10 +100,17 @@ async function supportViews(ctx: CliContext): Promise<View[]> {
   ];
 }
 
+/** Kept in the reset run's history, where whoever reads it next finds why it was reset. */
+const defaultResetReason =
+  'nondeterminism after a query reached a worker new to the workflow (docs/reliability.md)';
+
 export function supportCommands(program: Command): void {
   const support = program
     .command('support')
-    .description("support staff's questions: a customer's journeys, unmatched bank events, stuck journeys");
+    .description(
+      "support staff's questions: a customer's journeys, unmatched bank events, stuck journeys; resets after a " +
+        'nondeterminism error',
+    );
 
   addTableOption(
     support
@@ -194,6 +201,26 @@ export function supportCommands(program: Command): void {
       if (options.table) printLines(stuckWorkersHint, 'stderr');
     }),
   );
+
+  support
+    .command('reset')
+    .description(
+      'reset a workflow whose workflow task failed with a nondeterminism error to the last workflow task ' +
+        'completed before it; signals and updates after that point are applied again',
+    )
+    .argument('<workflow-id>', 'the workflow, as `support find` or the Temporal UI shows it')
+    .option('--reason <text>', 'why, kept in the reset run', defaultResetReason)
+    .option('--dry-run', 'only print what the reset would do', false)
+    .action(
+      action(async (workflowId: string, options: { reason: string; dryRun: boolean }) => {
+        const ctx = await cliContext();
+        const { resetAfterNondeterminism } = await import('../../temporal/nondeterminism-reset.js');
+        const reset = await withStarter(ctx, ({ client }) =>
+          resetAfterNondeterminism(client, { workflowId, ...options }),
+        );
+        printJson({ ...reset, link: linksFor(ctx).workflow(workflowId) });
+      }),
+    );
 
   addTableOption(
     support
