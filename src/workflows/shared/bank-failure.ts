@@ -1,4 +1,6 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import { failureTypes } from '../../contract/failure-types.js';
 
 /** The bank's refusal carried by a failed activity: its failure type (e.g. BankValidation) and message. */
 export interface BankRefusal {
@@ -21,3 +23,15 @@ export function bankRefusal(error: unknown, types: readonly string[]): BankRefus
 
 /** Refusals a merchant can act on by sending something else (another assertion, another attestation). */
 export const correctableRefusals = ['BankValidation', 'BankRequestRejected', 'BankNotFound'] as const;
+
+/**
+ * Whether a bounded bank call (boundedBankCallOptions) failed because its window closed: Temporal stopped retrying
+ * it at the deadline, or its last attempt began too late to be sent.
+ */
+export function windowClosed(error: unknown): boolean {
+  const cause = error instanceof ActivityFailure ? error.cause : undefined;
+  return (
+    (cause instanceof TimeoutFailure && cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE) ||
+    (cause instanceof ApplicationFailure && cause.type === failureTypes.bankCallWindowClosed)
+  );
+}
