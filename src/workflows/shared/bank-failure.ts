@@ -1,5 +1,5 @@
-import { TimeoutType } from '@temporalio/common';
-import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import { RetryState } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { failureTypes } from '../../contract/failure-types.js';
 
 /** The bank's refusal carried by a failed activity: its failure type (e.g. BankValidation) and message. */
@@ -25,13 +25,15 @@ export function bankRefusal(error: unknown, types: readonly string[]): BankRefus
 export const correctableRefusals = ['BankValidation', 'BankRequestRejected', 'BankNotFound'] as const;
 
 /**
- * Whether a bounded bank call (boundedBankCallOptions) failed because its window closed: Temporal stopped retrying
- * it at the deadline, or its last attempt began too late to be sent.
+ * Whether a bounded bank call (boundedBy) failed because its window closed: Temporal stopped retrying it at the
+ * deadline (its retry state is TIMEOUT, whether an attempt timed out or the next one would start too late), or its
+ * last attempt began too late to be sent.
  */
 export function windowClosed(error: unknown): boolean {
-  const cause = error instanceof ActivityFailure ? error.cause : undefined;
+  if (!(error instanceof ActivityFailure)) return false;
+  const { cause } = error;
   return (
-    (cause instanceof TimeoutFailure && cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE) ||
+    error.retryState === RetryState.TIMEOUT ||
     (cause instanceof ApplicationFailure && cause.type === failureTypes.bankCallWindowClosed)
   );
 }
