@@ -48,3 +48,9 @@ export function boundedBy(options: ActivityOptions, deadline: number, now: numbe
     startToCloseTimeout: Math.min(leftMs, bankCallStartToCloseMs),
   };
 }
+
+/**
+ * Since this patch a payment's and an enrollment's bank calls that a customer waits on are bounded (boundedBy):
+ * runs started before it retry them for as long as the bank is away.
+ */
+export const boundedBankCallsPatch = 'bounded-bank-calls';

@@ -3,10 +3,11 @@ import {
   authorizePayment,
   BankUnreachableError,
   RequestTimedOutError,
+  startEnrollment,
   startPayment,
 } from '../../src/starter/index.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
-import { control, eventually, world, type Customer } from '../helpers/journey.js';
+import { control, eventually, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { startBankPlayedStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 /** How long the starter waits for an answer in these tests, in real time. */
@@ -146,5 +147,43 @@ describe('the sandbox down for ten minutes during starts and authorizes, on a ti
     await control(stack, 'POST', `/sandbox/biometrics/payments/${created.payment.id}/reject`, {});
     const handle = stack.client.workflow.getHandle<typeof biometricPaymentWorkflow>(created.workflowId);
     expect(await handle.result()).toMatchObject({ outcome: 'rejected', status: 'rejected' });
+  });
+
+  it('an enrollment start while the bank refuses its create (503): the starter answers within its deadline, the journey ends BankUnreachable, and no enrollment appears once the bank is back', async () => {
+    const newcomer = await newCustomer(stack);
+    await control(stack, 'PUT', '/sandbox/faults', {
+      fail_next: [
+        {
+          method: 'POST',
+          path_prefix: '/banking/cashin/pix/biometrics/enrollments',
+          count: 1_000_000,
+          status: 503,
+        },
+      ],
+    });
+    const request = { ...keyOf(newcomer), returnToUrl: 'https://merchant.example/enrolled' };
+
+    const timedOut = await failsInTime(() => startEnrollment(starter(), request));
+    expect(timedOut).toBeInstanceOf(RequestTimedOutError);
+    expect(timedOut).toMatchObject({ retryable: true, sameId: true });
+    const { workflowId } = timedOut as RequestTimedOutError;
+
+    // Past the account holder's 15-minute window.
+    await stack.skip('20 minutes');
+    await eventually(workflowStatus(workflowId), (status) => status === 'FAILED');
+    await control(stack, 'PUT', '/sandbox/faults', {});
+
+    const unreachable = await failsInTime(() => startEnrollment(starter(), request));
+    expect(unreachable).toBeInstanceOf(BankUnreachableError);
+    expect(unreachable).toMatchObject({ retryable: true, sameId: false, type: 'BankUnreachable' });
+    await expect(stack.client.workflow.getHandle(workflowId).result()).rejects.toMatchObject({
+      cause: { type: 'BankUnreachable', message: expect.stringMatching(/account holder's window/) },
+    });
+
+    await stack.skip('1 hour');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(
+      await control(stack, 'GET', `/sandbox/biometrics/enrollments?device_id=${newcomer.deviceId}`),
+    ).toEqual([]);
   });
 });

@@ -1,16 +1,15 @@
 import { patched } from '@temporalio/workflow';
 import { paymentTimings, type PaymentInput, type PaymentJourney } from '../../contract/payment.js';
+import { boundedBankCallsPatch } from '../activity-options.js';
 import { windowClosed } from '../shared/bank-failure.js';
 import { boundedCalls, unboundedCalls, type BankCalls } from './bank-calls.js';
 
 /**
- * Since this patch the bank calls a customer waits on end with the window they belong to: the start's (the
+ * The bank calls a customer waits on end with the window they belong to (boundedBankCallsPatch): the start's (the
  * enrollment check, the create and its authorization options) with a consent window counted from the start, an
  * authorization and fresh options with the payment's consent window. A start the bank could not serve in its
  * window ends the workflow as BankUnreachable, and nothing is sent to the bank for it afterwards.
  */
-export const boundedBankCallsPatch = 'bounded-bank-calls';
-
 export const unreachable = {
   start:
     'the bank could not be reached within the consent window; nothing more is sent to it for this payment: pay again with a new external id',
