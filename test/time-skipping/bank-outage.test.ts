@@ -15,6 +15,24 @@ const replyTimeoutMs = 2_000;
 /** What the starter may take beyond its deadline: the call's own round trips. */
 const answerSlackMs = 1_500;
 
+/** The outages a start meets: the whole bank, or only the create it must not land late. */
+const startOutages: [string, object][] = [
+  ['every call refused (503)', { fail_next: [{ count: 1_000_000, status: 503 }] }],
+  [
+    'only the payment create refused (503)',
+    {
+      fail_next: [
+        {
+          method: 'POST',
+          path_prefix: `/banking/cashin/pix/biometrics/enrollments/`,
+          count: 1_000_000,
+          status: 503,
+        },
+      ],
+    },
+  ],
+];
+
 describe('the sandbox down for ten minutes during starts and authorizes, on a time-skipping server', () => {
   let stack: TimeSkippingStack;
   let customer: Customer;
@@ -62,22 +80,7 @@ describe('the sandbox down for ten minutes during starts and authorizes, on a ti
   const workflowStatus = (workflowId: string) => async () =>
     (await stack.client.workflow.getHandle(workflowId).describe()).status.name;
 
-  it.each([
-    ['every call refused (503)', { fail_next: [{ count: 1_000_000, status: 503 }] }],
-    [
-      'only the payment create refused (503)',
-      {
-        fail_next: [
-          {
-            method: 'POST',
-            path_prefix: `/banking/cashin/pix/biometrics/enrollments/`,
-            count: 1_000_000,
-            status: 503,
-          },
-        ],
-      },
-    ],
-  ])(
+  it.each(startOutages)(
     'a start while %s: the starter answers within its deadline, the journey ends BankUnreachable, and no payment appears once the bank is back',
     async (_outage, faults) => {
       const externalId = `pix-${randomUUID()}`;
