@@ -1,13 +1,12 @@
 import { condition, patched } from '@temporalio/workflow';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
-import {
-  enrollmentTimings,
-  type EnrollmentInput,
-  type EnrollmentJourney,
-  type EnrollmentStarted,
-  type RegisterRequest,
-  type RegistrationResult,
+import type {
+  EnrollmentInput,
+  EnrollmentJourney,
+  EnrollmentStarted,
+  RegisterRequest,
+  RegistrationResult,
 } from '../../contract/enrollment.js';
 import { memoKeys, type MerchantReply } from '../../contract/memo.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
@@ -24,7 +23,9 @@ import {
   enrollmentDetails,
   enrollmentResult,
   hasOutcome,
+  pendingStep,
   startJourney,
+  stepWindowMs,
   webhookHeard,
 } from './journey.js';
 
@@ -60,13 +61,12 @@ export class EnrollmentRun {
   private readonly publication: JourneyPublication<EnrollmentJourney, EnrollmentStarted>;
   /** Whether this run bounds its customer-facing bank calls (boundedBankCallsPatch). */
   private readonly bounded = patched(boundedBankCallsPatch);
-  /** When the bank's window for the step the customer is in closes: the account holder's first, from the start. */
-  stepDeadline: number;
+  /** The step the customer is in, as far as its bank calls go, and when the bank's window for it closes. */
+  private step: ReturnType<typeof pendingStep> = 'awaiting_account_holder_validation';
+  private stepDeadline: number;
 
   constructor(readonly input: EnrollmentInput) {
-    this.stepDeadline =
-      Date.now() +
-      (input.deadlines?.accountHolderValidationMs ?? enrollmentTimings.accountHolderValidationMs);
+    this.stepDeadline = Date.now() + stepWindowMs(input, 'awaiting_account_holder_validation');
     this.journey = input.resume?.journey ?? startJourney(input);
     this.startReply = new StartReply(input.resume?.replies.start);
     this.inbox = new EventInbox(input.resume?.webhookKeys);
@@ -158,7 +158,14 @@ export class EnrollmentRun {
 
   /** Takes the bank's own record; publishes only when it changed the journey. */
   take(record: Enrollment, source: string): void {
-    if (bankAnswered(this.journey, record, source)) this.publish();
+    if (!bankAnswered(this.journey, record, source)) return;
+    // A step's window runs from when the bank's record showed the journey in it.
+    const step = pendingStep(this.journey);
+    if (step && step !== this.step) {
+      this.step = step;
+      this.stepDeadline = Date.now() + stepWindowMs(this.input, step);
+    }
+    this.publish();
   }
 
   /** Reads the bank's record of the enrollment, from the device's enrollment list. */

@@ -29,6 +29,7 @@ import {
   pendingStep,
   started,
   stepExpired,
+  stepWindowMs,
 } from './journey.js';
 import { EnrollmentRun } from './run.js';
 
@@ -122,18 +123,12 @@ async function failStart(enrollment: EnrollmentRun, type: string, reason: string
  */
 async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
   const { journey, input } = enrollment;
-  const windowOf = {
-    awaiting_account_holder_validation:
-      input.deadlines?.accountHolderValidationMs ?? enrollmentTimings.accountHolderValidationMs,
-    awaiting_enrollment: input.deadlines?.registrationMs ?? enrollmentTimings.registrationMs,
-  };
   while (!ended(journey) && !bankAuthorized(journey)) {
     const step = pendingStep(journey);
     if (!step) break;
-    enrollment.stepDeadline = Date.now() + windowOf[step];
     const arrived = await followBank({
       done: () => ended(journey) || bankAuthorized(journey) || pendingStep(journey) !== step,
-      deadline: Date.now() + windowOf[step] + enrollmentTimings.afterWindowMs,
+      deadline: Date.now() + stepWindowMs(input, step) + enrollmentTimings.afterWindowMs,
       poll: () => enrollment.poll(),
       polling: input.polling ?? defaultPolling,
       hints: enrollment.hints.forWait(() => enrollment.registering),
