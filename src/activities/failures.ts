@@ -1,4 +1,6 @@
+import { asyncLocalStorage } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { failureTypes } from '../contract/failure-types.js';
 import { BankError, BankRateLimitedError, BankValidationError } from '../bank/errors.js';
 
 /**
@@ -23,11 +25,31 @@ export function toApplicationFailure(error: unknown): unknown {
 /** The activities that are one bank call each, so the worker's metrics count bank calls and nothing else. */
 const bankActivities = new WeakSet<object>();
 
-/** Wraps an activity so the bank's failures reach Temporal as typed ApplicationFailures. */
+/**
+ * Refuses an attempt that begins after its schedule-to-close deadline (it waited on a busy worker): Temporal no
+ * longer waits for its answer, so a write it sent could land at the bank after the journey gave up on it.
+ */
+function checkWindowOpen(): void {
+  const info = asyncLocalStorage.getStore()?.info;
+  if (!info?.scheduleToCloseTimeoutMs) return;
+  const deadline = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs;
+  if (Date.now() < deadline) return;
+  throw ApplicationFailure.create({
+    type: failureTypes.bankCallWindowClosed,
+    message: `${info.activityType}: its window closed at ${new Date(deadline).toISOString()}; not sent to the bank`,
+    nonRetryable: true,
+  });
+}
+
+/**
+ * Wraps an activity so the bank's failures reach Temporal as typed ApplicationFailures, and an attempt whose
+ * window already closed never reaches the bank.
+ */
 export function bankActivity<Args extends unknown[], Result>(
   call: (...args: Args) => Promise<Result>,
 ): (...args: Args) => Promise<Result> {
   const activity = async (...args: Args) => {
+    checkWindowOpen();
     try {
       return await call(...args);
     } catch (error) {

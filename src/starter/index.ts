@@ -13,7 +13,12 @@ export {
   type StartEnrollmentInput,
 } from './enrollments.js';
 export { InvalidInputError } from './errors.js';
-export { RequestRefusedError, RequestTimedOutError } from './merchant-requests.js';
+export {
+  BankUnreachableError,
+  RequestRefusedError,
+  RequestTimedOutError,
+  type RetryAdvice,
+} from './merchant-requests.js';
 export { StartTermsConflictError } from './start-terms.js';
 export type { TermDifference } from '../contract/start-terms.js';
 export {

@@ -17,6 +17,7 @@ import {
   type SearchAttributePair,
   type UpdateDefinition,
 } from '@temporalio/common';
+import { failureTypes } from '../contract/failure-types.js';
 import { memoKeys, type MerchantReply } from '../contract/memo.js';
 import { differingTerms, sameTerm, startTermsConflict, type StartTerms } from '../contract/start-terms.js';
 import type { StarterContext } from './context.js';
@@ -24,8 +25,21 @@ import { idempotencyKey } from './idempotency.js';
 import { readPublished, type Published } from './published.js';
 import { StartTermsConflictError } from './start-terms.js';
 
+/**
+ * How a caller may try a failed request again: `retryable` says whether asking again may get another answer,
+ * `sameId` whether to ask under the same id (joining what the first request started) or a new one.
+ */
+export interface RetryAdvice {
+  readonly retryable: boolean;
+  readonly sameId: boolean;
+}
+
 /** The workflow refused the request, e.g. the step it needs is over, or the workflow has ended. */
-export class RequestRefusedError extends Error {
+export class RequestRefusedError extends Error implements RetryAdvice {
+  /** The same request gets the same refusal: it is no use asking again. */
+  readonly retryable: boolean = false;
+  readonly sameId: boolean = false;
+
   constructor(
     readonly workflowId: string,
     reason: string,
@@ -38,15 +52,38 @@ export class RequestRefusedError extends Error {
 }
 
 /**
- * No answer came in time. The workflow may still carry the request out: ask again with the same request id to get
- * its answer rather than a second request.
+ * The bank could not be reached within the window the customer waits in, and the journey ended without anything
+ * created at the bank for it: start again under a new id once the bank is back. Its `type` is `BankUnreachable`.
  */
-export class RequestTimedOutError extends Error {
+export class BankUnreachableError extends RequestRefusedError {
+  override readonly retryable = true;
+
+  constructor(workflowId: string, reason: string) {
+    super(workflowId, reason, failureTypes.bankUnreachable);
+    this.name = 'BankUnreachableError';
+  }
+}
+
+/** The refusal `type` names: a BankUnreachableError for `BankUnreachable`, else a RequestRefusedError. */
+const refusalError = (workflowId: string, reason: string, type: string | undefined) =>
+  type === failureTypes.bankUnreachable
+    ? new BankUnreachableError(workflowId, reason)
+    : new RequestRefusedError(workflowId, reason, type);
+
+/**
+ * No answer came in time. The workflow may still carry the request out: ask again with the same id (the request
+ * id, or a start's external id) to get its answer rather than a second request.
+ */
+export class RequestTimedOutError extends Error implements RetryAdvice {
+  readonly retryable = true;
+  readonly sameId = true;
+
   constructor(
     readonly workflowId: string,
     timeoutMs: number,
+    idName = 'request id',
   ) {
-    super(`${workflowId} did not answer within ${timeoutMs / 1000} s; ask again with the same request id`);
+    super(`${workflowId} did not answer within ${timeoutMs / 1000} s; ask again with the same ${idName}`);
     this.name = 'RequestTimedOutError';
   }
 }
@@ -67,7 +104,7 @@ const isDeadline = (error: unknown) =>
 function refusalOf(workflowId: string, error: WorkflowUpdateFailedError): RequestRefusedError {
   const { cause } = error;
   const type = cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
-  return new RequestRefusedError(workflowId, cause?.message ?? error.message, type);
+  return refusalError(workflowId, cause?.message ?? error.message, type);
 }
 
 /**
@@ -189,28 +226,41 @@ async function startOrAsk<Input, Answer>(
   question: FirstQuestion<Input, Answer>,
   workflowIdReusePolicy: WorkflowIdReusePolicy,
 ): Promise<Answer> {
+  const timeoutMs = ctx.replyTimeoutMs ?? defaultReplyTimeoutMs;
   try {
-    return await ctx.client.workflow.executeUpdateWithStart(question.update, {
-      args: [question.terms],
-      startWorkflowOperation: new WithStartWorkflowOperation<(input: Input) => Promise<unknown>>(
-        question.workflowType,
-        {
-          workflowId: question.workflowId,
-          taskQueue: ctx.taskQueue,
-          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-          workflowIdReusePolicy,
-          args: [question.input],
-          memo: { [memoKeys.state]: question.initialState, [memoKeys.terms]: question.terms },
-          staticSummary: question.summary,
-          typedSearchAttributes: question.searchAttributes,
-        },
-      ),
-    });
+    return await ctx.client.withDeadline(Date.now() + timeoutMs, () =>
+      startWithQuestion(ctx, question, workflowIdReusePolicy),
+    );
   } catch (error) {
+    if (isDeadline(error)) throw new RequestTimedOutError(question.workflowId, timeoutMs, 'id');
     if (!(error instanceof WorkflowUpdateFailedError)) throw error;
     const refusal = refusalOf(question.workflowId, error);
     throw refusal.type === startTermsConflict ? await termsConflict(ctx, question) : refusal;
   }
+}
+
+/** The update-with-start itself. */
+function startWithQuestion<Input, Answer>(
+  ctx: StarterContext,
+  question: FirstQuestion<Input, Answer>,
+  workflowIdReusePolicy: WorkflowIdReusePolicy,
+): Promise<Answer> {
+  return ctx.client.workflow.executeUpdateWithStart(question.update, {
+    args: [question.terms],
+    startWorkflowOperation: new WithStartWorkflowOperation<(input: Input) => Promise<unknown>>(
+      question.workflowType,
+      {
+        workflowId: question.workflowId,
+        taskQueue: ctx.taskQueue,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        workflowIdReusePolicy,
+        args: [question.input],
+        memo: { [memoKeys.state]: question.initialState, [memoKeys.terms]: question.terms },
+        staticSummary: question.summary,
+        typedSearchAttributes: question.searchAttributes,
+      },
+    ),
+  });
 }
 
 /**
@@ -280,7 +330,7 @@ export async function startOrJoin<Input, Answer>(
       reply || published.status !== 'FAILED'
         ? undefined
         : await failureOf(ctx.client.workflow.getHandle(question.workflowId));
-    throw new RequestRefusedError(
+    throw refusalError(
       question.workflowId,
       reply?.reason ?? failure?.reason ?? endedMessage(question.workflowId, published.status),
       reply?.type ?? failure?.type,

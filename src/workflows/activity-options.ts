@@ -11,9 +11,11 @@ export const outageRetry: RetryPolicy = {
   maximumInterval: '1 minute',
 };
 
+const bankCallStartToCloseMs = 30_000;
+
 /** A single bank call: short timeout, retried with backoff while the bank is unavailable. */
 export const bankCallOptions: ActivityOptions = {
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: bankCallStartToCloseMs,
   retry: { ...outageRetry, nonRetryableErrorTypes: nonRetryableBankErrorTypes },
 };
 
@@ -31,3 +33,24 @@ export const temporalCallOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: outageRetry,
 };
+
+/**
+ * `options` for a bank call a customer waits on, bounded by the window it must land in (`deadline`, epoch ms of
+ * workflow time, `now` likewise): no attempt is scheduled once the window closed, so a bank outage ends the call
+ * instead of landing it at the bank after the customer left. Workflow time makes the bound replay the same.
+ */
+export function boundedBy(options: ActivityOptions, deadline: number, now: number): ActivityOptions {
+  // Zero would mean no bound at all: a window already closed leaves the call a millisecond, so it ends at once.
+  const leftMs = Math.max(deadline - now, 1);
+  return {
+    ...options,
+    scheduleToCloseTimeout: leftMs,
+    startToCloseTimeout: Math.min(leftMs, bankCallStartToCloseMs),
+  };
+}
+
+/**
+ * Since this patch a payment's and an enrollment's bank calls that a customer waits on are bounded (boundedBy):
+ * runs started before it retry them for as long as the bank is away.
+ */
+export const boundedBankCallsPatch = 'bounded-bank-calls';

@@ -1,12 +1,18 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { bankCallOptions, bankReadOptions } from '../activity-options.js';
+import { bankCallOptions, bankReadOptions, boundedBy } from '../activity-options.js';
+
+export type BankWrites = Pick<
+  Activities,
+  'createEnrollment' | 'getRegistrationOptions' | 'registerCredential'
+>;
 
 /** The bank's writes an enrollment journey makes; the create carries the external id that makes a retry safe. */
-export const bank =
-  proxyActivities<Pick<Activities, 'createEnrollment' | 'getRegistrationOptions' | 'registerCredential'>>(
-    bankCallOptions,
-  );
+export const bank = proxyActivities<BankWrites>(bankCallOptions);
+
+/** The same writes, given up once `deadline` (workflow time) passes: the end of the step the customer is in. */
+export const boundedWrites = (deadline: number) =>
+  proxyActivities<BankWrites>(boundedBy(bankCallOptions, deadline, Date.now()));
 
 /** The bank's reads, retried briefly: a read that waits minutes would keep the journey from its next hint. */
 export const bankReads = proxyActivities<Pick<Activities, 'listEnrollments'>>(bankReadOptions);

@@ -4,6 +4,7 @@
 import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import {
+  enrollmentTimings,
   initialEnrollmentState,
   type EnrollmentInput,
   type EnrollmentJourney,
@@ -67,6 +68,15 @@ export function webhookHeard(journey: EnrollmentJourney, event: ReceivedWebhook)
   if (resource?.kind !== 'enrollment' || resource.data.id !== journey.state.enrollmentId) return false;
   return !ended(journey) && resource.data.status !== journey.enrollment?.status;
 }
+
+/** The bank's window for a step before authorization, from when the journey reached it. */
+export const stepWindowMs = (
+  input: EnrollmentInput,
+  step: 'awaiting_account_holder_validation' | 'awaiting_enrollment',
+) =>
+  step === 'awaiting_account_holder_validation'
+    ? (input.deadlines?.accountHolderValidationMs ?? enrollmentTimings.accountHolderValidationMs)
+    : (input.deadlines?.registrationMs ?? enrollmentTimings.registrationMs);
 
 /** The step the journey waits in, or undefined once it has left the steps before authorization. */
 export const pendingStep = (journey: EnrollmentJourney) =>

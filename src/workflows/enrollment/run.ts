@@ -1,4 +1,4 @@
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import type {
@@ -11,18 +11,21 @@ import type {
 import { memoKeys, type MerchantReply } from '../../contract/memo.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { boundedBankCallsPatch } from '../activity-options.js';
+import { bankRefusal, correctableRefusals, windowClosed } from '../shared/bank-failure.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { HintLedger } from '../shared/hint-ledger.js';
 import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
 import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
-import { bank, bankReads } from './bank-calls.js';
+import { bank, bankReads, boundedWrites, type BankWrites } from './bank-calls.js';
 import {
   bankAnswered,
   enrollmentDetails,
   enrollmentResult,
   hasOutcome,
+  pendingStep,
   startJourney,
+  stepWindowMs,
   webhookHeard,
 } from './journey.js';
 
@@ -39,6 +42,8 @@ const presentation: JourneyPresentation<EnrollmentJourney> = {
   details: ({ state }) => enrollmentDetails(state),
 };
 
+const unreachableInStep = "the bank could not be reached before the step's window closed";
+
 const stepsBeforeAuthorization = ['creating', 'awaiting_account_holder_validation', 'awaiting_enrollment'];
 
 /**
@@ -54,13 +59,29 @@ export class EnrollmentRun {
   registering = false;
   private readonly inbox: EventInbox;
   private readonly publication: JourneyPublication<EnrollmentJourney, EnrollmentStarted>;
+  /** Whether this run bounds its customer-facing bank calls (boundedBankCallsPatch). */
+  private readonly bounded = patched(boundedBankCallsPatch);
+  /** The step the customer is in, as far as its bank calls go, and when the bank's window for it closes. */
+  private step: ReturnType<typeof pendingStep> = 'awaiting_account_holder_validation';
+  private stepDeadline: number;
 
   constructor(readonly input: EnrollmentInput) {
+    this.stepDeadline = Date.now() + stepWindowMs(input, 'awaiting_account_holder_validation');
     this.journey = input.resume?.journey ?? startJourney(input);
     this.startReply = new StartReply(input.resume?.replies.start);
     this.inbox = new EventInbox(input.resume?.webhookKeys);
     this.hints = new HintLedger((event) => webhookHeard(this.journey, event));
     this.publication = new JourneyPublication(this.journey, this.startReply, presentation);
+  }
+
+  /** The bank's writes of the step the customer is in, given up when its window closes. */
+  writes(): BankWrites {
+    return this.bounded ? boundedWrites(this.stepDeadline) : bank;
+  }
+
+  /** Whether `error` is one of this run's writes given up at the end of its step's window. */
+  windowClosed(error: unknown): boolean {
+    return this.bounded && windowClosed(error);
   }
 
   /** The start's answer once there is one: the redirect URL, or the refusal. */
@@ -98,19 +119,25 @@ export class EnrollmentRun {
       throw refusal(
         `fetching registration options is possible only while the enrollment is awaiting_enrollment; it is ${state.phase}`,
       );
-    return (await bank.getRegistrationOptions(state.enrollmentId ?? '')).public_key_encoded;
+    const options = await this.writes()
+      .getRegistrationOptions(state.enrollmentId ?? '')
+      .catch((error: unknown) => {
+        throw this.windowClosed(error) ? refusal(unreachableInStep) : error;
+      });
+    return options.public_key_encoded;
   }
 
   /** 5. Registers the credential the device created; a bank refusal is an answer the merchant can retry. */
   async register(assertion: RegisterFidoAssertion): Promise<RegistrationResult> {
     this.registering = true;
     try {
-      const registered = await bank.registerCredential(this.journey.state.enrollmentId ?? '', {
+      const registered = await this.writes().registerCredential(this.journey.state.enrollmentId ?? '', {
         fido_assertion: assertion,
       });
       this.take(registered, 'register response');
       return { ok: true, status: registered.status, enrollment: registered };
     } catch (error) {
+      if (this.windowClosed(error)) return { ok: false, reason: unreachableInStep, errors: [] };
       const refused = bankRefusal(error, correctableRefusals);
       return { ok: false, reason: refused.message, errors: refused.details };
     } finally {
@@ -131,7 +158,14 @@ export class EnrollmentRun {
 
   /** Takes the bank's own record; publishes only when it changed the journey. */
   take(record: Enrollment, source: string): void {
-    if (bankAnswered(this.journey, record, source)) this.publish();
+    if (!bankAnswered(this.journey, record, source)) return;
+    // A step's window runs from when the bank's record showed the journey in it.
+    const step = pendingStep(this.journey);
+    if (step && step !== this.step) {
+      this.step = step;
+      this.stepDeadline = Date.now() + stepWindowMs(this.input, step);
+    }
+    this.publish();
   }
 
   /** Reads the bank's record of the enrollment, from the device's enrollment list. */

@@ -19,7 +19,7 @@ import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import { runDeadline } from '../shared/run-lifetime.js';
 import { checkStartTerms } from '../shared/start-terms.js';
-import { bank } from './bank-calls.js';
+import { bankReads } from './bank-calls.js';
 import {
   bankAuthorized,
   conclude,
@@ -29,6 +29,7 @@ import {
   pendingStep,
   started,
   stepExpired,
+  stepWindowMs,
 } from './journey.js';
 import { EnrollmentRun } from './run.js';
 
@@ -68,7 +69,7 @@ async function create(enrollment: EnrollmentRun): Promise<void> {
   const { input, journey } = enrollment;
   let created: Enrollment;
   try {
-    created = await bank.createEnrollment({
+    created = await enrollment.writes().createEnrollment({
       device_id: input.deviceId,
       participant_id: input.participantId,
       return_to_url: input.returnToUrl,
@@ -76,19 +77,43 @@ async function create(enrollment: EnrollmentRun): Promise<void> {
       ...(input.suggestedAccount ? { account_info: input.suggestedAccount } : {}),
     });
   } catch (error) {
-    const refusedCreate = bankRefusal(error, correctableRefusals);
-    conclude(journey, 'rejected', `the bank refused to create the enrollment: ${refusedCreate.message}`);
-    const reason = journey.state.reason ?? refusedCreate.message;
-    enrollment.answerStart(refused(reason, failureTypes.enrollmentRefused));
-    await condition(allHandlersFinished);
-    throw ApplicationFailure.create({
-      type: failureTypes.enrollmentRefused,
-      message: reason,
-      nonRetryable: true,
-    });
+    if (enrollment.windowClosed(error)) {
+      created = await createdAnyway(enrollment);
+    } else {
+      const refusedCreate = bankRefusal(error, correctableRefusals);
+      conclude(journey, 'rejected', `the bank refused to create the enrollment: ${refusedCreate.message}`);
+      return failStart(
+        enrollment,
+        failureTypes.enrollmentRefused,
+        journey.state.reason ?? refusedCreate.message,
+      );
+    }
   }
   enrollment.take(created, 'create response');
   enrollment.answerStart(answered(started(created)));
+}
+
+/**
+ * A create given up with the account holder's window: an attempt may still have reached the bank, so its list of
+ * the device's enrollments tells. The enrollment it holds under the external id is the journey's, followed as
+ * usual; without one the journey ends as BankUnreachable, and nothing is sent to create it afterwards.
+ */
+async function createdAnyway(enrollment: EnrollmentRun): Promise<Enrollment> {
+  const { input } = enrollment;
+  const page = await bankReads.listEnrollments({ device_id: input.deviceId });
+  const found = page.data.find((candidate) => candidate.external_id === input.externalId);
+  if (found) return found;
+  const reason =
+    "the bank could not be reached within the account holder's window; nothing more is sent to it for this enrollment: enroll again with a new external id";
+  enrollment.journey.state.reason = reason;
+  return failStart(enrollment, failureTypes.bankUnreachable, reason);
+}
+
+/** Ends the workflow as failed with `type` before the bank created the enrollment, the start refused alike. */
+async function failStart(enrollment: EnrollmentRun, type: string, reason: string): Promise<never> {
+  enrollment.answerStart(refused(reason, type));
+  await condition(allHandlersFinished);
+  throw ApplicationFailure.create({ type, message: reason, nonRetryable: true });
 }
 
 /**
@@ -98,17 +123,12 @@ async function create(enrollment: EnrollmentRun): Promise<void> {
  */
 async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
   const { journey, input } = enrollment;
-  const windowOf = {
-    awaiting_account_holder_validation:
-      input.deadlines?.accountHolderValidationMs ?? enrollmentTimings.accountHolderValidationMs,
-    awaiting_enrollment: input.deadlines?.registrationMs ?? enrollmentTimings.registrationMs,
-  };
   while (!ended(journey) && !bankAuthorized(journey)) {
     const step = pendingStep(journey);
     if (!step) break;
     const arrived = await followBank({
       done: () => ended(journey) || bankAuthorized(journey) || pendingStep(journey) !== step,
-      deadline: Date.now() + windowOf[step] + enrollmentTimings.afterWindowMs,
+      deadline: Date.now() + stepWindowMs(input, step) + enrollmentTimings.afterWindowMs,
       poll: () => enrollment.poll(),
       polling: input.polling ?? defaultPolling,
       hints: enrollment.hints.forWait(() => enrollment.registering),

@@ -2,20 +2,33 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { paymentTimings, type PaymentInput } from '../../contract/payment.js';
-import { bankCallOptions, bankReadOptions } from '../activity-options.js';
+import { bankCallOptions, bankReadOptions, boundedBy } from '../activity-options.js';
+
+type BankWrites = Pick<
+  Activities,
+  'createBiometricPayment' | 'getPaymentAuthorizationOptions' | 'authorizeBiometricPayment'
+>;
+type BankReads = Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>;
 
 /** The bank's writes a payment journey makes: each carries what makes a retry safe (external id, one payment). */
-export const bank =
-  proxyActivities<
-    Pick<
-      Activities,
-      'createBiometricPayment' | 'getPaymentAuthorizationOptions' | 'authorizeBiometricPayment'
-    >
-  >(bankCallOptions);
+export const bank = proxyActivities<BankWrites>(bankCallOptions);
 
 /** The bank's reads, retried briefly: a read that waits minutes would keep the journey from its next hint. */
-export const bankReads =
-  proxyActivities<Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>>(bankReadOptions);
+export const bankReads = proxyActivities<BankReads>(bankReadOptions);
+
+/** The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. */
+export interface BankCalls {
+  bank: BankWrites;
+  bankReads: BankReads;
+}
+
+export const boundedCalls = (deadline: number): BankCalls => ({
+  bank: proxyActivities<BankWrites>(boundedBy(bankCallOptions, deadline, Date.now())),
+  bankReads: proxyActivities<BankReads>(boundedBy(bankReadOptions, deadline, Date.now())),
+});
+
+/** Runs started before the `bounded-bank-calls` patch: the calls are retried for as long as the bank is away. */
+export const unboundedCalls: BankCalls = { bank, bankReads };
 
 /** Temporal's own records: the claim on the cash-ins of the payment's end-to-end id (and, for runs started
  * before the `cash-in-holder` patch, the cash-in events the receiver kept as unmatched). */
@@ -36,10 +49,10 @@ export const createRequest = (input: PaymentInput) => ({
  * behind an authorization the merchant already heard of, so an enrollment still shown pending (or not yet listed)
  * is read again briefly.
  */
-export async function enrollmentRefusal(input: PaymentInput): Promise<string | undefined> {
+export async function enrollmentRefusal(input: PaymentInput, calls: BankCalls): Promise<string | undefined> {
   let enrollment: Enrollment | undefined;
   for (let waitMs = paymentTimings.enrollmentRecheckMs; ; waitMs *= 2) {
-    const enrollments = await bankReads.listEnrollments({ device_id: input.deviceId });
+    const enrollments = await calls.bankReads.listEnrollments({ device_id: input.deviceId });
     enrollment = enrollments.data.find((candidate) => candidate.id === input.enrollmentId);
     if (enrollment?.status === 'authorized') return undefined;
     const mayStillShow = !enrollment || enrollment.status.startsWith('awaiting_');

@@ -1,6 +1,7 @@
 import { allHandlersFinished, ApplicationFailure, condition } from '@temporalio/workflow';
 import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
+import { failureTypes } from '../../contract/failure-types.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
 import { memoKeys, refused } from '../../contract/memo.js';
 import type {
@@ -17,7 +18,8 @@ import { EventInbox } from '../shared/event-inbox.js';
 import { HintLedger } from '../shared/hint-ledger.js';
 import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
 import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
-import { bank, bankReads } from './bank-calls.js';
+import { bankReads } from './bank-calls.js';
+import { CallWindows, unreachable } from './call-windows.js';
 import {
   awaitingCustomer,
   bankAnswered,
@@ -66,7 +68,11 @@ export class PaymentRun {
   private readonly inbox = new EventInbox();
   private readonly publication: JourneyPublication<PaymentJourney, PaymentCreated>;
 
+  /** The windows the customer's bank calls end with. */
+  readonly windows: CallWindows;
+
   constructor(readonly input: PaymentInput) {
+    this.windows = new CallWindows(input);
     this.journey = input.resume?.journey ?? startJourney(input);
     this.startReply = new StartReply(input.resume?.replies.start);
     this.hints = new HintLedger((event) => hintStillAhead(this.journey, event));
@@ -97,7 +103,12 @@ export class PaymentRun {
 
   /** 8. Fresh authorization options from the bank, e.g. after the customer reloaded the page. */
   async authorizationOptions(): Promise<string> {
-    const options = await bank.getPaymentAuthorizationOptions(this.input.enrollmentId, this.paymentId);
+    const { bank } = this.windows.consent(this.journey);
+    const options = await bank
+      .getPaymentAuthorizationOptions(this.input.enrollmentId, this.paymentId)
+      .catch((error: unknown) => {
+        throw this.windows.closed(error) ? refusal(unreachable.consent) : error;
+      });
     return options.public_key_encoded;
   }
 
@@ -106,6 +117,7 @@ export class PaymentRun {
     const { journey, input, paymentId } = this;
     this.authorizing = true;
     journey.state.authorizeAttempts++;
+    const { bank } = this.windows.consent(journey);
     try {
       const authorized = await bank.authorizeBiometricPayment(input.enrollmentId, paymentId, {
         fido_assertion: assertion,
@@ -115,6 +127,11 @@ export class PaymentRun {
       journey.authorizedAtBank = true;
       return { ok: true, status: authorized.status };
     } catch (error) {
+      // Nothing more is sent once the window closed; the bank's record, followed after it, tells the ending.
+      if (this.windows.closed(error)) {
+        note(journey, { source: 'authorize', status: 'unreachable', at: now(), detail: unreachable.consent });
+        return { ok: false, status: 'unknown', reason: unreachable.consent };
+      }
       const refused = bankRefusal(error, correctableRefusals);
       // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record tells
       // whether the payment went through.
@@ -163,6 +180,12 @@ export class PaymentRun {
 
   publish(): void {
     this.publication.everywhere();
+  }
+
+  /** Ends the journey as BankUnreachable when `error` is a start call given up with its window; else rethrows it. */
+  async unreachableOr(error: unknown): Promise<never> {
+    if (this.windows.closed(error)) await this.fail(failureTypes.bankUnreachable, unreachable.start);
+    throw error;
   }
 
   /** Ends the workflow as failed with `type`, the start answered with the same refusal. */

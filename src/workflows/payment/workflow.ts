@@ -13,7 +13,8 @@ import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { PollTimer } from '../shared/poll-timer.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import { checkStartTerms } from '../shared/start-terms.js';
-import { bank, createRequest, enrollmentRefusal, temporal } from './bank-calls.js';
+import { createRequest, enrollmentRefusal, temporal } from './bank-calls.js';
+import { unreachable } from './call-windows.js';
 import {
   awaitingCustomer,
   bankAnswered,
@@ -49,7 +50,9 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
   // One poll timer for the whole run: starting and cancelling a timer are an event each (poll-timer.ts).
   const timer = new PollTimer();
   if (!input.resume) {
-    const refusal = await enrollmentRefusal(input);
+    const refusal = await enrollmentRefusal(input, payment.windows.start()).catch((error: unknown) =>
+      payment.unreachableOr(error),
+    );
     if (refusal) await payment.fail(failureTypes.enrollmentNotAuthorized, refusal);
     await createPayment(payment);
     await waitForConsent(payment, timer);
@@ -67,6 +70,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
 async function createPayment(payment: PaymentRun): Promise<void> {
   const { input, journey } = payment;
   journey.state.phase = 'creating';
+  const { bank } = payment.windows.start();
   try {
     const created = await bank.createBiometricPayment(input.enrollmentId, createRequest(input));
     // The new payment is published with the start's answer, in one memo change.
@@ -84,8 +88,15 @@ async function createPayment(payment: PaymentRun): Promise<void> {
     const options = await bank.getPaymentAuthorizationOptions(input.enrollmentId, payment.paymentId);
     payment.answerStart(answered({ payment: record, publicKeyEncoded: options.public_key_encoded }));
   } catch (error) {
-    const refused = bankRefusal(error, correctableRefusals);
-    await payment.fail(failureTypes.paymentRefused, `the bank refused the payment: ${refused.message}`);
+    if (payment.windows.closed(error)) {
+      if (!journey.payment) await payment.unreachableOr(error);
+      // The payment exists but its options never came: the customer cannot consent, and the bank's record,
+      // followed as usual, tells how the payment it holds ends.
+      payment.answerStart(refused(unreachable.start, failureTypes.bankUnreachable));
+    } else {
+      const refusal = bankRefusal(error, correctableRefusals);
+      await payment.fail(failureTypes.paymentRefused, `the bank refused the payment: ${refusal.message}`);
+    }
   }
   payment.publish();
 }

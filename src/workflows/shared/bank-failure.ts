@@ -1,4 +1,6 @@
+import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { failureTypes } from '../../contract/failure-types.js';
 
 /** The bank's refusal carried by a failed activity: its failure type (e.g. BankValidation) and message. */
 export interface BankRefusal {
@@ -21,3 +23,17 @@ export function bankRefusal(error: unknown, types: readonly string[]): BankRefus
 
 /** Refusals a merchant can act on by sending something else (another assertion, another attestation). */
 export const correctableRefusals = ['BankValidation', 'BankRequestRejected', 'BankNotFound'] as const;
+
+/**
+ * Whether a bounded bank call (boundedBy) failed because its window closed: Temporal stopped retrying it at the
+ * deadline (its retry state is TIMEOUT, whether an attempt timed out or the next one would start too late), or its
+ * last attempt began too late to be sent.
+ */
+export function windowClosed(error: unknown): boolean {
+  if (!(error instanceof ActivityFailure)) return false;
+  const { cause } = error;
+  return (
+    error.retryState === RetryState.TIMEOUT ||
+    (cause instanceof ApplicationFailure && cause.type === failureTypes.bankCallWindowClosed)
+  );
+}
