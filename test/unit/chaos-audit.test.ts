@@ -34,6 +34,10 @@ function run(
     updatesAccepted: 0,
     updatesSharingTask: 0,
     result,
+    tasks: [],
+    startedAt: 0,
+    startedByClient: true,
+    upsertedMemoKeys: [],
   };
 }
 
