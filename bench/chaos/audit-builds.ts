@@ -28,7 +28,7 @@ export interface BuildAccounting {
 
 const distinct = (run: RunHistory) => [...new Set(run.tasks.map((task) => task.buildId))];
 const subjectOf = (run: RunHistory) => `${run.info.workflowId} (${run.info.type})`;
-const short = (buildId: string) => buildId.slice(0, 8);
+const short = (buildId: string) => buildId.slice(0, 8) || 'an unversioned worker';
 
 /**
  * The mid-run deploy, from every run's completed workflow tasks: every task ran on a versioned worker; a pinned
