@@ -34,7 +34,7 @@ const short = (buildId: string) => buildId.slice(0, 8) || 'an unversioned worker
  * The mid-run deploy, from every run's completed workflow tasks: every task ran on a versioned worker; a pinned
  * run finished on the build that started it (a payment the old build started never replays on the new one);
  * once the new build is current, every run a client starts starts on it and every auto-upgrade run's tasks run on
- * it; before, none did; and the new build's payments, and only they, took its one extra decision (its memo key),
+ * it; before, no run's first task ran on it; and the new build's payments, and only they, took its one extra decision (its memo key),
  * so its code ran. Nondeterminism errors and failed workflow tasks are `auditWorkflows`'s.
  */
 export function auditBuilds(
@@ -82,11 +82,13 @@ export function auditBuilds(
         `started ${((run.startedAt - deploy.promotedAt) / 1000).toFixed(1)} s after the promotion, on ${short(first.buildId)}`,
       );
     }
-    if (run.startedAt < before && first.buildId === deploy.newBuildId) {
+    // A run takes its build at its first task: one started before the promotion whose first task waited (its
+    // worker killed) until after it goes to the new build, as it should.
+    if (first.at < before && first.buildId === deploy.newBuildId) {
       violations.add(
         'no run starts on the new build before it is current',
         subjectOf(run),
-        `started ${((deploy.promotedAt - run.startedAt) / 1000).toFixed(1)} s before the promotion, on the new build`,
+        `first task ${((deploy.promotedAt - first.at) / 1000).toFixed(1)} s before the promotion, on the new build`,
       );
     }
     const stayed = run.tasks.filter(

@@ -255,12 +255,14 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
       ]),
       // A child of a pinned parent stays on its parent's build, whenever it starts.
       versioned('syncAttemptsSlice', after, [[A, after]], { startedByClient: false }),
+      // Started before the promotion, its first task waited for a worker until after: the new build takes it.
+      versioned('cancelBoletoWorkflow', before, [[B, after]]),
     ]);
     expect(found).toEqual([]);
     expect(accounting).toEqual({
       builds: [
         { buildId: A, role: 'initial', runs: 3, pinned: 2, autoUpgrade: 1 },
-        { buildId: B, role: 'new', runs: 2, pinned: 1, autoUpgrade: 1 },
+        { buildId: B, role: 'new', runs: 3, pinned: 2, autoUpgrade: 1 },
       ],
       moved: 1,
       promotedAtMs: 20_000,
@@ -290,7 +292,7 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
     expect(found).toEqual([
       'every pinned run finished on the build that started it: tasks on aaaaaaaa then bbbbbbbb',
       'a run started after the deploy starts on the new build: started 16.0 s after the promotion, on aaaaaaaa',
-      'no run starts on the new build before it is current: started 16.0 s before the promotion, on the new build',
+      'no run starts on the new build before it is current: first task 16.0 s before the promotion, on the new build',
       'an auto-upgrade run moves to the new build: 1 task(s) after the promotion on aaaaaaaa',
       "a payment takes the decisions of the build it runs on: ran on bbbbbbbb without the new build's memo upsert",
       'every workflow task ran on a versioned worker: a task with no build id',
