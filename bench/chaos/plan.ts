@@ -79,8 +79,9 @@ export function planChaos(seed: number, journeyCount: number): ChaosPlan {
       receiverRestartAtMs: within(0.6, 0.8),
       receiverDownMs: timing.int(1_000, 3_000),
       syncStartAtMs: within(0.2, 0.6),
-      // Early enough that many journeys start after the new build is current (it bundles its workflows at start).
-      deployAtMs: within(0.15, 0.35),
+      // Late enough that payments have started on the old build, early enough that many start on the new one
+      // (which bundles its workflows at start, seconds to tens of seconds).
+      deployAtMs: within(0.4, 0.6),
       killGapMs: { min: 5_000, max: 12_000 },
       killDownMs: { min: 500, max: 3_000 },
     },
