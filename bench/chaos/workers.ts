@@ -59,13 +59,9 @@ export class WorkerPool {
     return this.slots[index] !== undefined;
   }
 
-  buildOf(index: number): WorkerBuild | undefined {
-    return this.builds[index];
-  }
-
   /**
    * A deploy of one worker: SIGTERM (it finishes its tasks in hand and exits, as a rolling deploy stops it),
-   * then the new build in its place. Resolves once the new build polls.
+   * then the new build in its place. Resolves once the new build's worker runs.
    */
   async redeploy(index: number): Promise<void> {
     const slot = this.slots[index];
