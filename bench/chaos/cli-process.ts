@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const cliEntry = path.join(repositoryRoot, 'src/cli/main.ts');
 
+/** A script of this repository, run from source like the CLI: `bench/chaos/new-build-worker.ts`. */
+export const repositoryScript = (relativePath: string) => path.join(repositoryRoot, relativePath);
+
 /** One `bankflow <command>` process, run from source as an operator would run the built CLI. */
 export interface CliProcess {
   child: ChildProcess;
@@ -14,13 +17,15 @@ export interface CliProcess {
   exited: Promise<void>;
 }
 
+/** `entry` runs another script in the CLI's place (the chaos run's new build, `bench/chaos/new-build-worker.ts`). */
 export function startCliProcess(
   args: string[],
   env: Record<string, string>,
   log: WriteStream,
   readyWhen: string,
+  entry = cliEntry,
 ): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: repositoryRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,7 +40,11 @@ export function startCliProcess(
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code, signal) =>
-      reject(new Error(`bankflow ${args.join(' ')} exited (${signal ?? code}):\n${output.slice(-2_000)}`)),
+      reject(
+        new Error(
+          `${entry === cliEntry ? `bankflow ${args.join(' ')}` : path.basename(entry)} exited (${signal ?? code}):\n${output.slice(-2_000)}`,
+        ),
+      ),
     );
   });
   // Whoever kills a process before it is ready does not wait for it to be.

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
+import { deployNewBuild, type DeployRecord } from './deploy.js';
 import type { DisruptionPlan } from './plan.js';
 import type { ChaosStack } from './stack.js';
 
@@ -8,12 +9,14 @@ export interface RunningDisruptions {
   stop(): Promise<void>;
   /** Failures of the disruptions themselves (a restart that did not come back), not of bankflow. */
   errors: string[];
+  /** The mid-run deploy of a new build, once its promotion went through. */
+  deploy?: DeployRecord;
 }
 
 /**
  * Runs the plan against the stack from `startedAt`: the Temporal dev server and the receiver restarted once each
- * at their planned moments, and workers SIGKILLed at seeded intervals, each restarted after a seeded pause, until
- * `stop()`.
+ * at their planned moments, one worker (a seeded one) redeployed on a new build that is then promoted, and
+ * workers SIGKILLed at seeded intervals, each restarted after a seeded pause, until `stop()`.
  */
 export function startDisruptions(
   stack: ChaosStack,
@@ -23,6 +26,7 @@ export function startDisruptions(
   log: (line: string) => void,
 ): RunningDisruptions {
   const errors: string[] = [];
+  const running: RunningDisruptions = { errors, stop: () => Promise.resolve() };
   const random = seededRandomFor(seed, 'chaos-kills');
   const stopping = new AbortController();
   const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(1)}s`;
@@ -50,6 +54,16 @@ export function startDisruptions(
     log(`[${elapsed()}] receiver: back`);
   })().catch(() => undefined);
 
+  const deploy = (async () => {
+    await at(plan.deployAtMs);
+    const slot = seededRandomFor(seed, 'chaos-deploy').int(0, stack.workers.size - 1);
+    log(`[${elapsed()}] worker ${slot + 1}: redeployed on a new build`);
+    await attempt('deploy', async () => {
+      running.deploy = await deployNewBuild(stack, slot, startedAt, log);
+      log(`[${elapsed()}] new build ${running.deploy.newBuildId} promoted to current`);
+    });
+  })().catch(() => undefined);
+
   const kills = (async () => {
     while (!stopping.signal.aborted) {
       await sleep(random.int(plan.killGapMs.min, plan.killGapMs.max), undefined, { signal: stopping.signal });
@@ -64,12 +78,10 @@ export function startDisruptions(
     }
   })().catch(() => undefined);
 
-  return {
-    errors,
-    async stop() {
-      stopping.abort();
-      await Promise.all([temporalRestart, receiverRestart, kills]);
-      await attempt('worker start', () => stack.workers.startAll());
-    },
+  running.stop = async () => {
+    stopping.abort();
+    await Promise.all([temporalRestart, receiverRestart, deploy, kills]);
+    await attempt('worker start', () => stack.workers.startAll());
   };
+  return running;
 }

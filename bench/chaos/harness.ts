@@ -10,6 +10,7 @@ import type { SandboxWorld } from '../../devkit/sandbox/seed/world.js';
 import { getRecurrence } from '../../src/starter/index.js';
 import type { RecurrenceState } from '../../src/contract/recurrence.js';
 import { auditJourneys, auditRecurrences, type BankRecords } from './audit-bank.js';
+import { auditBuilds } from './audit-builds.js';
 import { auditConfirmedOutcomes } from './audit-outcomes.js';
 import { auditPendingTasks, auditWebhooks, auditWorkflows } from './audit-temporal.js';
 import { startDisruptions } from './disruptions.js';
@@ -121,8 +122,8 @@ async function accountForWebhooks(
 
 /**
  * The chaos run of issue 6: many concurrent enrollment + payment journeys and a recurrence attempts sync through
- * the real stack while the bank fails and webhooks misbehave, workers are SIGKILLed, the Temporal dev server
- * and the receiver restart, and a hostile actor sends the journeys payloads that do not decrypt, plaintext and
+ * the real stack while the bank fails and webhooks misbehave, workers are SIGKILLed, one is redeployed on a new
+ * build that becomes current (issue 30), the Temporal dev server and the receiver restart, and a hostile actor sends the journeys payloads that do not decrypt, plaintext and
  * forged webhooks; then an audit from the bank's records and Temporal's histories. The temporary
  * directory (database, logs) is removed after a clean run and kept, and named, after a failed one.
  */
@@ -172,11 +173,17 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     await hostile.stop();
     await disruptions.stop();
     for (const error of disruptions.errors) violations.add('the planned disruptions ran', 'harness', error);
-    if (stack.temporal.restarts !== 1 || stack.receiver.restarts !== 1 || stack.workers.counts.killed === 0) {
+    if (
+      stack.temporal.restarts !== 1 ||
+      stack.receiver.restarts !== 1 ||
+      stack.workers.counts.killed === 0 ||
+      !disruptions.deploy
+    ) {
       violations.add(
         'the planned disruptions ran',
         'harness',
-        `Temporal restarts ${stack.temporal.restarts}, receiver restarts ${stack.receiver.restarts}, worker kills ${stack.workers.counts.killed}`,
+        `Temporal restarts ${stack.temporal.restarts}, receiver restarts ${stack.receiver.restarts}, worker kills ${stack.workers.counts.killed}, ` +
+          `new build ${disruptions.deploy ? 'promoted' : 'not promoted'}`,
       );
     }
     const durationMs = Date.now() - startedAt;
@@ -207,6 +214,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     log('auditing: reading every workflow history');
     const { runs, webhooks } = await accountForWebhooks(stack, events, violations);
     auditWorkflows(runs, violations);
+    const builds = auditBuilds(runs, disruptions.deploy, violations);
     auditConfirmedOutcomes(runs, bank, violations);
     await auditPendingTasks(stack.client, runs, violations);
 
@@ -227,6 +235,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
         recurrences: recurrenceResult,
         webhooks,
         hostile: hostile.counts,
+        builds,
       },
       violations,
     );

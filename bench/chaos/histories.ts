@@ -9,7 +9,7 @@ import { isRefusedPayloadMarker } from '../../src/contract/plaintext-marker.js';
 import { recurrenceWebhookSignal } from '../../src/contract/recurrence-messages.js';
 import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
-const { EventType, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
+const { EventType, VersioningBehavior, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
 /** Events a workflow task hands to the workflow as new work, each of which may make it emit commands. */
 const newEventTypes = new Set<number>([
   EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
@@ -35,6 +35,23 @@ export interface WorkflowTaskFailure {
   message: string;
 }
 
+/** One completed workflow task: the build whose worker completed it, the run's versioning behavior, when. */
+export interface TaskBuild {
+  /** Empty when an unversioned worker completed it. */
+  buildId: string;
+  behavior: 'pinned' | 'auto-upgrade' | 'unversioned';
+  /** Epoch ms. */
+  at: number;
+}
+
+const behaviors: Record<number, TaskBuild['behavior']> = {
+  [VersioningBehavior.VERSIONING_BEHAVIOR_PINNED]: 'pinned',
+  [VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE]: 'auto-upgrade',
+};
+
+const epochMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(time?.seconds ?? 0) * 1000 + Math.floor((time?.nanos ?? 0) / 1e6);
+
 /** What the audit reads from one run's history. */
 export interface RunHistory {
   info: WorkflowExecutionInfo;
@@ -56,6 +73,13 @@ export interface RunHistory {
   updatesSharingTask: number;
   /** What the run returned, decoded with the project's codec; absent unless it completed. */
   result?: unknown;
+  /** Its completed workflow tasks, in order. */
+  tasks: TaskBuild[];
+  /** When it started (epoch ms), and whether a client started it, not a parent or its own continue-as-new. */
+  startedAt: number;
+  startedByClient: boolean;
+  /** Memo keys its workflow code upserted. */
+  upsertedMemoKeys: string[];
 }
 
 async function readRun(
@@ -73,6 +97,10 @@ async function readRun(
     retriedActivities: 0,
     updatesAccepted: 0,
     updatesSharingTask: 0,
+    tasks: [],
+    startedAt: 0,
+    startedByClient: true,
+    upsertedMemoKeys: [],
   };
   // New events since the last completed workflow task, and those the last completed task took.
   let arrived = 0;
@@ -107,6 +135,21 @@ async function readRun(
       const [decoded] = await codec.decode([returned]);
       if (decoded) run.result = defaultPayloadConverter.fromPayload<unknown>(decoded);
     }
+    const started = event.workflowExecutionStartedEventAttributes;
+    if (started) {
+      run.startedAt = epochMs(event.eventTime);
+      run.startedByClient = !started.parentWorkflowExecution && !started.continuedExecutionRunId;
+    }
+    const completed = event.workflowTaskCompletedEventAttributes;
+    if (completed) {
+      run.tasks.push({
+        buildId: completed.deploymentVersion?.buildId ?? '',
+        behavior: behaviors[completed.versioningBehavior ?? 0] ?? 'unversioned',
+        at: epochMs(event.eventTime),
+      });
+    }
+    const memo = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields;
+    if (memo) run.upsertedMemoKeys.push(...Object.keys(memo));
     if (event.workflowTaskTimedOutEventAttributes) run.workflowTaskTimeouts++;
     if ((event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1) run.retriedActivities++;
   }

@@ -7,7 +7,10 @@ export interface ChaosOptions {
   seed: number;
   /** Journeys in flight at once. */
   concurrency: number;
-  /** `bankflow worker` processes kept running (each is killed and restarted along the way). */
+  /**
+   * `bankflow worker` processes kept running (each is killed and restarted along the way); at least two: one is
+   * redeployed on a new build while another keeps serving the runs pinned to the old one.
+   */
   workers: number;
   /** Keep the run's directory (Temporal database, logs, journeys.json) even after a clean run. */
   keep: boolean;
@@ -50,7 +53,7 @@ export function parseChaosArgs(argv: string[]): Omit<ChaosOptions, 'log'> {
     journeys: positiveInt('journeys', values.journeys, defaultChaosOptions.journeys, 1),
     seed: positiveInt('seed', values.seed, defaultChaosOptions.seed, 0),
     concurrency: positiveInt('concurrency', values.concurrency, defaultChaosOptions.concurrency, 1),
-    workers: positiveInt('workers', values.workers, defaultChaosOptions.workers, 1),
+    workers: positiveInt('workers', values.workers, defaultChaosOptions.workers, 2),
     keep: values.keep ?? false,
   };
 }

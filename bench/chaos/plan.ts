@@ -23,6 +23,8 @@ export interface DisruptionPlan {
   receiverRestartAtMs: number;
   receiverDownMs: number;
   syncStartAtMs: number;
+  /** When one worker is redeployed on a new build, which is then promoted to the deployment's current version. */
+  deployAtMs: number;
   /** Pause before the first worker kill and between kills. */
   killGapMs: { min: number; max: number };
   /** How long a killed worker stays down before it is started again. */
@@ -77,6 +79,9 @@ export function planChaos(seed: number, journeyCount: number): ChaosPlan {
       receiverRestartAtMs: within(0.6, 0.8),
       receiverDownMs: timing.int(1_000, 3_000),
       syncStartAtMs: within(0.2, 0.6),
+      // Late enough that payments have started on the old build, early enough that many start on the new one
+      // (which bundles its workflows at start, seconds to tens of seconds).
+      deployAtMs: within(0.4, 0.6),
       killGapMs: { min: 5_000, max: 12_000 },
       killDownMs: { min: 500, max: 3_000 },
     },

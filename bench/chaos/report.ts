@@ -1,4 +1,5 @@
 import type { AttemptsSyncSummary } from '../../src/contract/attempts-sync.js';
+import type { BuildAccounting } from './audit-builds.js';
 import type { WebhookAccounting } from './audit-temporal.js';
 import type { HostileCounts } from './hostile.js';
 import type { Violation } from './violations.js';
@@ -41,6 +42,8 @@ export interface ChaosReport {
     workerKills: number;
     workerStarts: number;
     workerExitsOnTheirOwn: number;
+    /** Workers restarted on the new build (the mid-run deploy). */
+    workerRedeploys: number;
     temporalRestarts: number;
     temporalDowntimeMs: number[];
     receiverRestarts: number;
@@ -65,6 +68,8 @@ export interface ChaosReport {
       AttemptsSyncSummary,
       'attempts' | 'pages' | 'runs' | 'recurrencesUpdated' | 'unknownAttempts'
     >;
+    /** Which builds ran workflows, and how many each. */
+    builds: BuildAccounting;
   };
   violations: Violation[];
 }
@@ -133,6 +138,10 @@ export function formatReport(report: ChaosReport): string {
       ['worker starts', faults.workerStarts],
       ['worker exits on their own', faults.workerExitsOnTheirOwn],
       [
+        'workers redeployed on a new build',
+        `${faults.workerRedeploys}${outcomes.builds.promotedAtMs === undefined ? ', never promoted' : `, promoted at ${inSeconds(outcomes.builds.promotedAtMs)}`}`,
+      ],
+      [
         'Temporal dev server restarts',
         `${faults.temporalRestarts} (down ${faults.temporalDowntimeMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ') || '-'})`,
       ],
@@ -171,6 +180,13 @@ export function formatReport(report: ChaosReport): string {
             `${outcomes.sync.recurrencesUpdated} recurrences updated, ${outcomes.sync.unknownAttempts} unknown`
           : 'did not finish',
       ],
+    ]),
+    ...table('Builds (workflow runs with a task on each)', [
+      ...outcomes.builds.builds.map((build): [string, string] => [
+        `${build.role} ${build.buildId}`,
+        `${build.runs} runs: ${build.pinned} pinned, ${build.autoUpgrade} auto-upgrade`,
+      ]),
+      ['moved to the new build', `${outcomes.builds.moved} auto-upgrade runs`],
     ]),
     `Violations: ${report.violations.length}`,
     ...report.violations.map((v) => `  [${v.check}] ${v.subject}: ${v.detail}`),

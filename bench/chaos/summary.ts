@@ -1,5 +1,6 @@
 import type { DeliveryAttempt, WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import type { FaultInjector } from '../../devkit/sandbox/faults.js';
+import type { BuildAccounting } from './audit-builds.js';
 import type { HostileCounts } from './hostile.js';
 import type { BankRecords } from './audit-bank.js';
 import type { RunHistory } from './histories.js';
@@ -27,6 +28,7 @@ export interface RunFacts {
   recurrences: RecurrenceRun;
   webhooks: ChaosReport['outcomes']['webhooks'];
   hostile: HostileCounts;
+  builds: BuildAccounting;
 }
 
 const tally = (items: (string | undefined)[]): Counts => {
@@ -95,6 +97,7 @@ export function summarize(
       workerKills: stack.workers.counts.killed,
       workerStarts: stack.workers.counts.started,
       workerExitsOnTheirOwn: stack.workers.counts.exitedByThemselves,
+      workerRedeploys: stack.workers.counts.redeployed,
       temporalRestarts: stack.temporal.restarts,
       temporalDowntimeMs: stack.temporal.downtimesMs,
       receiverRestarts: stack.receiver.restarts,
@@ -115,6 +118,7 @@ export function summarize(
       updatesAccepted: runs.reduce((total, run) => total + run.updatesAccepted, 0),
       updatesSharingTask: runs.reduce((total, run) => total + run.updatesSharingTask, 0),
       sync: facts.recurrences.summary,
+      builds: facts.builds,
     },
     violations: violations.list,
   };

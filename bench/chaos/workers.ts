@@ -1,6 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { startCliProcess, terminate, type CliProcess } from './cli-process.js';
+import { repositoryScript, startCliProcess, terminate, type CliProcess } from './cli-process.js';
+
+/** What a slot runs: the run's own code (`bankflow worker`), or the new build deployed mid-run. */
+export type WorkerBuild = 'initial' | 'new';
 
 interface Slot extends CliProcess {
   /** Set when the harness kills or stops it, so only an exit nobody asked for counts as a crash. */
@@ -9,11 +12,13 @@ interface Slot extends CliProcess {
 
 /**
  * `bankflow worker` processes (the CLI run from source), one per slot. A worker is SIGKILLed and restarted on
- * demand; one that exits by itself is counted and restarted, as a process supervisor would.
+ * demand; one that exits by itself is counted and restarted, as a process supervisor would. A slot redeployed on
+ * the new build runs it from then on, through every later kill and restart.
  */
 export class WorkerPool {
-  readonly counts = { started: 0, killed: 0, exitedByThemselves: 0 };
+  readonly counts = { started: 0, killed: 0, exitedByThemselves: 0, redeployed: 0 };
   private readonly slots: (Slot | undefined)[];
+  private readonly builds: WorkerBuild[];
   private readonly logs: WriteStream[];
   private stopping = false;
 
@@ -23,6 +28,7 @@ export class WorkerPool {
     logDir: string,
   ) {
     this.slots = Array.from({ length: size }, () => undefined);
+    this.builds = this.slots.map(() => 'initial');
     this.logs = this.slots.map((_, index) =>
       createWriteStream(path.join(logDir, `worker-${index + 1}.log`), { flags: 'a' }),
     );
@@ -53,6 +59,22 @@ export class WorkerPool {
     return this.slots[index] !== undefined;
   }
 
+  /**
+   * A deploy of one worker: SIGTERM (it finishes its tasks in hand and exits, as a rolling deploy stops it),
+   * then the new build in its place. Resolves once the new build's worker runs.
+   */
+  async redeploy(index: number): Promise<void> {
+    const slot = this.slots[index];
+    this.builds[index] = 'new';
+    this.counts.redeployed++;
+    if (slot) {
+      slot.expectedExit = true;
+      this.slots[index] = undefined;
+      await terminate(slot);
+    }
+    await this.start(index);
+  }
+
   /** SIGKILL: no shutdown, no draining; in-flight activities and workflow tasks are simply lost. */
   async kill(index: number): Promise<void> {
     const slot = this.slots[index];
@@ -64,13 +86,23 @@ export class WorkerPool {
     await slot.exited;
   }
 
+  /** Starts the slot's build; a slot already running (the kills and a deploy both start workers) is left as it is. */
   start(index: number): Promise<void> {
+    const running = this.slots[index];
+    if (running) return running.ready;
     const log = this.logs[index];
     if (!log) throw new Error(`no worker slot ${index}`);
-    const slot: Slot = {
-      ...startCliProcess(['worker'], this.env, log, 'worker running'),
-      expectedExit: false,
-    };
+    const started =
+      this.builds[index] === 'new'
+        ? startCliProcess(
+            [],
+            this.env,
+            log,
+            'worker running',
+            repositoryScript('bench/chaos/new-build-worker.ts'),
+          )
+        : startCliProcess(['worker'], this.env, log, 'worker running');
+    const slot: Slot = { ...started, expectedExit: false };
     this.counts.started++;
     this.slots[index] = slot;
     void slot.exited.then(() => this.onExit(index, slot));

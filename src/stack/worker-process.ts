@@ -1,4 +1,4 @@
-import type { Worker } from '@temporalio/worker';
+import type { Worker, WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
@@ -17,13 +17,17 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Connects to Temporal and runs a bankflow worker until `stop()`. */
+/**
+ * Connects to Temporal and runs a bankflow worker until `stop()`. `workflowBundle` replaces the workflow code the
+ * worker would load (a plain bundle: its hash is the build id), as the chaos run's new build does.
+ */
 export async function startWorker(
   temporal: TemporalConfig,
   bank: BankConfig & { baseUrl: string },
   logger: Logger,
   jobs: JobsConfig,
   tracing?: Tracing,
+  workflowBundle?: WorkerOptions['workflowBundle'],
 ): Promise<RunningWorker> {
   limitHeapGrowth(temporal.heapGrowingPercent);
   const metricsConfig = temporal.metrics;
@@ -51,6 +55,7 @@ export async function startWorker(
     tracing,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
     workflowThreadHeap: temporal.workflowThreadHeap,
+    workflowBundle,
     deployment: { name: temporal.deployment.name },
   });
   const stopped = new AbortController();

@@ -3,6 +3,9 @@ import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { BankRecords } from '../../bench/chaos/audit-bank.js';
+import { auditBuilds, promotionGraceMs } from '../../bench/chaos/audit-builds.js';
+import type { DeployRecord } from '../../bench/chaos/deploy.js';
+import { buildBMemoKey } from '../helpers/build-b-payment.js';
 import { auditConfirmedOutcomes, confirmedOutcomeCheck } from '../../bench/chaos/audit-outcomes.js';
 import { auditWorkflows } from '../../bench/chaos/audit-temporal.js';
 import type { RunHistory, WorkflowTaskFailure } from '../../bench/chaos/histories.js';
@@ -34,6 +37,10 @@ function run(
     updatesAccepted: 0,
     updatesSharingTask: 0,
     result,
+    tasks: [],
+    startedAt: 0,
+    startedByClient: true,
+    upsertedMemoKeys: [],
   };
 }
 
@@ -198,6 +205,98 @@ describe('chaos audit: no workflow ended with a status the bank’s GET did not 
     ).toEqual([
       'ended revoked; the bank says awaiting_enrollment',
       'ended rejected; the bank says no such enrollment',
+    ]);
+  });
+});
+
+describe('chaos audit of the mid-run deploy: pinned runs stay on their build, new runs and auto-upgrade runs go to the new one', () => {
+  const deploy: DeployRecord = {
+    slot: 0,
+    initialBuildId: 'aaaaaaaaaaaa',
+    newBuildId: 'bbbbbbbbbbbb',
+    promotedAt: 1_000_000,
+    promotedAtMs: 20_000,
+  };
+  const A = deploy.initialBuildId;
+  const B = deploy.newBuildId;
+  const long = promotionGraceMs + 1_000;
+  function versioned(
+    type: string,
+    startedAt: number,
+    tasks: [buildId: string, at: number][],
+    extra: Partial<RunHistory> = {},
+  ): RunHistory {
+    const behavior = type === 'enrollmentWorkflow' ? 'auto-upgrade' : 'pinned';
+    return {
+      ...run(type, 'COMPLETED'),
+      startedAt,
+      tasks: tasks.map(([buildId, at]) => ({ buildId, behavior, at })),
+      ...extra,
+    };
+  }
+  function audit(runs: RunHistory[]) {
+    const violations = new Violations();
+    const accounting = auditBuilds(runs, deploy, violations);
+    return { accounting, found: violations.list.map(({ check, detail }) => `${check}: ${detail}`) };
+  }
+  const before = deploy.promotedAt - long;
+  const after = deploy.promotedAt + long;
+
+  it('accepts a payment pinned to each build, the new one with its memo upsert, and an enrollment that moved', () => {
+    const { accounting, found } = audit([
+      versioned('biometricPaymentWorkflow', before, [
+        [A, before],
+        [A, after],
+      ]),
+      versioned('biometricPaymentWorkflow', after, [[B, after]], { upsertedMemoKeys: [buildBMemoKey] }),
+      versioned('enrollmentWorkflow', before, [
+        [A, before],
+        [B, after],
+      ]),
+      // A child of a pinned parent stays on its parent's build, whenever it starts.
+      versioned('syncAttemptsSlice', after, [[A, after]], { startedByClient: false }),
+      // Started before the promotion, its first task waited for a worker until after: the new build takes it.
+      versioned('cancelBoletoWorkflow', before, [[B, after]]),
+    ]);
+    expect(found).toEqual([]);
+    expect(accounting).toEqual({
+      builds: [
+        { buildId: A, role: 'initial', runs: 3, pinned: 2, autoUpgrade: 1 },
+        { buildId: B, role: 'new', runs: 3, pinned: 2, autoUpgrade: 1 },
+      ],
+      moved: 1,
+      promotedAtMs: 20_000,
+    });
+  });
+
+  it('reports a pinned run that moved, runs on the wrong build around the promotion, and a build’s decision on the other', () => {
+    const { found } = audit([
+      versioned(
+        'biometricPaymentWorkflow',
+        before,
+        [
+          [A, before],
+          [B, after],
+        ],
+        { info: { ...run('x', 'COMPLETED').info, workflowId: 'p1', type: 'biometricPaymentWorkflow' } },
+      ),
+      versioned('cancelBoletoWorkflow', after, [[A, after]]),
+      versioned('cancelBoletoWorkflow', before, [[B, before]]),
+      versioned('enrollmentWorkflow', before, [
+        [A, before],
+        [A, after],
+      ]),
+      versioned('biometricPaymentWorkflow', after, [[B, after]]),
+      versioned('unmatchedWebhookWorkflow', after, [['', after]]),
+    ]);
+    expect(found).toEqual([
+      'every pinned run finished on the build that started it: tasks on aaaaaaaa then bbbbbbbb',
+      'a run started after the deploy starts on the new build: started 16.0 s after the promotion, on aaaaaaaa',
+      'no run starts on the new build before it is current: first task 16.0 s before the promotion, on the new build',
+      'an auto-upgrade run moves to the new build: 1 task(s) after the promotion on aaaaaaaa',
+      "a payment takes the decisions of the build it runs on: ran on bbbbbbbb without the new build's memo upsert",
+      'every workflow task ran on a versioned worker: a task with no build id',
+      'a run started after the deploy starts on the new build: started 16.0 s after the promotion, on an unversioned worker',
     ]);
   });
 });

@@ -1,0 +1,69 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listVersions, promoteVersion, type DeploymentTarget } from '../../src/temporal/deployments.js';
+import type { ChaosStack } from './stack.js';
+
+/** The deploy a run made: which worker slot took the new build, the two build ids, and when the new one became current. */
+export interface DeployRecord {
+  slot: number;
+  initialBuildId: string;
+  newBuildId: string;
+  /** Wall-clock time the promotion returned (epoch ms), to compare with the histories' event times. */
+  promotedAt: number;
+  /** The same, from the start of the run. */
+  promotedAtMs: number;
+}
+
+export const deploymentTarget = (stack: ChaosStack): DeploymentTarget => ({
+  service: stack.client.connection,
+  namespace: stack.config.temporal.namespace,
+  deploymentName: stack.config.temporal.deployment.name,
+  taskQueue: stack.config.temporal.taskQueue,
+});
+
+/** Tries `action` until it yields a value, through a Temporal restart, for at most two minutes. */
+async function eventually<T>(what: string, action: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await action();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() >= deadline) {
+      throw new Error(`${what}: not within 2 minutes${last ? ` (${(last as Error).message})` : ''}`);
+    }
+    await sleep(1_000);
+  }
+}
+
+/**
+ * A rolling deploy of one worker, as docs/upgrading-workflows.md describes it, with the other workers left on the
+ * old build: the slot's worker stops (SIGTERM) and the new build starts in its place, registers its version, and
+ * the deploy promotes it (`bankflow deployments promote`'s call). From then on new runs start on it and
+ * auto-upgrade runs move to it, while runs pinned to the old build finish on the workers still running it.
+ */
+export async function deployNewBuild(
+  stack: ChaosStack,
+  slot: number,
+  startedAt: number,
+  log: (line: string) => void,
+): Promise<DeployRecord> {
+  const target = deploymentTarget(stack);
+  const initialBuildId = await eventually('the current version', async () => {
+    const versions = await listVersions(target);
+    return versions.find((version) => version.state === 'current')?.buildId;
+  });
+  // A new build that fails to start exits and the pool starts it again; its version registering is what counts.
+  await stack.workers
+    .redeploy(slot)
+    .catch(() => log(`worker ${slot + 1}: the new build's first start failed; starting it again`));
+  const newBuildId = await eventually('the new build polling', async () => {
+    const versions = await listVersions(target);
+    return versions.find((version) => version.buildId !== initialBuildId && version.pollers > 0)?.buildId;
+  });
+  await eventually('the promotion', () => promoteVersion(target, newBuildId, 'bankflow chaos deploy'));
+  const promotedAt = Date.now();
+  return { slot, initialBuildId, newBuildId, promotedAt, promotedAtMs: promotedAt - startedAt };
+}
