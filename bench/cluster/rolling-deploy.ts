@@ -23,8 +23,8 @@ import {
   type DeploymentTarget,
   type VersionView,
 } from '../../src/temporal/deployments.js';
-import { runsOf } from '../../test/helpers/runs.js';
-import { buildBMemoKey, buildOf, memoOf, workflowTaskFailures } from '../../test/helpers/versioning.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
+import { buildBMemoKey, buildOf, memoOf, workflowTaskFailures } from '../../devkit/versioning/build-b.js';
 import { alive } from './cluster-process.js';
 import { bankflow } from './operator.js';
 import type { Outcome, ScenarioContext } from './scenarios.js';
