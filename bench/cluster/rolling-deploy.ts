@@ -23,8 +23,8 @@ import {
   type DeploymentTarget,
   type VersionView,
 } from '../../src/temporal/deployments.js';
-import { runsOf } from '../../test/helpers/runs.js';
-import { buildBMemoKey, buildOf, memoOf, workflowTaskFailures } from '../../test/helpers/versioning.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
+import { buildBMemoKey, buildOf, memoOf, workflowTaskFailures } from '../../devkit/versioning/build-b.js';
 import { alive } from './cluster-process.js';
 import { bankflow } from './operator.js';
 import type { Outcome, ScenarioContext } from './scenarios.js';
@@ -39,6 +39,19 @@ export interface RollingDeployContext extends ScenarioContext {
   /** The environment `bankflow worker` and `bankflow deployments` run with against the cluster. */
   env: Record<string, string>;
   deploymentName: string;
+}
+
+/**
+ * Every promise's value once all of them settled, else the first failure: a step that fails leaves no call
+ * running on the client that main.ts closes after it.
+ */
+async function allOf<T>(promises: Promise<T>[]): Promise<T[]> {
+  const values: T[] = [];
+  for (const result of await Promise.allSettled(promises)) {
+    if (result.status === 'rejected') throw result.reason;
+    values.push(result.value);
+  }
+  return values;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,10 +133,19 @@ async function enrolledCustomer(ctx: ScenarioContext) {
         virtualAccountId: world.virtualAccountIds[0] ?? '',
         customerTaxNumber,
       }),
-    /** The customer's assertion, then the payment's result, which must be a settlement. */
-    settle: async (payment: StartedPayment) => {
+    /**
+     * The customer's assertion, signed as it is sent: the bank refuses a sign counter that did not move past the
+     * last one it took, so assertions reach it in the order they were signed, one at a time.
+     */
+    authorize: async (payment: StartedPayment) => {
       const assertion = authenticator.getAssertion(payment.publicKeyEncoded, ctx.sandboxUrl);
-      await authorizePayment(ctx, { externalId: payment.externalId, assertion });
+      const authorized = await authorizePayment(ctx, { externalId: payment.externalId, assertion });
+      if (!authorized.ok) {
+        throw new Error(`payment ${payment.externalId} not authorized: ${authorized.reason}`);
+      }
+    },
+    /** The payment's result, which must be a settlement. */
+    settled: async (payment: StartedPayment) => {
       const paid = await waitForPaymentResult(ctx, { externalId: payment.externalId });
       if (paid.outcome !== 'settled') throw new Error(`payment ${payment.externalId} ended ${paid.outcome}`);
       // The cash-in holder the receiver started for the settlement's Pix, when its event came.
@@ -206,31 +228,34 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
   const workersB: ChildProcess[] = [];
   const stepStartedAt = new Date();
   try {
-    const customer = await enrolledCustomer(ctx);
-    const enrolledAt = Date.now();
-    const onA = await Promise.all(
-      Array.from({ length: paymentsOnA }, (_, index) => customer.startPayment(`a${index + 1}`)),
-    );
-
+    // B's workers poll before A's payments start: B's build, slow on a busy machine, eats no consent window.
     const startedB = [startWorkerB(ctx.env), startWorkerB(ctx.env)];
     workersB.push(...startedB.map((worker) => worker.child));
-    const [buildB] = [...new Set(await Promise.all(startedB.map((worker) => worker.buildId)))];
+    const [buildB] = [...new Set(await allOf(startedB.map((worker) => worker.buildId)))];
     if (!buildB || buildB === buildA) throw new Error(`build B's id ${buildB} is not a new version`);
     const names = { [buildA]: 'A', [buildB]: 'B' };
     ctx.log(
       `    build A ${buildA}; build B ${buildB}, pids ${workersB.map((child) => child.pid).join(', ')}`,
     );
-    const before = await until(
+    // A version the deployment lists a moment before the server describes it is not there yet.
+    const versionsSoFar = () =>
+      listVersions(target).catch((error: unknown) => {
+        if (error instanceof UnknownVersionError) return [];
+        throw error;
+      });
+    await until(
       'build B polls',
-      // A version the deployment lists a moment before the server describes it is not there yet.
-      () =>
-        listVersions(target).catch((error: unknown) => {
-          if (error instanceof UnknownVersionError) return [];
-          throw error;
-        }),
+      versionsSoFar,
       (versions) => versions.some((version) => version.buildId === buildB && version.pollers >= 2),
       120_000,
     );
+
+    const customer = await enrolledCustomer(ctx);
+    const enrolledAt = Date.now();
+    const onA = await allOf(
+      Array.from({ length: paymentsOnA }, (_, index) => customer.startPayment(`a${index + 1}`)),
+    );
+    const before = await versionsSoFar();
 
     const promotedAt = performance.now();
     const promotedAtTime = Date.now();
@@ -238,16 +263,15 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     if (promote.code !== 0) throw new Error(`deployments promote: ${promote.output.slice(-400)}`);
     ctx.log(`    ${promote.output.trim().replace(/\s+/g, ' ')}`);
 
-    const onB = await Promise.all(
+    const onB = await allOf(
       Array.from({ length: paymentsOnB }, (_, index) => customer.startPayment(`b${index + 1}`)),
     );
-    const holders = await Promise.all([...onA, ...onB].map((payment) => customer.settle(payment)));
+    for (const payment of [...onA, ...onB]) await customer.authorize(payment);
+    const holders = await allOf([...onA, ...onB].map((payment) => customer.settled(payment)));
     const problems: string[] = [];
     const expectBuild = async (payment: StartedPayment, build: string) => {
-      const [ran, memo] = await Promise.all([
-        buildOf(ctx.client, payment.workflowId),
-        memoOf(ctx.client, payment.workflowId),
-      ]);
+      const ran = await buildOf(ctx.client, payment.workflowId);
+      const memo = await memoOf(ctx.client, payment.workflowId);
       const tookB = buildBMemoKey in memo;
       if (ran !== build || tookB !== (build === buildB)) {
         problems.push(`${payment.workflowId} ran on ${names[ran ?? ''] ?? ran}, B's memo ${tookB}`);
@@ -257,7 +281,7 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     for (const payment of onB) await expectBuild(payment, buildB);
 
     // A's own payments: when the last of them closed, whatever else holds A.
-    const closedAt = await Promise.all(
+    const closedAt = await allOf(
       onA.map(
         async (payment) => (await ctx.client.workflow.getHandle(payment.workflowId).describe()).closeTime,
       ),
@@ -269,9 +293,10 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     const drainSeconds = (performance.now() - promotedAt) / 1000;
 
     const workersA = ctx.cluster.pids.workers.filter(alive);
-    await Promise.all(workersA.map((pid) => stopProcess(pid)));
+    await allOf(workersA.map((pid) => stopProcess(pid)));
     const afterA = await customer.startPayment('after-a');
-    holders.push(await customer.settle(afterA));
+    await customer.authorize(afterA);
+    holders.push(await customer.settled(afterA));
     await expectBuild(afterA, buildB);
     const runs = await until(
       'the enrollment continued as new',

@@ -6,11 +6,11 @@ import { stopOnSignals } from '../../src/stack/shutdown.js';
 import { connectWorkerConnection } from '../../src/temporal/connection.js';
 import { promoteOwnVersion } from '../../src/temporal/worker-deployment.js';
 import { createBankflowWorker } from '../../src/worker.js';
-import { bundleBuildB } from '../../test/helpers/versioning.js';
+import { bundleBuildB } from '../../devkit/versioning/build-b.js';
 
 /**
  * A worker of build B for the cluster's rolling deploy: `bankflow worker` as the environment configures it, but
- * running build B's workflows (test/helpers/versioning.ts). It prints its build id on stdout once it polls, and
+ * running build B's workflows (devkit/versioning/build-b.ts). It prints its build id on stdout once it polls, and
  * stops on SIGTERM like `bankflow worker`.
  */
 const config = loadConfig();

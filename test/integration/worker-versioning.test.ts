@@ -12,9 +12,15 @@ import {
 import { createBankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { enroll, eventually, newCustomer, payAndSettle, world, type Customer } from '../helpers/journey.js';
-import { runsOf } from '../helpers/runs.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
-import { buildBMemoKey, buildOf, bundleBuildB, memoOf, workflowTaskFailures } from '../helpers/versioning.js';
+import {
+  buildBMemoKey,
+  buildOf,
+  bundleBuildB,
+  memoOf,
+  workflowTaskFailures,
+} from '../../devkit/versioning/build-b.js';
 
 /**
  * A rolling deploy on the dev server, the smallest that shows both behaviors: build A (the run's workflow

@@ -1,6 +1,6 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { runsOf } from '../helpers/runs.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
 import type { ModelWorld } from './model-world.js';
 
 /** How long the workflow gets to take in each move before the next one: a poll's worth of skipped time. */

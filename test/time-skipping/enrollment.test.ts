@@ -5,7 +5,7 @@ import type { enrollmentWorkflow } from '../../src/workflows/enrollment/workflow
 import { enrollmentTimings } from '../../src/contract/enrollment.js';
 import { control, enroll, eventually, keyOf, newCustomer } from '../helpers/journey.js';
 import { enrollmentWebhook } from '../helpers/received-webhook.js';
-import { runsOf } from '../helpers/runs.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 const minute = 60_000;

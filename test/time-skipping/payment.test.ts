@@ -3,7 +3,7 @@ import { authorizePayment, startPayment } from '../../src/starter/index.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
 import { paymentTimings } from '../../src/contract/payment.js';
 import { control, world, type Customer } from '../helpers/journey.js';
-import { runsOf } from '../helpers/runs.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
 import { startBankPlayedStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 const minute = 60_000;

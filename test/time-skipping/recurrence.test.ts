@@ -11,7 +11,7 @@ import {
 import { control, eventually } from '../helpers/journey.js';
 import { collectionAttemptWebhook } from '../helpers/received-webhook.js';
 import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';
-import { runsOf } from '../helpers/runs.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
 
 const day = 24 * 60 * 60_000;

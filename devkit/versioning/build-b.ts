@@ -5,7 +5,7 @@ import proto from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
 import { workflowInterceptorModules, workflowsPath } from '../../src/workflow-bundle.js';
-import { runsOf } from './runs.js';
+import { runsOf } from '../temporal/runs.js';
 
 const { EventType, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -14,7 +14,7 @@ export { buildBMemoKey } from './build-b-payment.js';
 
 /**
  * Build B of a rolling deploy: bankflow's workflows, whose payment makes one more decision
- * (test/helpers/build-b-payment.ts), so a build id of its own.
+ * (devkit/versioning/build-b-payment.ts), so a build id of its own.
  */
 export async function bundleBuildB(): Promise<{ code: string; buildId: string }> {
   const { code } = await bundleWorkflowCode({

@@ -4,10 +4,11 @@ import { upsertMemo, workflowInfo, type WorkflowInterceptorsFactory } from '@tem
 export const buildBMemoKey = 'upgradeTestBuild';
 
 /**
- * Bundled beside bankflow's workflows only in the versioning test's build B: its payment makes one more decision
- * (a memo upsert, a command) before bankflow's own first one. Replaying a payment that build A started through
- * build B fails with a nondeterminism error, so the test shows that A's payments never reach B's workers. Other
- * workflow types decide as in A: an auto-upgrade run moving to B replays there.
+ * Bundled beside bankflow's workflows only in build B of the rolling deploys (worker-versioning.test.ts and
+ * `npm run cluster:test`): its payment makes one more decision (a memo upsert, a command) before bankflow's own
+ * first one. Replaying a payment that build A started through build B fails with a nondeterminism error, so they
+ * show that A's payments never reach B's workers. Other workflow types decide as in A: an auto-upgrade run moving
+ * to B replays there.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => ({
   inbound: [
