@@ -1,4 +1,4 @@
-import { buildBMemoKey } from '../../test/helpers/build-b-payment.js';
+import { buildBMemoKey } from '../../devkit/versioning/build-b-payment.js';
 import type { DeployRecord } from './deploy.js';
 import type { RunHistory } from './histories.js';
 import type { Violations } from './violations.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const cliEntry = path.join(repositoryRoot, 'src/cli/main.ts');
 
-/** A script of this repository, run from source like the CLI: `bench/chaos/new-build-worker.ts`. */
+/** A script of this repository, run from source like the CLI: `devkit/versioning/worker-b.ts`. */
 export const repositoryScript = (relativePath: string) => path.join(repositoryRoot, relativePath);
 
 /** One `bankflow <command>` process, run from source as an operator would run the built CLI. */
@@ -17,7 +17,7 @@ export interface CliProcess {
   exited: Promise<void>;
 }
 
-/** `entry` runs another script in the CLI's place (the chaos run's new build, `bench/chaos/new-build-worker.ts`). */
+/** `entry` runs another script in the CLI's place (the chaos run's new build, `devkit/versioning/worker-b.ts`). */
 export function startCliProcess(
   args: string[],
   env: Record<string, string>,

@@ -99,7 +99,7 @@ export class WorkerPool {
             this.env,
             log,
             'worker running',
-            repositoryScript('bench/chaos/new-build-worker.ts'),
+            repositoryScript('devkit/versioning/worker-b.ts'),
           )
         : startCliProcess(['worker'], this.env, log, 'worker running');
     const slot: Slot = { ...started, expectedExit: false };

@@ -29,7 +29,7 @@ import { alive } from './cluster-process.js';
 import { bankflow } from './operator.js';
 import type { Outcome, ScenarioContext } from './scenarios.js';
 
-const workerBEntry = fileURLToPath(new URL('./worker-b.ts', import.meta.url));
+const workerBEntry = fileURLToPath(new URL('../../devkit/versioning/worker-b.ts', import.meta.url));
 /** The enrollment's run lifetime: the least a start may ask for (src/contract/run-lifetime.ts). */
 const enrollmentLifetimeMs = 60_000;
 const paymentsOnA = 3;

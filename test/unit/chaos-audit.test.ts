@@ -5,7 +5,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import type { BankRecords } from '../../bench/chaos/audit-bank.js';
 import { auditBuilds, promotionGraceMs } from '../../bench/chaos/audit-builds.js';
 import type { DeployRecord } from '../../bench/chaos/deploy.js';
-import { buildBMemoKey } from '../helpers/build-b-payment.js';
+import { buildBMemoKey } from '../../devkit/versioning/build-b-payment.js';
 import { auditConfirmedOutcomes, confirmedOutcomeCheck } from '../../bench/chaos/audit-outcomes.js';
 import { auditWorkflows } from '../../bench/chaos/audit-temporal.js';
 import type { RunHistory, WorkflowTaskFailure } from '../../bench/chaos/histories.js';
