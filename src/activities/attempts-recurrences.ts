@@ -77,15 +77,23 @@ export async function recordDelivery(
 /** The sink key of a sync's full list of unknown recurrences. */
 export const unknownRecurrencesKey = (prefix: string) => `${prefix}/unknown-recurrences.jsonl`;
 
+/** The sink key of a sync's counted recurrences: a retry after the deliveries are removed answers from it. */
+const summaryKey = (prefix: string) => `${prefix}/recurrences-summary.json`;
+
 /**
  * Counts the recurrences of every delivery of a sync once each, and writes the unknown ones, merged by
  * recurrence, to one list for support (one JSON object a line). Memory grows with the window's recurrences, in
- * this activity only, never in a payload.
+ * this activity only, never in a payload. The deliveries are removed once counted, so a sync leaves its list and
+ * its counts in the sink, not a file per delivery.
  */
 export async function summarizeDeliveries(
   sink: ReportSink,
   prefix: string,
 ): Promise<AttemptsSyncRecurrences> {
+  // A sync is summarised once, after its last delivery: a summary already written is a retry's answer, also when
+  // the removal of the deliveries had only partly run.
+  const counted = await sink.get(summaryKey(prefix));
+  if (counted !== undefined) return JSON.parse(counted) as AttemptsSyncRecurrences;
   const updated = new Set<string>();
   const unknown = new Map<string, UnknownRecurrence>();
   for (const key of await sink.list(deliveriesOf(prefix))) {
@@ -100,12 +108,15 @@ export async function summarizeDeliveries(
   const listed = [...unknown.values()];
   const key = unknownRecurrencesKey(prefix);
   if (listed.length > 0) await sink.put(key, listed.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  return {
+  const summary: AttemptsSyncRecurrences = {
     recurrencesUpdated: updated.size,
     unknownRecurrenceCount: listed.length,
     unknownRecurrences: listed.slice(0, unknownRecurrencesKept),
     ...(listed.length > 0 ? { unknownRecurrencesFile: sink.locate(key) } : {}),
   };
+  await sink.put(summaryKey(prefix), JSON.stringify(summary));
+  await sink.deletePrefix(deliveriesOf(prefix));
+  return summary;
 }
 
 function mergeUnknown(known: Map<string, UnknownRecurrence>, found: UnknownRecurrence): void {
