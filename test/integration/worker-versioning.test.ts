@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { workflowIds } from '../../src/contract/ids.js';
 import { authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
@@ -9,7 +9,7 @@ import {
   versionDrainage,
   type DeploymentTarget,
 } from '../../src/temporal/deployments.js';
-import { createBankflowWorker } from '../../src/worker.js';
+import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { enroll, eventually, newCustomer, payAndSettle, world, type Customer } from '../helpers/journey.js';
 import { runsOf } from '../../devkit/temporal/runs.js';
@@ -31,7 +31,7 @@ import {
  */
 describe('worker versioning: a rolling deploy from build A to build B', () => {
   let stack: TestStack;
-  let workerB: { worker: Worker; running: Promise<void>; connection: NativeConnection } | undefined;
+  let workerB: { worker: BankflowWorker; running: Promise<void>; connection: NativeConnection } | undefined;
 
   beforeAll(async () => {
     stack = await startTestStack({ receiver: true });
