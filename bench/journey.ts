@@ -81,7 +81,7 @@ let sequence = 0;
 const nextTag = () => `${Date.now()}-${++sequence}`;
 
 /** create -> options -> authorize -> webhooks -> settled, as the merchant backend and the customer drive it. */
-async function bankflowJourney(
+export async function bankflowJourney(
   stack: BenchStack,
   taskQueue: string,
   customer: Customer,

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { developmentEncryptionKeys } from '../src/config.js';
-import { startSandbox } from '../devkit/sandbox/app.js';
 import { defaultPageSize } from '../devkit/sandbox/pagination.js';
 import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { findTemporalCli } from '../src/temporal/cli-binary.js';
@@ -15,13 +14,13 @@ import { planSlices } from '../src/workflows/sync/attempts-slices.js';
 import { mapLimit } from './customers.js';
 import { runCosts } from './history.js';
 import { startBankflowProcess, type BankflowProcess } from './processes.js';
-import { benchCredentials, type BenchStack } from './stack.js';
+import { startBenchSandbox, type BenchStack } from './stack.js';
 import { median } from './stats.js';
 import { recurrenceRequest } from './sync.js';
 
 /**
  * A window of `attempts` attempts against a bank that adds `bankLatencyMs` to every call and answers 429 past
- * `requestsPerSecond`, synced by `workers` `bankflow worker` processes given the same limit.
+ * `requestsPerSecond`, synced by `workers` `bankflow worker` processes whose background share is that limit.
  */
 export interface ParallelSyncSettings {
   attempts: number;
@@ -89,7 +88,7 @@ export interface ParallelSyncResult {
  * operators to give the queue that paces bank calls: Temporal splits a queue's rate over its partitions, and a
  * partition out of tasks leaves its share unused. The bench stack's server keeps the default for the others.
  */
-async function startOnePartitionTemporal() {
+export async function startOnePartitionTemporal() {
   const namespace = 'default';
   const temporal = await TestWorkflowEnvironment.createLocal({
     server: {
@@ -133,12 +132,7 @@ export async function benchParallelSync(
   settings: ParallelSyncSettings,
   progress: (line: string) => void,
 ): Promise<ParallelSyncResult> {
-  const sandbox = await startSandbox({
-    host: '127.0.0.1',
-    port: 0,
-    seed: 42,
-    credentials: benchCredentials,
-    logger: stack.logger,
+  const sandbox = await startBenchSandbox(stack.logger, {
     faults: { latency_ms: settings.bankLatencyMs },
     rateLimit: { requestsPerSecond: settings.requestsPerSecond },
   });
@@ -155,7 +149,10 @@ export async function benchParallelSync(
             BANKFLOW_DATA_DIR: path.join(stack.workDir, `data-${taskQueue}-${index}`),
             TEMPORAL_ADDRESS: temporal.address,
             BANK_BASE_URL: sandbox.url,
-            BANK_RATE_LIMIT_PER_SECOND: String(settings.requestsPerSecond),
+            // The sync's pages are background calls: a budget of twice the bank's limit, half of it interactive
+            // (unused here), gives the background queue the bank's limit, as before the queues by workload.
+            BANK_RATE_LIMIT_PER_SECOND: String(2 * settings.requestsPerSecond),
+            BANK_INTERACTIVE_SHARE_PERCENT: '50',
           },
           nodeArgs: stack.workerNodeArgs,
           logFile: path.join(stack.workDir, `worker-${taskQueue}-${index}.log`),
@@ -183,7 +180,11 @@ export async function benchParallelSync(
       if (!response.ok) throw new Error(`seeding attempts: ${response.status} ${await response.text()}`);
     }
     const attempts = each * settings.recurrences;
-    const counts = sandbox.rateLimit ?? { admitted: 0, refused: 0 };
+    const counts = sandbox.rateLimit ?? {
+      admitted: 0,
+      refused: 0,
+      admittedBySecond: new Map<number, number>(),
+    };
     const loadAtStart = os.loadavg()[0] ?? 0;
 
     const runs: ParallelSyncRun[] = [];

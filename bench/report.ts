@@ -5,6 +5,8 @@ import { footprintTargets, renderFootprint } from './footprint-report.js';
 import type { IngestRow } from './ingest.js';
 import type { JourneyBatch, JourneyResult } from './journey.js';
 import type { ParallelSyncResult } from './parallel-sync.js';
+import type { QueuesResult } from './queues.js';
+import { queuesTargets, renderQueues } from './queues-report.js';
 import type { SyncRow } from './sync.js';
 import { defaultPagesPerRun, pagesPerBatch } from '../src/workflows/sync/settings.js';
 
@@ -34,6 +36,7 @@ export interface BenchResults {
   sync?: { rounds: number; recurrences: number; rows: SyncRow[] };
   parallelSync?: ParallelSyncResult;
   footprint?: FootprintResult;
+  queues?: QueuesResult;
   /** Waiting workflows at two or more sizes, for the cost-growth line (see bench/cost-growth.ts). */
   waitingGrowth?: { units: { work: string; cost: string }; points: GrowthPoint[] };
 }
@@ -175,6 +178,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     });
   }
   if (footprint) checks.push(...footprintTargets(footprint));
+  if (results.queues) checks.push(...queuesTargets(results.queues));
   for (const line of costGrowth(results)) {
     if (line.reference) continue;
     checks.push({
@@ -383,6 +387,7 @@ export function renderReport(results: BenchResults): string {
     );
   }
   if (footprint) parts.push(...renderFootprint(footprint));
+  if (results.queues) parts.push(...renderQueues(results.queues));
   const growth = costGrowth(results);
   if (growth.length > 0) {
     parts.push(

@@ -8,13 +8,14 @@ import { waitingGrowthPoints } from './footprint-report.js';
 import { benchFootprint, type FootprintSettings } from './footprint.js';
 import { benchIngest, type IngestSettings } from './ingest.js';
 import { benchParallelSync, type ParallelSyncSettings } from './parallel-sync.js';
+import { benchQueues, type QueuesSettings } from './queues.js';
 import { benchJourney, type JourneySettings } from './journey.js';
 import { startLoadGenerator } from './load/remote.js';
 import { checkTargets, renderReport, type BenchResults } from './report.js';
 import { startBenchStack } from './stack.js';
 import { benchSync, type SyncSettings } from './sync.js';
 
-const benchmarks = ['ingest', 'journey', 'sync', 'footprint'] as const;
+const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues'] as const;
 type Benchmark = (typeof benchmarks)[number];
 
 const { values } = parseArgs({
@@ -76,6 +77,13 @@ const settings = values.quick
         rounds: 1,
       } satisfies ParallelSyncSettings,
       footprint: { levels: [20, 50], measureMs: 2_000, startConcurrency: 25 } satisfies FootprintSettings,
+      queues: {
+        requestsPerSecond: 10,
+        interactiveSharePercent: 50,
+        workers: 2,
+        customers: 2,
+        durationMs: 15_000,
+      } satisfies QueuesSettings,
     }
   : {
       ingest: {
@@ -114,6 +122,13 @@ const settings = values.quick
         measureMs: 10_000,
         startConcurrency: 50,
       } satisfies FootprintSettings,
+      queues: {
+        requestsPerSecond: 20,
+        interactiveSharePercent: 50,
+        workers: 2,
+        customers: 4,
+        durationMs: 60_000,
+      } satisfies QueuesSettings,
     };
 
 const began = performance.now();
@@ -173,6 +188,7 @@ try {
     results.footprint = await benchFootprint(stack, idleCustomer, settings.footprint, progress);
     results.waitingGrowth = waitingGrowthPoints(results.footprint);
   }
+  if (wanted('queues')) results.queues = await benchQueues(stack, settings.queues, progress);
 } catch (error) {
   failed = true;
   console.error(

@@ -9,7 +9,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino, type Logger } from 'pino';
 import { developmentEncryptionKeys, loadConfig, type BankConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { startSandbox, type RunningSandbox } from '../devkit/sandbox/app.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../devkit/sandbox/app.js';
 import { findTemporalCli } from '../src/temporal/cli-binary.js';
 import { bankflowDataConverter } from '../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../src/temporal/encryption.js';
@@ -28,6 +28,31 @@ export const benchWebhookSecret = 'bench-webhook-secret';
  */
 export const settlementDelayMs = 500;
 const namespace = 'default';
+
+/**
+ * A sandbox bank of a benchmark's own on a free port: the bench's seed and credentials, payments that settle as
+ * in the bench stack's when `journey` is set, and what else the benchmark asks for.
+ */
+export const startBenchSandbox = (
+  logger: Logger,
+  options: Partial<SandboxOptions> & { journey?: boolean } = {},
+): Promise<RunningSandbox> => {
+  const { journey, ...rest } = options;
+  return startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    seed: 42,
+    credentials: benchCredentials,
+    logger,
+    ...(journey
+      ? {
+          biometrics: { settlementDelayMs, consentWindowMs: 30 * 60_000 },
+          webhookDelivery: { baseDelayMs: 50 },
+        }
+      : {}),
+    ...rest,
+  });
+};
 
 export interface BenchStack {
   address: string;
@@ -113,15 +138,7 @@ export async function startBenchStack(
     stops.push(() => temporal.teardown());
     const server = { address: temporal.address, pid: childPid('temporal') };
 
-    const sandbox = await startSandbox({
-      host: '127.0.0.1',
-      port: 0,
-      seed: 42,
-      credentials: benchCredentials,
-      logger,
-      biometrics: { settlementDelayMs, consentWindowMs: 30 * 60_000 },
-      webhookDelivery: { baseDelayMs: 50 },
-    });
+    const sandbox = await startBenchSandbox(logger, { journey: true });
     stops.push(() => sandbox.stop());
     const bank = { ...benchCredentials, timeoutMs: 10_000, baseUrl: sandbox.url };
     // The development keys, which `bankflow worker` children use when TEMPORAL_ENCRYPTION_KEYS is unset.

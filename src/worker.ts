@@ -5,6 +5,8 @@ import { bankActivityNames } from './activities/failures.js';
 import { createActivities } from './activities/index.js';
 import { BankClient } from './bank/client.js';
 import type { BankConfig, JobsConfig } from './config.js';
+import { bankQueueRates } from './config/bank.js';
+import { interactiveBankCalls, workloadTaskQueue, type Workload } from './contract/task-queues.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
@@ -21,6 +23,7 @@ import { bundleWorkflows, hasPrebuiltWorkflowBundle, prebuiltWorkflowBundlePath 
 export interface BankflowWorkerOptions {
   connection: NativeConnection;
   namespace: string;
+  /** The workflows' task queue; the worker serves the workload queues beside it too (src/contract/task-queues.ts). */
   taskQueue: string;
   bank: BankConfig & { baseUrl: string };
   /** Where scheduled jobs write their files and which accounts metrics snapshots read. */
@@ -78,13 +81,59 @@ function givenBundleBuildId(bundle: NonNullable<WorkerOptions['workflowBundle']>
   return 'code' in bundle ? workflowBuildId(bundle.code) : workflowBuildIdOfFile(bundle.codePath);
 }
 
-/** A worker serving every bankflow workflow and activity on one task queue. */
-export async function createBankflowWorker(options: BankflowWorkerOptions): Promise<Worker> {
+/**
+ * A bankflow worker: an SDK Worker per task queue it serves (a Worker polls one queue), all of one deployment
+ * version, started and stopped together.
+ */
+export class BankflowWorker {
+  constructor(private readonly byWorkload: Record<Workload, Worker>) {}
+
+  /** The workflow queue's Worker, whose options name the deployment version. */
+  get options(): Worker['options'] {
+    return this.byWorkload.background.options;
+  }
+
+  /** The Worker serving `workload`'s task queue. */
+  worker(workload: Workload): Worker {
+    return this.byWorkload[workload];
+  }
+
+  getState(): ReturnType<Worker['getState']> {
+    return this.byWorkload.background.getState();
+  }
+
+  shutdown(): void {
+    for (const worker of Object.values(this.byWorkload)) {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    }
+  }
+
+  /** Runs every Worker until shutdown; one that fails stops the others, so no queue is left half served. */
+  async run(): Promise<void> {
+    const runs = Object.values(this.byWorkload).map((worker) => worker.run());
+    try {
+      await Promise.all(runs);
+    } catch (error) {
+      this.shutdown();
+      await Promise.allSettled(runs);
+      throw error;
+    }
+  }
+}
+
+const pick = (activities: Record<string, unknown>, names: (name: string) => boolean) =>
+  Object.fromEntries(Object.entries(activities).filter(([name]) => names(name)));
+
+/** A worker serving every bankflow workflow and activity, on the task queues of their workloads. */
+export async function createBankflowWorker(options: BankflowWorkerOptions): Promise<BankflowWorker> {
   const bank = new BankClient(options.bank, options.logger);
   const dataConverter = bankflowDataConverter(options.encryptionKeys, 'mark');
+  const rates = bankQueueRates(options.bank);
   const activities = createActivities({
     bank,
-    bankRequestsPerSecond: options.bank.requestsPerSecond,
+    // The attempts sync's pages are background calls: its slices are planned for the background share.
+    bankRequestsPerSecond: rates.background,
+    taskQueue: options.taskQueue,
     jobs: options.jobs,
     // The same keys as the worker's: activities read and signal workflows whose payloads are encrypted; as a
     // client, it refuses plaintext outright.
@@ -95,34 +144,57 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
       interceptors: tracingClientInterceptors(),
     }),
   });
-  const metrics = options.metrics
-    ? [bankCallInterceptor(options.metrics, bankActivityNames(activities))]
-    : [];
+  const bankCalls = bankActivityNames(activities);
+  const metrics = options.metrics ? [bankCallInterceptor(options.metrics, bankCalls)] : [];
   const code = await workflowCode(options.workflowBundle, options.tracing !== undefined);
   const buildId = options.deployment.buildId ?? code.buildId ?? givenBundleBuildId(code.workflowBundle);
+  const common = {
+    connection: options.connection,
+    namespace: options.namespace,
+    interceptors: {
+      // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
+      activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
+    },
+    dataConverter,
+    // Each workflow type declares its own behavior (src/workflows/versioning.ts); pinned is the safe default.
+    workerDeploymentOptions: {
+      version: { deploymentName: options.deployment.name, buildId },
+      useWorkerVersioning: true,
+      defaultVersioningBehavior: 'PINNED',
+    },
+  } satisfies Partial<WorkerOptions>;
   const create = () =>
     Worker.create({
-      connection: options.connection,
-      namespace: options.namespace,
-      taskQueue: options.taskQueue,
+      ...common,
+      taskQueue: workloadTaskQueue(options.taskQueue, 'background'),
+      // Every activity, so one a run scheduled here before the workload queues existed still runs, paced.
       activities,
-      interceptors: {
-        // The activity's span first, so the bank call's timing and its HTTP span sit inside it.
-        activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
-      },
       sinks: workflowSpanSinks(options.tracing),
-      dataConverter,
       // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
-      // together; every bank call is an activity on this queue (docs/decisions.md).
-      maxTaskQueueActivitiesPerSecond: options.bank.requestsPerSecond,
+      // together; the other bank queue takes the rest of the bank's budget (docs/decisions.md).
+      maxTaskQueueActivitiesPerSecond: rates.background,
+      // An activity dispatched eagerly in a workflow task's answer skips the queue's rate limit; the SDK already
+      // skips eager dispatch on a rate-limited queue, and this says so whatever the SDK's version.
+      maxEagerActivityReservationsPerWorkflowTask: 0,
       workflowBundle: code.workflowBundle,
-      // Each workflow type declares its own behavior (src/workflows/versioning.ts); pinned is the safe default.
-      workerDeploymentOptions: {
-        version: { deploymentName: options.deployment.name, buildId },
-        useWorkerVersioning: true,
-        defaultVersioningBehavior: 'PINNED',
-      },
       ...options.tuning,
     });
-  return options.workflowThreadHeap ? withWorkflowThreadHeap(options.workflowThreadHeap, create) : create();
+  const activityWorker = (workload: Workload, served: (name: string) => boolean, rate?: number) =>
+    Worker.create({
+      ...common,
+      taskQueue: workloadTaskQueue(options.taskQueue, workload),
+      activities: pick(activities, served),
+      maxTaskQueueActivitiesPerSecond: rate,
+      ...(options.tuning?.maxConcurrentActivityTaskExecutions
+        ? { maxConcurrentActivityTaskExecutions: options.tuning.maxConcurrentActivityTaskExecutions }
+        : {}),
+    });
+  const interactive = new Set<string>(interactiveBankCalls);
+  return new BankflowWorker({
+    background: await (options.workflowThreadHeap
+      ? withWorkflowThreadHeap(options.workflowThreadHeap, create)
+      : create()),
+    interactive: await activityWorker('interactive', (name) => interactive.has(name), rates.interactive),
+    internal: await activityWorker('internal', (name) => !bankCalls.has(name)),
+  });
 }

@@ -14,7 +14,11 @@ export interface SandboxRateLimit {
 export interface RateLimitCounts {
   admitted: number;
   refused: number;
+  /** Calls admitted in each whole second of wall-clock time (epoch seconds), the last ten minutes' worth. */
+  admittedBySecond: Map<number, number>;
 }
+
+const secondsKept = 600;
 
 /**
  * A token bucket over every bank call, like a provider's per-client limit: a refused call is answered 429 with
@@ -26,7 +30,7 @@ export function limitBankRequests(
   isBankPath: (url: string) => boolean,
 ): RateLimitCounts {
   const capacity = Math.max(1, limit.burst ?? 2 * limit.requestsPerSecond);
-  const counts: RateLimitCounts = { admitted: 0, refused: 0 };
+  const counts: RateLimitCounts = { admitted: 0, refused: 0, admittedBySecond: new Map() };
   let tokens = capacity;
   let refilledAt = performance.now();
   app.addHook('onRequest', async (request, reply) => {
@@ -37,6 +41,12 @@ export function limitBankRequests(
     if (tokens >= 1) {
       tokens -= 1;
       counts.admitted++;
+      const second = Math.floor(Date.now() / 1000);
+      counts.admittedBySecond.set(second, (counts.admittedBySecond.get(second) ?? 0) + 1);
+      // Seconds arrive in order, so the first key is the oldest.
+      if (counts.admittedBySecond.size > secondsKept) {
+        counts.admittedBySecond.delete(counts.admittedBySecond.keys().next().value!);
+      }
       return;
     }
     counts.refused++;

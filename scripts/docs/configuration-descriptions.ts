@@ -104,9 +104,16 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   BANK_TIMEOUT_MS: { meaning: 'timeout of one bank request, in milliseconds' },
   BANK_RATE_LIMIT_PER_SECOND: {
     meaning:
-      'bank calls per second across every worker on the task queue together, paced by Temporal ' +
-      '([operations.md](operations.md)); above 0',
+      'bank calls per second across every worker on the task queue together, paced by Temporal and split ' +
+      'between the interactive and background bank queues ([operations.md](operations.md)); above 0; the same ' +
+      'value on every worker',
     unset: 'no limit',
+  },
+  BANK_INTERACTIVE_SHARE_PERCENT: {
+    meaning:
+      'the part of `BANK_RATE_LIMIT_PER_SECOND` kept for the bank calls a customer waits on (creates, options, ' +
+      'authorizes, registers); polls, sync and report pages and metrics get the rest. 1 to 99; the same value on ' +
+      'every worker',
   },
   SANDBOX_HOST: { meaning: 'where the sandbox bank listens' },
   SANDBOX_PORT: { meaning: 'where the sandbox bank listens (`0`: a free port)' },

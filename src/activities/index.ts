@@ -15,6 +15,8 @@ export interface ActivityDeps {
   jobs: Omit<ReportActivityDeps, 'bank'>;
   /** A client on the worker's own connection, for what workflows ask of Temporal (schedule times, unmatched events). */
   temporal: Client;
+  /** The workflows' task queue, where activities that start workflows start them. */
+  taskQueue: string;
 }
 
 /** Every activity the worker registers, bound to its dependencies. */
@@ -23,8 +25,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createBankCallActivities(deps.bank),
     ...createAttemptsSyncActivities(deps.bank, deps.bankRequestsPerSecond, reportSinkFor(deps.jobs)),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
-    ...createScheduleActivities(deps.temporal),
-    ...createUnmatchedEventActivities(deps.temporal),
+    ...createScheduleActivities(deps.temporal, deps.taskQueue),
+    ...createUnmatchedEventActivities(deps.temporal, deps.taskQueue),
   };
 }
 

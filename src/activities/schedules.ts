@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { previousMatchingTime, scheduleMatchingTimes } from '../schedules/matching-times.js';
@@ -15,8 +14,11 @@ import { searchAttributes } from '../contract/search-attributes.js';
 const grpcNotFound = 5;
 const isNotFound = (error: unknown) => (error as { code?: unknown } | null)?.code === grpcNotFound;
 
-/** What a scheduled workflow asks of Temporal itself, through the worker's own connection. */
-export function createScheduleActivities(temporal: Client) {
+/**
+ * What a scheduled workflow asks of Temporal itself, through the worker's own connection; `taskQueue` is the
+ * workflows' (these activities run on the internal queue beside it).
+ */
+export function createScheduleActivities(temporal: Client, taskQueue: string) {
   return {
     /**
      * The schedule's previous scheduled time before `scheduledTime`: where the first window ever starts, and
@@ -48,7 +50,7 @@ export function createScheduleActivities(temporal: Client) {
     async claimJobWindow(claim: WindowClaim): Promise<void> {
       await temporal.workflow.signalWithStart(windowCursorWorkflowType, {
         workflowId: windowCursorWorkflowId(claim.scheduleId),
-        taskQueue: Context.current().info.taskQueue,
+        taskQueue,
         args: [],
         signal: windowClaimSignal,
         signalArgs: [claim],

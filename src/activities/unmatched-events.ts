@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { claimCashInsSignal, type CashInHolderWorkflow } from '../contract/cash-in-holder.js';
@@ -11,8 +10,11 @@ import { listKeptEvents } from '../temporal/kept-events.js';
 import { resolveUnmatchedWebhookSignal } from '../contract/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
-/** What workflows take back from the receiver's unmatched-event store. */
-export function createUnmatchedEventActivities(temporal: Client) {
+/**
+ * What workflows take back from the receiver's unmatched-event store; `taskQueue` is the workflows' (these
+ * activities run on the internal queue beside it).
+ */
+export function createUnmatchedEventActivities(temporal: Client, taskQueue: string) {
   return {
     /**
      * Claims the holder of `endToEndId`'s Pix cash-ins for `claimedBy` by id, starting it if no cash-in came yet:
@@ -22,7 +24,6 @@ export function createUnmatchedEventActivities(temporal: Client) {
     async claimCashIns(endToEndId: string, claimedBy: string): Promise<ReceivedWebhook[]> {
       // The receiver holds no cash-in under an id it could not be (a workflow id and a search attribute name it).
       if (!isPlausibleEndToEndId(endToEndId)) return [];
-      const { taskQueue } = Context.current().info;
       try {
         await signalCashInHolder(temporal, taskQueue, endToEndId, claimCashInsSignal, { claimedBy });
         return [];

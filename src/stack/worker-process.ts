@@ -1,4 +1,4 @@
-import type { Worker, WorkerOptions } from '@temporalio/worker';
+import type { WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
@@ -8,10 +8,10 @@ import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js
 import type { Tracing } from '../tracing/setup.js';
 import { warnUnlessCurrent } from '../temporal/unpromoted-version.js';
 import { promoteOwnVersion } from '../temporal/worker-deployment.js';
-import { createBankflowWorker } from '../worker.js';
+import { createBankflowWorker, type BankflowWorker } from '../worker.js';
 
 export interface RunningWorker {
-  worker: Worker;
+  worker: BankflowWorker;
   /** Resolves when the worker has drained and stopped. */
   done: Promise<void>;
   stop(): Promise<void>;

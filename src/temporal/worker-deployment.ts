@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 import proto, { type temporal } from '@temporalio/proto';
 import type { Logger } from 'pino';
+import { workerTaskQueues } from '../contract/task-queues.js';
 
 /**
  * When a worker makes its own version the deployment's current one: `never` leaves it to an operator
@@ -60,7 +61,11 @@ export async function workflowPollerVersions(
   }));
 }
 
-/** Waits until the server has seen this version poll `taskQueue` (it registers a version at its first poll). */
+/**
+ * Waits until the server has seen this version poll `taskQueue` and each workload queue beside it (it registers a
+ * version's queue at its first poll there): promoting a version that lacks a queue the current one serves is
+ * refused, and that queue's tasks would wait for it.
+ */
 async function registered(
   connection: WorkflowServiceHolder,
   namespace: string,
@@ -80,7 +85,8 @@ async function registered(
             namespace,
             deploymentVersion: version,
           });
-        if (info?.taskQueueInfos?.some((queue) => queue.name === taskQueue)) return true;
+        const served = new Set(info?.taskQueueInfos?.map((queue) => queue.name));
+        if (workerTaskQueues(taskQueue).every((queue) => served.has(queue))) return true;
       } catch (error) {
         if (grpcCode(error) !== grpcStatus.NOT_FOUND) throw error;
       }

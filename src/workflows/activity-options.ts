@@ -1,5 +1,13 @@
-import type { ActivityOptions, RetryPolicy } from '@temporalio/workflow';
+import {
+  proxyActivities,
+  workflowInfo,
+  type ActivityOptions,
+  type RetryPolicy,
+  type UntypedActivities,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
 import { nonRetryableBankErrorTypes } from '../bank/errors.js';
+import { workloadTaskQueue, type InteractiveBankCall, type Workload } from '../contract/task-queues.js';
 
 /**
  * For work that fails only while something it needs is down (the bank, Temporal, the disk): from 1 s, doubling,
@@ -54,3 +62,29 @@ export function boundedBy(options: ActivityOptions, deadline: number, now: numbe
  * runs started before it retry them for as long as the bank is away.
  */
 export const boundedBankCallsPatch = 'bounded-bank-calls';
+
+/**
+ * Activities scheduled on `workload`'s task queue beside the running workflow's own (src/contract/task-queues.ts).
+ * The queue is named after the workflow's, known only once a run executes, so each call proxies anew. An
+ * activity's task queue is not compared on replay (only its type and id are), so moving one needs no patch.
+ */
+function onWorkload<A extends object>(workload: Workload, options: ActivityOptions): A {
+  return new Proxy({} as A, {
+    get: (_target, name) => {
+      if (typeof name !== 'string') return undefined;
+      return (...args: unknown[]) => {
+        const taskQueue = workloadTaskQueue(workflowInfo().taskQueue, workload);
+        const activities = proxyActivities<UntypedActivities>({ ...options, taskQueue });
+        return activities[name]!(...args);
+      };
+    },
+  });
+}
+
+/** Bank calls a customer waits on, on the interactive queue and its share of the bank's budget. */
+export const interactiveActivities = <Name extends InteractiveBankCall>(options: ActivityOptions) =>
+  onWorkload<Pick<Activities, Name>>('interactive', options);
+
+/** Activities that never call the bank, on the internal queue: no share of the bank's budget holds them. */
+export const internalActivities = <A extends Partial<Activities>>(options: ActivityOptions) =>
+  onWorkload<A>('internal', options);

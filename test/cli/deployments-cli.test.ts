@@ -1,6 +1,6 @@
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { promoteOwnVersion } from '../../src/temporal/worker-deployment.js';
-import { createBankflowWorker } from '../../src/worker.js';
+import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { runCli } from '../helpers/cli.js';
@@ -13,7 +13,7 @@ const newBuild = 'cli-test-new-build';
 describe('bankflow deployments', () => {
   let stack: TestStack;
   let connection: NativeConnection;
-  let worker: Worker;
+  let worker: BankflowWorker;
   let running: Promise<void>;
   let env: Record<string, string>;
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { pino } from 'pino';
 import { listVersions } from '../../src/temporal/deployments.js';
 import { warnUnlessCurrent } from '../../src/temporal/unpromoted-version.js';
-import { createBankflowWorker } from '../../src/worker.js';
+import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { cliEnvFor, cliTestTimeoutMs, workerProcessEnv } from '../helpers/cli-env.js';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -31,7 +31,7 @@ describe('bankflow doctor, worker deployment', () => {
   let stack: TestStack;
   let connection: NativeConnection;
   let env: Record<string, string>;
-  const running: { worker: Worker; run: Promise<void> }[] = [];
+  const running: { worker: BankflowWorker; run: Promise<void> }[] = [];
   const pinnedIds: string[] = [];
 
   beforeAll(async () => {

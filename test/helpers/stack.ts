@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { developmentEncryptionKeys, type BankConfig, type JobsConfig } from '../../src/config.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
@@ -18,7 +18,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import type { Tracing } from '../../src/tracing/setup.js';
 import { tracingClientInterceptors } from '../../src/tracing/temporal.js';
 import { promoteOwnVersion } from '../../src/temporal/worker-deployment.js';
-import { createBankflowWorker } from '../../src/worker.js';
+import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 
 /** The CLI's development default, so CLI processes and in-test workers and clients read each other's payloads. */
@@ -38,7 +38,7 @@ export interface TestStack {
   /** The worker's scheduled-jobs settings; unless given, reports go to a temporary directory stop() removes. */
   jobs: JobsConfig;
   logger: Logger;
-  worker: Worker;
+  worker: BankflowWorker;
   /** Stops the worker; `restartWorker` brings a fresh one up on the same task queue. */
   stopWorker(): Promise<void>;
   restartWorker(): Promise<void>;
@@ -150,7 +150,7 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       deployment: { name: taskQueue, buildId: required(testEnvKeys.buildId) },
     });
   /** Runs a worker and, once its version routes the queue's new runs, hands back its run. */
-  const startWorker = async (started: Worker): Promise<{ run: Promise<void> }> => {
+  const startWorker = async (started: BankflowWorker): Promise<{ run: Promise<void> }> => {
     const run = started.run();
     const version = started.options.workerDeploymentOptions?.version;
     if (version && temporal.routesByVersion !== false) {

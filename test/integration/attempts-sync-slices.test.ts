@@ -15,7 +15,10 @@ import {
 import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
-/** The bank's limit, which the worker is configured with too (BANK_RATE_LIMIT_PER_SECOND). */
+/**
+ * The background share of the worker's bank budget, where the sync's pages run: BANK_RATE_LIMIT_PER_SECOND twice
+ * this, half of it interactive (which this test leaves unused); the sandbox answers 429 past it.
+ */
 const limit = 20;
 
 /** Answered pages per second over the middle 80 % of them, past the first burst and before the tail. */
@@ -80,7 +83,7 @@ describe('syncRecurrenceAttempts in time slices, paced by the fleet-wide bank ra
   beforeAll(async () => {
     stack = await startTestStack({
       now: fixedNow,
-      bank: { requestsPerSecond: limit },
+      bank: { requestsPerSecond: 2 * limit, interactiveSharePercent: 50 },
       sandbox: { rateLimit: { requestsPerSecond: limit } },
     });
     requests = recordAttemptsListRequests(stack.sandbox);

@@ -73,7 +73,7 @@ describe("the merchant's reads come from what workflows published in their memo"
     const kept = [cashIn(), cashIn()];
     for (const event of kept) await deliverWebhook(stack.client, stack.taskQueue, event, undefined);
 
-    const { claimUnmatchedCashIns } = createUnmatchedEventActivities(stack.client);
+    const { claimUnmatchedCashIns } = createUnmatchedEventActivities(stack.client, stack.taskQueue);
     const claimed = await eventually(
       () => claimUnmatchedCashIns(endToEndId, 'payment:memo-test'),
       (events) => events.length === 2,

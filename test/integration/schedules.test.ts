@@ -282,7 +282,7 @@ describe('Schedules as code on the Temporal dev server', () => {
   });
 
   it('finds where a scheduled window starts, and says why when it cannot', async () => {
-    const { previousScheduledTime } = createScheduleActivities(stack.client);
+    const { previousScheduledTime } = createScheduleActivities(stack.client, stack.taskQueue);
     await applySchedules(ctx);
     const scheduleId = `${schedules.idPrefix}refund-report`;
     expect(await previousScheduledTime(scheduleId, '2026-03-02T09:00:00.000Z')).toBe(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { workflowIds } from '../../src/contract/ids.js';
+import { workerTaskQueues } from '../../src/contract/task-queues.js';
 import { authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
 import {
@@ -9,7 +10,7 @@ import {
   versionDrainage,
   type DeploymentTarget,
 } from '../../src/temporal/deployments.js';
-import { createBankflowWorker } from '../../src/worker.js';
+import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { enroll, eventually, newCustomer, payAndSettle, world, type Customer } from '../helpers/journey.js';
 import { runsOf } from '../../devkit/temporal/runs.js';
@@ -31,7 +32,7 @@ import {
  */
 describe('worker versioning: a rolling deploy from build A to build B', () => {
   let stack: TestStack;
-  let workerB: { worker: Worker; running: Promise<void>; connection: NativeConnection } | undefined;
+  let workerB: { worker: BankflowWorker; running: Promise<void>; connection: NativeConnection } | undefined;
 
   beforeAll(async () => {
     stack = await startTestStack({ receiver: true });
@@ -94,6 +95,20 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       deployment: { name: target.deploymentName, buildId: buildB },
     });
     workerB = { worker, running: worker.run(), connection };
+    // A version registers each of its task queues at its first poll there; promoting it is refused, and its
+    // deployment's record briefly unreadable, until all of them did, as a worker's own promotion waits for.
+    await eventually(
+      async () =>
+        (
+          await stack.client.connection.workflowService
+            .describeWorkerDeploymentVersion({
+              namespace: target.namespace,
+              deploymentVersion: { deploymentName: target.deploymentName, buildId: buildB },
+            })
+            .catch(() => undefined)
+        )?.workerDeploymentVersionInfo?.taskQueueInfos?.map((queue) => queue.name) ?? [],
+      (served) => workerTaskQueues(stack.taskQueue).every((queue) => served.includes(queue)),
+    );
     await eventually(
       () => listVersions(target),
       (versions) => versions.some((version) => version.buildId === buildB && version.pollers > 0),

@@ -5,6 +5,7 @@ import { bankActivity } from '../../src/activities/failures.js';
 import { toPage } from '../../src/bank/pagination.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import type { Activities } from '../../src/activities/index.js';
+import { workerTaskQueues } from '../../src/contract/task-queues.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { encryptionKeys, required } from '../helpers/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
@@ -78,28 +79,33 @@ export async function startModelWorld(): Promise<ModelWorld> {
     ),
   };
   const taskQueue = `model-${randomUUID()}`;
-  const worker = await Worker.create({
-    connection: stack.env.nativeConnection,
-    namespace: stack.env.namespace ?? 'default',
-    taskQueue,
-    activities,
-    dataConverter: bankflowDataConverter(encryptionKeys),
-    workflowBundle: { codePath: required(testEnvKeys.bundle) },
-    // Versioned as every bankflow worker: the workflow types declare a versioning behavior.
-    workerDeploymentOptions: {
-      version: { deploymentName: taskQueue, buildId: required(testEnvKeys.buildId) },
-      useWorkerVersioning: true,
-      defaultVersioningBehavior: 'PINNED',
-    },
-  });
-  const running = worker.run();
+  // The workflow queue's worker and the workload queues' (src/contract/task-queues.ts), each with the model banks.
+  const workers = await Promise.all(
+    workerTaskQueues(taskQueue).map((queue) =>
+      Worker.create({
+        connection: stack.env.nativeConnection,
+        namespace: stack.env.namespace ?? 'default',
+        taskQueue: queue,
+        activities,
+        dataConverter: bankflowDataConverter(encryptionKeys),
+        ...(queue === taskQueue ? { workflowBundle: { codePath: required(testEnvKeys.bundle) } } : {}),
+        // Versioned as every bankflow worker: the workflow types declare a versioning behavior.
+        workerDeploymentOptions: {
+          version: { deploymentName: taskQueue, buildId: required(testEnvKeys.buildId) },
+          useWorkerVersioning: true,
+          defaultVersioningBehavior: 'PINNED',
+        },
+      }),
+    ),
+  );
+  const running = Promise.all(workers.map((worker) => worker.run()));
   return {
     stack,
     taskQueue,
     paymentBank: (id, bank) => (payments.set(id, bank), bank),
     enrollmentBank: (id, bank) => (enrollments.set(id, bank), bank),
     async stop() {
-      worker.shutdown();
+      for (const worker of workers) worker.shutdown();
       await running;
       await stack.stop();
     },

@@ -335,6 +335,7 @@ describe('bank resources: each endpoint declared once, its client method and act
       bank,
       jobs: { reportsDir: '/nonexistent', metricsBankAccountIds: [] },
       temporal: new Client(),
+      taskQueue: 'bankflow',
     });
     expect(Object.keys(activities).sort()).toEqual(
       [...bankCallActivityNames, ...composedBankActivityNames, ...otherActivityNames].sort(),

@@ -10,6 +10,7 @@ import {
   secretVariables,
 } from '../../src/config.js';
 import { loadDevelopmentConfig } from '../../devkit/config.js';
+import { bankQueueRates } from '../../src/config/bank.js';
 import { withholdSecrets } from '../../src/config-secrets.js';
 import { temporalProfileVariables } from '../../src/config/temporal-profile.js';
 import { productionChecks } from '../../src/production-checks.js';
@@ -435,6 +436,27 @@ describe('production minimums for secrets and bounds for windows', () => {
       /TEMPORAL_MAX_CACHED_WORKFLOWS: must be at most 10000/,
     );
     expect(development({ WORKFLOW_THREAD_HEAP_MB: '1000000' })).toMatch(/WORKFLOW_THREAD_HEAP_MB: /);
+  });
+
+  it('splits BANK_RATE_LIMIT_PER_SECOND between the two bank queues, the interactive share first', () => {
+    const bank = (env: Record<string, string>) =>
+      bankQueueRates(loadConfig({ BANKFLOW_ENV: 'development', ...env }).bank);
+    expect(bank({})).toEqual({});
+    expect(bank({ BANK_RATE_LIMIT_PER_SECOND: '20' })).toEqual({ interactive: 10, background: 10 });
+    expect(bank({ BANK_RATE_LIMIT_PER_SECOND: '50', BANK_INTERACTIVE_SHARE_PERCENT: '30' })).toEqual({
+      interactive: 15,
+      background: 35,
+    });
+    const development = (env: Record<string, string>) => problemsOf({ BANKFLOW_ENV: 'development', ...env });
+    expect(development({ BANK_INTERACTIVE_SHARE_PERCENT: '100' })).toMatch(
+      /BANK_INTERACTIVE_SHARE_PERCENT: must be at most 99 \(each bank queue needs a share\)/,
+    );
+    expect(development({ BANK_INTERACTIVE_SHARE_PERCENT: '0' })).toMatch(
+      /BANK_INTERACTIVE_SHARE_PERCENT: must be at least 1/,
+    );
+    expect(development({ BANK_INTERACTIVE_SHARE_PERCENT: '12.5' })).toMatch(
+      /BANK_INTERACTIVE_SHARE_PERCENT: must be a whole number of percent/,
+    );
   });
 
   it('refuses BANKFLOW_ENV=test, which once skipped every production check', () => {

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { bankCallOptions, bankReadOptions, boundedBy } from '../activity-options.js';
+import { backgroundPriority } from '../../contract/task-queues.js';
+import { bankCallOptions, bankReadOptions, boundedBy, interactiveActivities } from '../activity-options.js';
 
 export type BankWrites = Pick<
   Activities,
@@ -8,11 +9,17 @@ export type BankWrites = Pick<
 >;
 
 /** The bank's writes an enrollment journey makes; the create carries the external id that makes a retry safe. */
-export const bank = proxyActivities<BankWrites>(bankCallOptions);
+export const bank = interactiveActivities<keyof BankWrites>(bankCallOptions);
 
 /** The same writes, given up once `deadline` (workflow time) passes: the end of the step the customer is in. */
 export const boundedWrites = (deadline: number) =>
-  proxyActivities<BankWrites>(boundedBy(bankCallOptions, deadline, Date.now()));
+  interactiveActivities<keyof BankWrites>(boundedBy(bankCallOptions, deadline, Date.now()));
 
-/** The bank's reads, retried briefly: a read that waits minutes would keep the journey from its next hint. */
-export const bankReads = proxyActivities<Pick<Activities, 'listEnrollments'>>(bankReadOptions);
+/**
+ * The bank's reads, the enrollment's polls (background), retried briefly: a read that waits minutes would keep
+ * the journey from its next hint.
+ */
+export const bankReads = proxyActivities<Pick<Activities, 'listEnrollments'>>({
+  ...bankReadOptions,
+  priority: backgroundPriority.journeyPoll,
+});

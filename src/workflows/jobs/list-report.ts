@@ -7,26 +7,31 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { centsToReais, emptyTotals, mergeTotals } from '../../reports/totals.js';
-import { bankCallOptions, outageRetry } from '../activity-options.js';
+import { backgroundPriority } from '../../contract/task-queues.js';
+import { bankCallOptions, internalActivities, outageRetry } from '../activity-options.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
 import { type JobWindowInput } from '../../contract/jobs.js';
 import type { ListReportJob, ReportProgress, ReportSummary } from '../../contract/jobs.js';
 import { jobStatuses } from '../../contract/jobs.js';
 
-const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>(bankCallOptions);
+const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>({
+  ...bankCallOptions,
+  priority: backgroundPriority.bulkPage,
+});
 
 /** Writing to the report sink (disk or bucket): retried with backoff while it is full or unreachable. */
 const sinkWriteOptions: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
   retry: outageRetry,
 };
-const { discardReportStaging } = proxyActivities<Pick<Activities, 'discardReportStaging'>>(sinkWriteOptions);
+const { discardReportStaging } =
+  internalActivities<Pick<Activities, 'discardReportStaging'>>(sinkWriteOptions);
 /**
  * The writer heartbeats after every staged page it reads: a worker that dies mid-report is noticed within the
  * heartbeat timeout, and another worker (reaching the same sink) writes the report again from the start.
  */
-const { writeListReport } = proxyActivities<Pick<Activities, 'writeListReport'>>({
+const { writeListReport } = internalActivities<Pick<Activities, 'writeListReport'>>({
   ...sinkWriteOptions,
   heartbeatTimeout: '30 seconds',
 });

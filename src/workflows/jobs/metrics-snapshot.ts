@@ -6,7 +6,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { bankCallOptions, outageRetry } from '../activity-options.js';
+import { backgroundPriority } from '../../contract/task-queues.js';
+import { bankCallOptions, internalActivities, outageRetry } from '../activity-options.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
 import { bankRefusal } from '../shared/bank-failure.js';
 import { completeJobWindow, resolveJobWindow, type ResolvedWindow } from '../shared/schedule-window.js';
@@ -14,8 +15,15 @@ import { type JobWindowInput } from '../../contract/jobs.js';
 import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from '../../contract/jobs.js';
 import { jobStatuses } from '../../contract/jobs.js';
 
-const bank = proxyActivities<Pick<Activities, 'getMetrics' | 'metricsAccounts'>>(bankCallOptions);
-const { storeMetricsSnapshot } = proxyActivities<Pick<Activities, 'storeMetricsSnapshot'>>({
+const bank = {
+  getMetrics: proxyActivities<Pick<Activities, 'getMetrics'>>({
+    ...bankCallOptions,
+    priority: backgroundPriority.bulkPage,
+  }).getMetrics,
+  /** The worker's configuration, no bank call. */
+  metricsAccounts: internalActivities<Pick<Activities, 'metricsAccounts'>>(bankCallOptions).metricsAccounts,
+};
+const { storeMetricsSnapshot } = internalActivities<Pick<Activities, 'storeMetricsSnapshot'>>({
   startToCloseTimeout: '1 minute',
   retry: outageRetry,
 });

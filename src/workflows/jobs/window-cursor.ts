@@ -4,13 +4,12 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  proxyActivities,
   setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { temporalCallOptions } from '../activity-options.js';
+import { internalActivities, temporalCallOptions } from '../activity-options.js';
 import { memoKeys } from '../../contract/memo.js';
 import { publishToMemo } from '../shared/published-memo.js';
 import {
@@ -21,7 +20,8 @@ import {
 } from '../../contract/window-cursor.js';
 import { catchingUp, WindowCursor, type Answer } from './window-cursor-state.js';
 
-const temporal = proxyActivities<Pick<Activities, 'jobRunIsOpen' | 'catchUpWindowEnd'>>(temporalCallOptions);
+const temporal =
+  internalActivities<Pick<Activities, 'jobRunIsOpen' | 'catchUpWindowEnd'>>(temporalCallOptions);
 
 /** While claims wait, how often the run holding the window is checked for having ended without completing it. */
 const holderCheckInterval = '1 minute';

@@ -1,8 +1,15 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { paymentTimings, type PaymentInput } from '../../contract/payment.js';
-import { bankCallOptions, bankReadOptions, boundedBy } from '../activity-options.js';
+import { backgroundPriority } from '../../contract/task-queues.js';
+import {
+  bankCallOptions,
+  bankReadOptions,
+  boundedBy,
+  interactiveActivities,
+  internalActivities,
+} from '../activity-options.js';
 
 type BankWrites = Pick<
   Activities,
@@ -11,10 +18,21 @@ type BankWrites = Pick<
 type BankReads = Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>;
 
 /** The bank's writes a payment journey makes: each carries what makes a retry safe (external id, one payment). */
-export const bank = proxyActivities<BankWrites>(bankCallOptions);
+export const bank = interactiveActivities<keyof BankWrites>(bankCallOptions);
 
-/** The bank's reads, retried briefly: a read that waits minutes would keep the journey from its next hint. */
-export const bankReads = proxyActivities<BankReads>(bankReadOptions);
+/**
+ * The bank's reads: the enrollment check the start waits on is interactive, the payment's polls background.
+ * Each `options` retries briefly: a read that waits minutes would keep the journey from its next hint.
+ */
+const readsWith = (options: ActivityOptions): BankReads => ({
+  listEnrollments: interactiveActivities<'listEnrollments'>(options).listEnrollments,
+  getBiometricPayment: proxyActivities<Pick<BankReads, 'getBiometricPayment'>>({
+    ...options,
+    priority: backgroundPriority.journeyPoll,
+  }).getBiometricPayment,
+});
+
+export const bankReads = readsWith(bankReadOptions);
 
 /** The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. */
 export interface BankCalls {
@@ -23,8 +41,8 @@ export interface BankCalls {
 }
 
 export const boundedCalls = (deadline: number): BankCalls => ({
-  bank: proxyActivities<BankWrites>(boundedBy(bankCallOptions, deadline, Date.now())),
-  bankReads: proxyActivities<BankReads>(boundedBy(bankReadOptions, deadline, Date.now())),
+  bank: interactiveActivities<keyof BankWrites>(boundedBy(bankCallOptions, deadline, Date.now())),
+  bankReads: readsWith(boundedBy(bankReadOptions, deadline, Date.now())),
 });
 
 /** Runs started before the `bounded-bank-calls` patch: the calls are retried for as long as the bank is away. */
@@ -33,7 +51,7 @@ export const unboundedCalls: BankCalls = { bank, bankReads };
 /** Temporal's own records: the claim on the cash-ins of the payment's end-to-end id (and, for runs started
  * before the `cash-in-holder` patch, the cash-in events the receiver kept as unmatched). */
 export const temporal =
-  proxyActivities<Pick<Activities, 'claimCashIns' | 'claimUnmatchedCashIns'>>(bankCallOptions);
+  internalActivities<Pick<Activities, 'claimCashIns' | 'claimUnmatchedCashIns'>>(bankCallOptions);
 
 /** The payment the bank is asked to create; its external id makes a retried create answer the same payment. */
 export const createRequest = (input: PaymentInput) => ({

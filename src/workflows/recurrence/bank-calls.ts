@@ -2,15 +2,18 @@ import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporali
 import type { Activities } from '../../activities/index.js';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
-import { bankCallOptions } from '../activity-options.js';
+import { backgroundPriority } from '../../contract/task-queues.js';
+import { bankCallOptions, interactiveActivities } from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
 
-const bank = proxyActivities<Pick<Activities, 'generateRecurrence'>>(bankCallOptions);
+/** The merchant's request waits on the bank's answer. */
+const bank = interactiveActivities<'generateRecurrence'>(bankCallOptions);
 
 /** A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on it. */
 const reads = proxyActivities<Pick<Activities, 'getCollectionAttempt'>>({
   ...bankCallOptions,
   retry: { ...bankCallOptions.retry, maximumAttempts: 3 },
+  priority: backgroundPriority.journeyPoll,
 });
 
 /** The bank's refusal as the failure the workflow ends with, naming the bank's failure type. */

@@ -6,12 +6,11 @@ import {
   isCancellation,
   log,
   patched,
-  proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { temporalCallOptions } from '../activity-options.js';
+import { internalActivities, temporalCallOptions } from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
 import type { JobWindow, JobWindowInput } from '../../contract/jobs.js';
 import {
@@ -39,7 +38,7 @@ const scheduledStartTime = defineSearchAttributeKey(
 const scheduledById = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
 
 const { previousScheduledTime, claimJobWindow, catchUpWindowEnd } =
-  proxyActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow' | 'catchUpWindowEnd'>>(
+  internalActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow' | 'catchUpWindowEnd'>>(
     temporalCallOptions,
   );
 

@@ -1,5 +1,6 @@
 import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { backgroundPriority } from '../../contract/task-queues.js';
 import { bankReadOptions } from '../activity-options.js';
 import { attemptsPageOptions, defaultPagesPerSliceRun } from './settings.js';
 import {
@@ -16,8 +17,10 @@ import { addCounted, addPage, emptySummary } from './attempts-summary.js';
  * One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. A bank
  * read's short start-to-close also bounds the wait for a task a stopping worker lost in transit (decisions.md).
  */
-const { fetchAttemptsSlicePage } =
-  proxyActivities<Pick<Activities, 'fetchAttemptsSlicePage'>>(bankReadOptions);
+const { fetchAttemptsSlicePage } = proxyActivities<Pick<Activities, 'fetchAttemptsSlicePage'>>({
+  ...bankReadOptions,
+  priority: backgroundPriority.bulkPage,
+});
 /** Signalling calls Temporal, not the bank: a local activity, outside the bank's rate limit. */
 const { deliverSyncedAttempts } =
   proxyLocalActivities<Pick<Activities, 'deliverSyncedAttempts'>>(attemptsPageOptions);

@@ -11,7 +11,8 @@ import type { Activities } from '../../activities/index.js';
 import { jobIds } from '../../contract/jobs.js';
 import { searchAttributes } from '../../contract/search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
-import { temporalCallOptions } from '../activity-options.js';
+import { backgroundPriority } from '../../contract/task-queues.js';
+import { internalActivities, temporalCallOptions } from '../activity-options.js';
 import {
   attemptsPageOptions,
   attemptsPagesActivityOptions,
@@ -30,12 +31,13 @@ import { addCounted, addPage, emptySummary } from './attempts-summary.js';
 import { jobStatuses } from '../../contract/jobs.js';
 
 /** Pages of a serial sync: a queued activity that heartbeats its cursor (settings.ts). */
-const { deliverAttemptsPages } = proxyActivities<Pick<Activities, 'deliverAttemptsPages'>>(
-  attemptsPagesActivityOptions,
-);
+const { deliverAttemptsPages } = proxyActivities<Pick<Activities, 'deliverAttemptsPages'>>({
+  ...attemptsPagesActivityOptions,
+  priority: backgroundPriority.bulkPage,
+});
 /** Reads and writes the report sink, no bank call. */
 const { summarizeAttemptsSyncRecurrences } =
-  proxyActivities<Pick<Activities, 'summarizeAttemptsSyncRecurrences'>>(temporalCallOptions);
+  internalActivities<Pick<Activities, 'summarizeAttemptsSyncRecurrences'>>(temporalCallOptions);
 
 /**
  * Pages as local activities (runs started before attemptsSyncBoundedPatch): they run in the worker that runs the workflow, with no trip through a task queue
