@@ -8,7 +8,7 @@ import type { BankConfig, JobsConfig } from './config.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
-import { withWorkflowThreadHeap, type WorkflowThreadHeap } from './temporal/workflow-thread-heap.js';
+import { stickyQueueScheduleToStartTimeout } from './temporal/worker-defaults.js';
 import type { Tracing } from './tracing/setup.js';
 import {
   tracingActivityInterceptor,
@@ -46,8 +46,6 @@ export interface BankflowWorkerOptions {
     WorkerOptions,
     'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'
   >;
-  /** The V8 heap of the SDK's workflow thread; V8's defaults, sized from the machine's memory, when unset. */
-  workflowThreadHeap?: WorkflowThreadHeap;
 }
 
 /**
@@ -122,7 +120,8 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
         useWorkerVersioning: true,
         defaultVersioningBehavior: 'PINNED',
       },
+      stickyQueueScheduleToStartTimeout,
       ...options.tuning,
     });
-  return options.workflowThreadHeap ? withWorkflowThreadHeap(options.workflowThreadHeap, create) : create();
+  return create();
 }
