@@ -50,6 +50,12 @@ async function steady(pid: number, measureMs: number): Promise<SteadyState> {
 }
 
 /**
+ * The worker's heaps as deployment.md sizes a worker for the 300 MB target: node's own arguments cap both V8 heaps
+ * (the main thread's and the workflow thread's), and the workflow cache is sized from that cap.
+ */
+export const footprintWorkerNodeArgs = ['--max-old-space-size=128', '--max-semi-space-size=2'];
+
+/**
  * Benchmark 4: a `bankflow worker` process, idle, then holding each level's number of open payments that wait for
  * their customer's consent and the bank's webhooks (the merchant's own polling settings push bank polls past the
  * measurement). One process climbs every level, as a worker's load grows.
@@ -60,7 +66,7 @@ export async function benchFootprint(
   settings: FootprintSettings,
   progress: (line: string) => void,
 ): Promise<FootprintResult> {
-  const worker = await startChildWorker(stack, `bench-footprint-${Date.now()}`);
+  const worker = await startChildWorker(stack, `bench-footprint-${Date.now()}`, footprintWorkerNodeArgs);
   try {
     const quiet = () => waitUntilQuiet(() => sampleProcess(worker.pid), { share: 0.05, timeoutMs: 60_000 });
     await quiet();

@@ -151,12 +151,19 @@ export interface ChildWorker extends BankflowProcess {
   taskQueue: string;
 }
 
-/** `bankflow worker` on a task queue of its own, reaching the bench stack. */
-export async function startChildWorker(stack: BenchStack, taskQueue: string): Promise<ChildWorker> {
+/**
+ * `bankflow worker` on a task queue of its own, reaching the bench stack; `nodeArgs` come before the stack's own,
+ * so `--worker-heap-mb` still wins.
+ */
+export async function startChildWorker(
+  stack: BenchStack,
+  taskQueue: string,
+  nodeArgs: string[] = [],
+): Promise<ChildWorker> {
   const worker = await startBankflowProcess({
     command: 'worker',
     env: stack.processEnv(taskQueue),
-    nodeArgs: stack.workerNodeArgs,
+    nodeArgs: [...nodeArgs, ...stack.workerNodeArgs],
     logFile: path.join(stack.workDir, `worker-${taskQueue}.log`),
     ready: /"worker running"/,
   });

@@ -41,8 +41,7 @@ payment journey, whose rounds are short, runs twice as many). --quick is a smoke
 children with --cpu-prof and keeps their profiles with the logs (profile this process itself with
 \`node --cpu-prof --import tsx bench/run.ts\`). --worker-heap-mb caps the V8 heap of the \`bankflow worker\` children
 (--max-old-space-size), as an operator would. --results-dir writes the JSON there instead of bench/results/.
-The worker settings TEMPORAL_MAX_CACHED_WORKFLOWS, WORKFLOW_THREAD_HEAP_MB, WORKFLOW_THREAD_SEMI_SPACE_MB and
-WORKER_HEAP_GROWING_PERCENT, when set in the environment, reach every \`bankflow worker\` child.`);
+TEMPORAL_MAX_CACHED_WORKFLOWS, when set in the environment, reaches every \`bankflow worker\` child.`);
   process.exit(0);
 }
 

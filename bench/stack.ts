@@ -85,12 +85,7 @@ export interface BenchStack {
 }
 
 /** The worker settings an operator tunes; set in the bench's environment, they reach every bankflow child. */
-const workerTuningKeys = [
-  'TEMPORAL_MAX_CACHED_WORKFLOWS',
-  'WORKFLOW_THREAD_HEAP_MB',
-  'WORKFLOW_THREAD_SEMI_SPACE_MB',
-  'WORKER_HEAP_GROWING_PERCENT',
-] as const;
+const workerTuningKeys = ['TEMPORAL_MAX_CACHED_WORKFLOWS'] as const;
 
 const workerTuning = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(workerTuningKeys.flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
@@ -191,8 +186,7 @@ export async function startBenchStack(
     const reportsDir = path.join(workDir, 'reports');
     mkdirSync(reportsDir, { recursive: true });
     const skeletonQueue = `bench-skeleton-${randomUUID()}`;
-    // As `bankflow worker` runs at default settings: its workflow cache and its workflow thread's heap. One after
-    // the other, so that heap is the bankflow worker's only.
+    // As `bankflow worker` runs at default settings: its workflow cache sized from this process's heap limit.
     const worker = await createBankflowWorker({
       connection: workerConnection,
       namespace,
@@ -202,7 +196,6 @@ export async function startBenchStack(
       encryptionKeys,
       logger,
       tuning: { maxCachedWorkflows: config.temporal.maxCachedWorkflows },
-      workflowThreadHeap: config.temporal.workflowThreadHeap,
       deployment: { name: taskQueue },
     });
     const skeletonWorker = await Worker.create({

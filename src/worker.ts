@@ -10,7 +10,7 @@ import { interactiveBankCalls, workloadTaskQueue, type Workload } from './contra
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
-import { withWorkflowThreadHeap, type WorkflowThreadHeap } from './temporal/workflow-thread-heap.js';
+import { stickyQueueScheduleToStartTimeout } from './temporal/worker-defaults.js';
 import type { Tracing } from './tracing/setup.js';
 import {
   tracingActivityInterceptor,
@@ -49,8 +49,6 @@ export interface BankflowWorkerOptions {
     WorkerOptions,
     'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'
   >;
-  /** The V8 heap of the SDK's workflow thread; V8's defaults, sized from the machine's memory, when unset. */
-  workflowThreadHeap?: WorkflowThreadHeap;
 }
 
 /**
@@ -163,22 +161,6 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
       defaultVersioningBehavior: 'PINNED',
     },
   } satisfies Partial<WorkerOptions>;
-  const create = () =>
-    Worker.create({
-      ...common,
-      taskQueue: workloadTaskQueue(options.taskQueue, 'background'),
-      // Every activity, so one a run scheduled here before the workload queues existed still runs, paced.
-      activities,
-      sinks: workflowSpanSinks(options.tracing),
-      // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
-      // together; the other bank queue takes the rest of the bank's budget (docs/decisions.md).
-      maxTaskQueueActivitiesPerSecond: rates.background,
-      // An activity dispatched eagerly in a workflow task's answer skips the queue's rate limit; the SDK already
-      // skips eager dispatch on a rate-limited queue, and this says so whatever the SDK's version.
-      maxEagerActivityReservationsPerWorkflowTask: 0,
-      workflowBundle: code.workflowBundle,
-      ...options.tuning,
-    });
   const activityWorker = (workload: Workload, served: (name: string) => boolean, rate?: number) =>
     Worker.create({
       ...common,
@@ -191,9 +173,22 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
     });
   const interactive = new Set<string>(interactiveBankCalls);
   return new BankflowWorker({
-    background: await (options.workflowThreadHeap
-      ? withWorkflowThreadHeap(options.workflowThreadHeap, create)
-      : create()),
+    background: await Worker.create({
+      ...common,
+      taskQueue: workloadTaskQueue(options.taskQueue, 'background'),
+      // Every activity, so one a run scheduled here before the workload queues existed still runs, paced.
+      activities,
+      sinks: workflowSpanSinks(options.tracing),
+      // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
+      // together; the other bank queue takes the rest of the bank's budget (docs/decisions.md).
+      maxTaskQueueActivitiesPerSecond: rates.background,
+      // An activity dispatched eagerly in a workflow task's answer skips the queue's rate limit; the SDK already
+      // skips eager dispatch on a rate-limited queue, and this says so whatever the SDK's version.
+      maxEagerActivityReservationsPerWorkflowTask: 0,
+      workflowBundle: code.workflowBundle,
+      stickyQueueScheduleToStartTimeout,
+      ...options.tuning,
+    }),
     interactive: await activityWorker('interactive', (name) => interactive.has(name), rates.interactive),
     internal: await activityWorker('internal', (name) => !bankCalls.has(name)),
   });

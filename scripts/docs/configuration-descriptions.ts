@@ -33,27 +33,11 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   },
   TEMPORAL_MAX_CACHED_WORKFLOWS: {
     meaning:
-      'workflows a worker keeps in memory between tasks (about 0.3 MB each); an evicted one replays its history on ' +
-      'its next task; `0` disables the cache. Size it to the workflows in flight at once: with 100 payments under ' +
-      "way, a cache of 50 took the worker's CPU per payment from 68 to 227 ms, a replay of a settled payment's " +
-      'history costing about 47 ms ([performance.md](performance.md))',
-  },
-  WORKFLOW_THREAD_HEAP_MB: {
-    meaning:
-      "V8's old-generation cap of the worker's workflow thread (the SDK's thread that runs every workflow), so V8 " +
-      'collects evicted workflows instead of growing its heap; the main thread keeps the heap node started with ' +
-      '(`NODE_OPTIONS`, [decisions.md](decisions.md))',
-    unset: '64 MB plus 1 MB per cached workflow (`TEMPORAL_MAX_CACHED_WORKFLOWS`): 114 MB by default',
-  },
-  WORKER_HEAP_GROWING_PERCENT: {
-    meaning:
-      "how far a worker process's V8 heaps (its main thread's too) grow past what their last full collection kept " +
-      "before V8 collects again (`--heap-growing-percent`); `0` leaves V8's own factor, up to 4x the live heap",
-  },
-  WORKFLOW_THREAD_SEMI_SPACE_MB: {
-    meaning:
-      "V8's cap on each half of the workflow thread's young generation (`--max-semi-space-size`); V8's own " +
-      'default here is 16',
+      'workflows a worker keeps in memory between tasks (0.1 to 0.3 MB each); an evicted one replays its history ' +
+      'on its next task (80 to 100 ms for a settled payment); `0` disables the cache. Size the heap rather than the cache: ' +
+      "`NODE_OPTIONS=--max-old-space-size=<MB>` caps each of the worker's two V8 heaps, the workflow thread's " +
+      'included, and the cache follows ([performance.md](performance.md))',
+    unset: "1 MB a workflow in half the V8 heap limit: 67 at a 128 MB heap, 2,072 at V8's own 4 GB",
   },
   TEMPORAL_DEPLOYMENT_NAME: {
     meaning:

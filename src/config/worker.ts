@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { versionPromotions, type WorkerDeployment } from '../temporal/worker-deployment.js';
-import type { WorkflowThreadHeap } from '../temporal/workflow-thread-heap.js';
+import { cachedWorkflowsBounds, cachedWorkflowsForHeap } from '../temporal/worker-defaults.js';
 import { optionalPort, optionalText, type Parsed } from './fields.js';
 import type { GeneralEnv } from './general.js';
 import type { TemporalConnectionEnv } from './temporal-connection.js';
@@ -9,25 +9,18 @@ import type { TemporalConnectionEnv } from './temporal-connection.js';
 export const workerVariables = {
   /**
    * Workflows a worker keeps in memory between their tasks; an evicted one replays its history on its next
-   * task. The SDK's default, sized from the heap limit (about 2,300 here), lets a worker with many waiting
-   * payments grow to gigabytes (docs/performance.md).
+   * task. Unset, sized from the V8 heap limit (`NODE_OPTIONS=--max-old-space-size`): 1 MB per workflow in half
+   * the heap (docs/performance.md).
    */
   TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce
     .number()
     .int()
     .nonnegative()
-    .max(10_000, { message: 'must be at most 10000 (about 0.3 MB each)' })
+    .max(cachedWorkflowsBounds.max, {
+      message: `must be at most ${cachedWorkflowsBounds.max} (about 0.3 MB each)`,
+    })
     .refine((value) => value !== 1, { message: 'must be 0 (no cache) or at least 2' })
-    .default(50),
-  /**
-   * V8's old-generation cap of the worker's workflow thread, MB; unset, 64 MB plus 1 MB per cached workflow.
-   * A cap close to what the thread holds makes V8 collect evicted workflows instead of growing the heap.
-   */
-  WORKFLOW_THREAD_HEAP_MB: z.coerce.number().int().min(32).max(16_384).optional(),
-  /** V8's cap on each half of the workflow thread's young generation, MB (V8's own default here: 16). */
-  WORKFLOW_THREAD_SEMI_SPACE_MB: z.coerce.number().int().min(1).max(64).default(2),
-  /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 leaves V8's own factor. */
-  WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
+    .optional(),
   /**
    * Where workers serve Prometheus metrics (the Temporal SDK's own, and bankflow's bank calls; each off when its
    * port is unset), and the receiver its WEBHOOK_INTERNAL_PORT.
@@ -53,10 +46,6 @@ export type WorkerEnv = Parsed<typeof workerVariables>;
 export interface WorkerConfig {
   /** Workflows a worker keeps cached; 0 disables the cache. */
   maxCachedWorkflows: number;
-  /** The V8 heap of the worker's workflow thread. */
-  workflowThreadHeap: WorkflowThreadHeap;
-  /** How far a worker's heaps grow past their live size before V8 collects, percent; 0 is V8's own factor. */
-  heapGrowingPercent: number;
   /** The Worker Deployment the worker belongs to, and when it promotes its own version. */
   deployment: WorkerDeployment;
   /** Prometheus endpoints of a worker process; each off when its port is unset. */
@@ -67,12 +56,7 @@ export function workerConfig(
   env: WorkerEnv & Pick<GeneralEnv, 'BANKFLOW_ENV'> & Pick<TemporalConnectionEnv, 'TEMPORAL_TASK_QUEUE'>,
 ): WorkerConfig {
   return {
-    maxCachedWorkflows: env.TEMPORAL_MAX_CACHED_WORKFLOWS,
-    workflowThreadHeap: {
-      oldSpaceMb: env.WORKFLOW_THREAD_HEAP_MB ?? 64 + env.TEMPORAL_MAX_CACHED_WORKFLOWS,
-      semiSpaceMb: env.WORKFLOW_THREAD_SEMI_SPACE_MB,
-    },
-    heapGrowingPercent: env.WORKER_HEAP_GROWING_PERCENT,
+    maxCachedWorkflows: env.TEMPORAL_MAX_CACHED_WORKFLOWS ?? cachedWorkflowsForHeap(),
     deployment: {
       name: env.TEMPORAL_DEPLOYMENT_NAME ?? env.TEMPORAL_TASK_QUEUE,
       promotion: env.WORKER_VERSION_PROMOTION ?? (env.BANKFLOW_ENV === 'development' ? 'always' : 'never'),

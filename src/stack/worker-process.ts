@@ -2,7 +2,6 @@ import type { WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
-import { limitHeapGrowth } from '../temporal/heap-growth.js';
 import { installTemporalRuntime, sdkMetricsBindAddress } from '../temporal/runtime.js';
 import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js';
 import type { Tracing } from '../tracing/setup.js';
@@ -29,7 +28,6 @@ export async function startWorker(
   tracing?: Tracing,
   workflowBundle?: WorkerOptions['workflowBundle'],
 ): Promise<RunningWorker> {
-  limitHeapGrowth(temporal.heapGrowingPercent);
   const metricsConfig = temporal.metrics;
   installTemporalRuntime(
     logger,
@@ -54,7 +52,6 @@ export async function startWorker(
     metrics: metricsServer ? metrics : undefined,
     tracing,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
-    workflowThreadHeap: temporal.workflowThreadHeap,
     workflowBundle,
     deployment: { name: temporal.deployment.name },
   });

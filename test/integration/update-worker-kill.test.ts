@@ -1,10 +1,8 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { startCliProcess, terminate, type CliProcess } from '../../bench/chaos/cli-process.js';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import { authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
@@ -16,6 +14,7 @@ import { recordHistory } from '../helpers/replay.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
 import { workerProcessEnv } from '../helpers/cli-env.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
+import { workerProcesses } from '../helpers/worker-processes.js';
 import { testEnvKeys } from '../setup/shared.js';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -49,36 +48,18 @@ describe('an update accepted together with other events, after the worker that a
   const tempDir = tempDirs('bankflow-update-kill-');
   let stack: TestStack;
   let logDir: string;
-  let log: WriteStream;
-  const workers: CliProcess[] = [];
-
-  const startWorker = async () => {
-    const worker = startCliProcess(
-      ['worker'],
-      workerProcessEnv(stack, { BANKFLOW_DATA_DIR: path.join(logDir, 'data') }),
-      log,
-      'worker running',
-    );
-    workers.push(worker);
-    await worker.ready;
-    return worker;
-  };
-
-  const kill = async (worker: CliProcess) => {
-    worker.child.kill('SIGKILL');
-    await worker.exited;
-  };
+  const workers = workerProcesses(() => path.join(logDir, 'workers.log'));
+  const startWorker = () =>
+    workers.start(workerProcessEnv(stack, { BANKFLOW_DATA_DIR: path.join(logDir, 'data') }));
 
   beforeAll(async () => {
     stack = await startTestStack();
     await stack.stopWorker();
     logDir = tempDir();
-    log = createWriteStream(path.join(logDir, 'workers.log'));
   });
 
   afterAll(async () => {
-    await Promise.all(workers.map((worker) => terminate(worker, 5_000)));
-    await new Promise((resolve) => log?.end(resolve));
+    await workers.stopAll();
     await stack?.stop();
   });
 
@@ -98,7 +79,7 @@ describe('an update accepted together with other events, after the worker that a
       { polling },
     );
     const { workflowId } = created;
-    await kill(first);
+    await workers.kill(first);
 
     // With no worker running: the merchant's authorize waits for a worker, a webhook arrives, the poll timer fires.
     const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
@@ -123,7 +104,7 @@ describe('an update accepted together with other events, after the worker that a
       events.filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
     const second = await startWorker();
     while (acceptedUpdates(await eventsOf(stack.client, workflowId)).length < 2) await sleep(20);
-    await kill(second);
+    await workers.kill(second);
 
     // The task that accepted the update also took the fired timer and the webhook.
     const events = await eventsOf(stack.client, workflowId);

@@ -435,7 +435,6 @@ describe('production minimums for secrets and bounds for windows', () => {
     expect(development({ TEMPORAL_MAX_CACHED_WORKFLOWS: '1000000' })).toMatch(
       /TEMPORAL_MAX_CACHED_WORKFLOWS: must be at most 10000/,
     );
-    expect(development({ WORKFLOW_THREAD_HEAP_MB: '1000000' })).toMatch(/WORKFLOW_THREAD_HEAP_MB: /);
   });
 
   it('splits BANK_RATE_LIMIT_PER_SECOND between the two bank queues, the interactive share first', () => {

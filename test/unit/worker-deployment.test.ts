@@ -7,8 +7,6 @@ import { problemsOf } from '../helpers/config-env.js';
 
 const workerEnv = (overrides: Partial<WorkerEnv> = {}): WorkerEnv => ({
   TEMPORAL_MAX_CACHED_WORKFLOWS: 50,
-  WORKFLOW_THREAD_SEMI_SPACE_MB: 2,
-  WORKER_HEAP_GROWING_PERCENT: 50,
   METRICS_HOST: '127.0.0.1',
   TEMPORAL_DEPLOYMENT_NAME: undefined,
   ...overrides,
