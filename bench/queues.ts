@@ -96,7 +96,9 @@ export async function benchQueues(
   const shares = bankQueueRates(settings) as QueuesResult['shares'];
   const sandbox = await startBenchSandbox(stack.logger, {
     journey: true,
-    rateLimit: { requestsPerSecond: settings.requestsPerSecond },
+    // The budget's own shape: a token bucket of one second's worth, like Temporal's queue limiter, so a call
+    // beyond the budget is answered 429 and counted.
+    rateLimit: { requestsPerSecond: settings.requestsPerSecond, burst: settings.requestsPerSecond },
   });
   const temporal = await startOnePartitionTemporal();
   const taskQueue = `bench-queues-${Date.now()}`;
