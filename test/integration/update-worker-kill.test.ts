@@ -21,6 +21,11 @@ const EventType = temporal.api.enums.v1.EventType;
 
 /** The poll interval of the payment under test: its timer must fire while no worker runs. */
 const polling = { firstPollAfterMs: 1_000, maxPollIntervalMs: 1_000 };
+/**
+ * This stack has no receiver, so the settled payment's Pix cash-in never comes: its wait ends in 2 s (as
+ * payAndSettle's) rather than the minute a production run gives it.
+ */
+const cashInWaitMs = 2_000;
 
 async function historyOf(client: Client, workflowId: string) {
   return client.workflow.getHandle(workflowId).fetchHistory();
@@ -76,7 +81,7 @@ describe('an update accepted together with other events, after the worker that a
         description: 'Pedido 1234',
         ...world(stack),
       },
-      { polling },
+      { polling, cashInWaitMs },
     );
     const { workflowId } = created;
     await workers.kill(first);
