@@ -2,7 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { tsToMs } from '@temporalio/common/lib/time.js';
 import { bankQueueRates } from '../../src/config/bank.js';
 import { pollStretchFactor } from '../../src/contract/polling.js';
-import { startOpenPayments } from '../helpers/open-payments.js';
+import { startOpenPayments } from '../../bench/open-payments.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 const EventType = temporal.api.enums.v1.EventType;

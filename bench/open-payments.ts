@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { workflowIds } from '../../src/contract/ids.js';
+import { workflowIds } from '../src/contract/ids.js';
 import {
   initialPaymentState,
   paymentWorkflowType,
   type PaymentInput,
   type PaymentJourney,
-} from '../../src/contract/payment.js';
-import type { PollingSettings } from '../../src/contract/polling.js';
+} from '../src/contract/payment.js';
+import type { PollingSettings } from '../src/contract/polling.js';
 
 /**
  * A payment the bank holds in processing, started as the run a continue-as-new would hand it to: no WebAuthn
@@ -49,15 +49,22 @@ function processingInput(processingSince: Date, polling?: PollingSettings): Paym
   return { ...input, resume: { journey, replies: {} } };
 }
 
-/** Starts `count` payments in processing since `processingSince`, a few at a time; answers their workflow ids. */
+/**
+ * Starts `count` payments in processing since `processingSince`, 50 at a time, at most `perSecond` a second when
+ * given; answers their workflow ids.
+ */
 export async function startOpenPayments(
   client: Client,
   taskQueue: string,
-  options: { count: number; processingSince: Date; polling?: PollingSettings },
+  options: { count: number; processingSince: Date; polling?: PollingSettings; perSecond?: number },
 ): Promise<string[]> {
   const ids: string[] = [];
   const batch = 50;
+  const began = Date.now();
   for (let first = 0; first < options.count; first += batch) {
+    const due =
+      options.perSecond === undefined ? 0 : began + (first * 1_000) / options.perSecond - Date.now();
+    if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
     const inputs = Array.from({ length: Math.min(batch, options.count - first) }, () =>
       processingInput(options.processingSince, options.polling),
     );
