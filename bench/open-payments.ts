@@ -50,8 +50,8 @@ function processingInput(processingSince: Date, polling?: PollingSettings): Paym
 }
 
 /**
- * Starts `count` payments in processing since `processingSince`, 50 at a time, at most `perSecond` a second when
- * given; answers their workflow ids.
+ * Starts `count` payments in processing since `processingSince`, 50 at a time, or `perSecond` a second (one
+ * second's worth at a time) when given; answers their workflow ids.
  */
 export async function startOpenPayments(
   client: Client,
@@ -59,7 +59,7 @@ export async function startOpenPayments(
   options: { count: number; processingSince: Date; polling?: PollingSettings; perSecond?: number },
 ): Promise<string[]> {
   const ids: string[] = [];
-  const batch = 50;
+  const batch = options.perSecond === undefined ? 50 : Math.max(1, Math.floor(options.perSecond));
   const began = Date.now();
   for (let first = 0; first < options.count; first += batch) {
     const due =

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { temporal as proto } from '@temporalio/proto';
 import { tsToMs } from '@temporalio/common/lib/time.js';
 import { bankQueueRates } from '../src/config/bank.js';
 import { paymentTimings } from '../src/contract/payment.js';
@@ -10,8 +9,6 @@ import { startOnePartitionTemporal } from './parallel-sync.js';
 import { sampleProcess, startBankflowProcess, type BankflowProcess } from './processes.js';
 import { startBenchSandbox, type BenchStack } from './stack.js';
 import { median, quantile } from './stats.js';
-
-const EventType = proto.api.enums.v1.EventType;
 
 /**
  * Payments in processing (past their first hour, so on the sparse plan: 2 min doubling to 30 min) polling the
@@ -74,8 +71,7 @@ async function historyOf(client: Client, workflowId: string): Promise<PaymentHis
   history.events = events.length;
   for (const event of events) {
     const at = tsToMs(event.eventTime);
-    if (event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
-      scheduledAt.set(Number(event.eventId), at);
+    if (event.activityTaskScheduledEventAttributes) scheduledAt.set(Number(event.eventId), at);
     const started = event.activityTaskStartedEventAttributes;
     if (started) {
       history.reads.push(at);
@@ -83,7 +79,7 @@ async function historyOf(client: Client, workflowId: string): Promise<PaymentHis
     }
     const timer = event.timerStartedEventAttributes;
     if (timer) history.timerWaits.push(tsToMs(timer.startToFireTimeout));
-    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) history.workflowTasks++;
+    if (event.workflowTaskCompletedEventAttributes) history.workflowTasks++;
   }
   return history;
 }

@@ -89,7 +89,7 @@ const settings = values.quick
         pollReadsPerSecond: 5,
         workers: 1,
         payments: 500,
-        measureMs: 90_000,
+        measureMs: 120_000,
         baselinePayments: 100,
         baselineMeasureMs: 40_000,
       } satisfies PollsSettings,

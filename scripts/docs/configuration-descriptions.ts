@@ -89,8 +89,8 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   BANK_RATE_LIMIT_PER_SECOND: {
     meaning:
       'bank calls per second across every worker on the task queue together, paced by Temporal and split ' +
-      'between the interactive and background bank queues ([operations.md](operations.md)); above 0; the same ' +
-      'value on every worker',
+      'between the interactive, background and polls bank queues ([operations.md](operations.md)); above 0; the ' +
+      'same value on every worker',
     unset: 'no limit',
   },
   BANK_INTERACTIVE_SHARE_PERCENT: {

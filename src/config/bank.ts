@@ -20,8 +20,8 @@ export const bankVariables = {
     .default(10_000),
   /**
    * Bank calls per second across every worker on the task queue together, enforced by Temporal's matching
-   * service as the activity rates of the two bank queues, which share it (BANK_INTERACTIVE_SHARE_PERCENT,
-   * docs/decisions.md); no limit when unset. Every worker must be given the same value.
+   * service as the activity rates of the three bank queues, which share it (BANK_INTERACTIVE_SHARE_PERCENT,
+   * BANK_POLL_READS_PER_SECOND, docs/decisions.md); no limit when unset. Every worker must be given the same value.
    */
   BANK_RATE_LIMIT_PER_SECOND: requestsPerSecond,
   /**
