@@ -88,10 +88,10 @@ const settings = values.quick
         requestsPerSecond: 20,
         pollReadsPerSecond: 5,
         workers: 1,
-        payments: 500,
-        measureMs: 120_000,
-        baselinePayments: 100,
-        baselineMeasureMs: 40_000,
+        payments: 200,
+        measureMs: 50_000,
+        baselinePayments: 50,
+        baselineMeasureMs: 20_000,
       } satisfies PollsSettings,
     }
   : {
