@@ -149,10 +149,12 @@ export async function benchParallelSync(
             BANKFLOW_DATA_DIR: path.join(stack.workDir, `data-${taskQueue}-${index}`),
             TEMPORAL_ADDRESS: temporal.address,
             BANK_BASE_URL: sandbox.url,
-            // The sync's pages are background calls: a budget of twice the bank's limit, half of it interactive
-            // (unused here), gives the background queue the bank's limit, as before the queues by workload.
-            BANK_RATE_LIMIT_PER_SECOND: String(2 * settings.requestsPerSecond),
+            // The sync's pages are background calls: a budget of four times the bank's limit, half of it
+            // interactive and a quarter the polls' (both unused here), gives the background queue the bank's limit,
+            // as before the queues by workload.
+            BANK_RATE_LIMIT_PER_SECOND: String(4 * settings.requestsPerSecond),
             BANK_INTERACTIVE_SHARE_PERCENT: '50',
+            BANK_POLL_READS_PER_SECOND: String(settings.requestsPerSecond),
           },
           nodeArgs: stack.workerNodeArgs,
           logFile: path.join(stack.workDir, `worker-${taskQueue}-${index}.log`),

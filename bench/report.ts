@@ -5,6 +5,8 @@ import { footprintTargets, renderFootprint } from './footprint-report.js';
 import type { IngestRow } from './ingest.js';
 import type { JourneyBatch, JourneyResult } from './journey.js';
 import type { ParallelSyncResult } from './parallel-sync.js';
+import type { PollsResult } from './polls.js';
+import { pollsTargets, renderPolls } from './polls-report.js';
 import type { QueuesResult } from './queues.js';
 import { queuesTargets, renderQueues } from './queues-report.js';
 import type { SyncRow } from './sync.js';
@@ -37,6 +39,7 @@ export interface BenchResults {
   parallelSync?: ParallelSyncResult;
   footprint?: FootprintResult;
   queues?: QueuesResult;
+  polls?: PollsResult;
   /** Waiting workflows at two or more sizes, for the cost-growth line (see bench/cost-growth.ts). */
   waitingGrowth?: { units: { work: string; cost: string }; points: GrowthPoint[] };
 }
@@ -179,6 +182,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   }
   if (footprint) checks.push(...footprintTargets(footprint));
   if (results.queues) checks.push(...queuesTargets(results.queues));
+  if (results.polls) checks.push(...pollsTargets(results.polls));
   for (const line of costGrowth(results)) {
     if (line.reference) continue;
     checks.push({
@@ -388,6 +392,7 @@ export function renderReport(results: BenchResults): string {
   }
   if (footprint) parts.push(...renderFootprint(footprint));
   if (results.queues) parts.push(...renderQueues(results.queues));
+  if (results.polls) parts.push(...renderPolls(results.polls));
   const growth = costGrowth(results);
   if (growth.length > 0) {
     parts.push(

@@ -8,6 +8,7 @@ import { waitingGrowthPoints } from './footprint-report.js';
 import { benchFootprint, type FootprintSettings } from './footprint.js';
 import { benchIngest, type IngestSettings } from './ingest.js';
 import { benchParallelSync, type ParallelSyncSettings } from './parallel-sync.js';
+import { benchPolls, type PollsSettings } from './polls.js';
 import { benchQueues, type QueuesSettings } from './queues.js';
 import { benchJourney, type JourneySettings } from './journey.js';
 import { startLoadGenerator } from './load/remote.js';
@@ -15,7 +16,7 @@ import { checkTargets, renderReport, type BenchResults } from './report.js';
 import { startBenchStack } from './stack.js';
 import { benchSync, type SyncSettings } from './sync.js';
 
-const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues'] as const;
+const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues', 'polls'] as const;
 type Benchmark = (typeof benchmarks)[number];
 
 const { values } = parseArgs({
@@ -83,6 +84,15 @@ const settings = values.quick
         customers: 2,
         durationMs: 15_000,
       } satisfies QueuesSettings,
+      polls: {
+        requestsPerSecond: 20,
+        pollReadsPerSecond: 5,
+        workers: 1,
+        payments: 200,
+        measureMs: 50_000,
+        baselinePayments: 50,
+        baselineMeasureMs: 20_000,
+      } satisfies PollsSettings,
     }
   : {
       ingest: {
@@ -128,6 +138,15 @@ const settings = values.quick
         customers: 4,
         durationMs: 60_000,
       } satisfies QueuesSettings,
+      polls: {
+        requestsPerSecond: 60,
+        pollReadsPerSecond: 20,
+        workers: 1,
+        payments: 10_000,
+        measureMs: 600_000,
+        baselinePayments: 1_000,
+        baselineMeasureMs: 180_000,
+      } satisfies PollsSettings,
     };
 
 const began = performance.now();
@@ -188,6 +207,7 @@ try {
     results.waitingGrowth = waitingGrowthPoints(results.footprint);
   }
   if (wanted('queues')) results.queues = await benchQueues(stack, settings.queues, progress);
+  if (wanted('polls')) results.polls = await benchPolls(stack, settings.polls, progress);
 } catch (error) {
   failed = true;
   console.error(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { secretNames, shownValue, withholdSecrets } from './config-secrets.js';
-import { bankConfig, sandboxAddress, type BankConfig } from './config/bank.js';
+import { bankBudgetProblems, bankConfig, sandboxAddress, type BankConfig } from './config/bank.js';
 import { codecConfig, type CodecConfig } from './config/codec.js';
 import { jobsConfig, schedulesConfig, type JobsConfig, type SchedulesConfig } from './config/jobs.js';
 import { reportStoreProblems } from './config/report-store.js';
@@ -49,6 +49,7 @@ function checkedSchema(temporal: TemporalProfile | undefined) {
       ctx.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
     encryptionKeyProblems(env).forEach(refuse);
     reportStoreProblems(env).forEach(refuse);
+    bankBudgetProblems(env).forEach(refuse);
     // A profile that did not resolve is reported on its own; production's checks need one.
     if (env.BANKFLOW_ENV !== 'production' || !temporal) return;
     for (const check of productionChecks) {

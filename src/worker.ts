@@ -6,7 +6,12 @@ import { createActivities } from './activities/index.js';
 import { BankClient } from './bank/client.js';
 import type { BankConfig, JobsConfig } from './config.js';
 import { bankQueueRates } from './config/bank.js';
-import { interactiveBankCalls, workloadTaskQueue, type Workload } from './contract/task-queues.js';
+import {
+  interactiveBankCalls,
+  journeyPollReads,
+  workloadTaskQueue,
+  type Workload,
+} from './contract/task-queues.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
@@ -129,7 +134,7 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
   const rates = bankQueueRates(options.bank);
   const activities = createActivities({
     bank,
-    // The attempts sync's pages are background calls: its slices are planned for the background share.
+    // The attempts sync's pages are background calls: its slices are planned for what polls leave of that share.
     bankRequestsPerSecond: rates.background,
     taskQueue: options.taskQueue,
     jobs: options.jobs,
@@ -172,6 +177,7 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
         : {}),
     });
   const interactive = new Set<string>(interactiveBankCalls);
+  const polls = new Set<string>(journeyPollReads);
   return new BankflowWorker({
     background: await Worker.create({
       ...common,
@@ -190,6 +196,8 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
       ...options.tuning,
     }),
     interactive: await activityWorker('interactive', (name) => interactive.has(name), rates.interactive),
+    // The fleet's poll budget: however many journeys are open, their polls never take more of the bank.
+    polls: await activityWorker('polls', (name) => polls.has(name), rates.polls),
     internal: await activityWorker('internal', (name) => !bankCalls.has(name)),
   });
 }

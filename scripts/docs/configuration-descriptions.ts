@@ -89,8 +89,8 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   BANK_RATE_LIMIT_PER_SECOND: {
     meaning:
       'bank calls per second across every worker on the task queue together, paced by Temporal and split ' +
-      'between the interactive and background bank queues ([operations.md](operations.md)); above 0; the same ' +
-      'value on every worker',
+      'between the interactive, background and polls bank queues ([operations.md](operations.md)); above 0; the ' +
+      'same value on every worker',
     unset: 'no limit',
   },
   BANK_INTERACTIVE_SHARE_PERCENT: {
@@ -98,6 +98,13 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       'the part of `BANK_RATE_LIMIT_PER_SECOND` kept for the bank calls a customer waits on (creates, options, ' +
       'authorizes, registers); polls, sync and report pages and metrics get the rest. 1 to 99; the same value on ' +
       'every worker',
+  },
+  BANK_POLL_READS_PER_SECOND: {
+    meaning:
+      "the journeys' polls' part of the background share (what `BANK_INTERACTIVE_SHARE_PERCENT` leaves), reads " +
+      'per second across the fleet, the rate of the polls task queue; as more journeys are open each polls less ' +
+      'often within it. Unset: half the background share. Needs `BANK_RATE_LIMIT_PER_SECOND`, and leaves sync, ' +
+      'report and metrics pages at least 1/s; the same value on every worker',
   },
   SANDBOX_HOST: { meaning: 'where the sandbox bank listens' },
   SANDBOX_PORT: { meaning: 'where the sandbox bank listens (`0`: a free port)' },

@@ -139,7 +139,12 @@ export const paymentTimings = {
   processingMs: 7 * 24 * minutes(60),
   /** The first part of processing, polled as often as the consent step; after it, `sparsePolling`. */
   frequentPollingMs: minutes(60),
-  sparsePolling: { firstPollAfterMs: minutes(2), maxPollIntervalMs: minutes(30) } satisfies PollingSettings,
+  /** Stretched under a saturated poll budget, never more than two hours apart (docs/decisions.md). */
+  sparsePolling: {
+    firstPollAfterMs: minutes(2),
+    maxPollIntervalMs: minutes(30),
+    stretchCeilingMs: minutes(120),
+  } satisfies PollingSettings,
   /** How long a settlement waits for its Pix cash-in event before the bank's GET stands alone. */
   cashInWaitMs: minutes(1),
   /** The first part of that wait, before the unmatched events are searched. */

@@ -7,7 +7,14 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { nonRetryableBankErrorTypes } from '../bank/errors.js';
-import { workloadTaskQueue, type InteractiveBankCall, type Workload } from '../contract/task-queues.js';
+import {
+  pollPriority,
+  workloadTaskQueue,
+  type InteractiveBankCall,
+  type JourneyPollRead,
+  type PollTrigger,
+  type Workload,
+} from '../contract/task-queues.js';
 
 /**
  * For work that fails only while something it needs is down (the bank, Temporal, the disk): from 1 s, doubling,
@@ -84,6 +91,15 @@ function onWorkload<A extends object>(workload: Workload, options: ActivityOptio
 /** Bank calls a customer waits on, on the interactive queue and its share of the bank's budget. */
 export const interactiveActivities = <Name extends InteractiveBankCall>(options: ActivityOptions) =>
   onWorkload<Pick<Activities, Name>>('interactive', options);
+
+/**
+ * A journey's reads of the record it follows, on the polls queue and the fleet's poll budget; a read a webhook
+ * asked for goes ahead of the ones timers fell due for.
+ */
+export const pollActivities = <Name extends JourneyPollRead>(
+  options: ActivityOptions,
+  trigger: PollTrigger = 'timer',
+) => onWorkload<Pick<Activities, Name>>('polls', { ...options, priority: pollPriority[trigger] });
 
 /** Activities that never call the bank, on the internal queue: no share of the bank's budget holds them. */
 export const internalActivities = <A extends Partial<Activities>>(options: ActivityOptions) =>

@@ -5,7 +5,7 @@ import { outputOf, type CliResult } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const tempDir = tempDirs('bankflow-bench-');
-const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues'];
+const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues', 'polls'];
 
 function runBench(args: string[]): Promise<CliResult> {
   return outputOf(spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args]));

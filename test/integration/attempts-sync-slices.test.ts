@@ -16,8 +16,8 @@ import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 /**
- * The background share of the worker's bank budget, where the sync's pages run: BANK_RATE_LIMIT_PER_SECOND twice
- * this, half of it interactive (which this test leaves unused); the sandbox answers 429 past it.
+ * The background queue's rate, where the sync's pages run: BANK_RATE_LIMIT_PER_SECOND four times this, half of it
+ * interactive and a quarter the polls' (which this test leaves unused); the sandbox answers 429 past it.
  */
 const limit = 20;
 
@@ -83,7 +83,7 @@ describe('syncRecurrenceAttempts in time slices, paced by the fleet-wide bank ra
   beforeAll(async () => {
     stack = await startTestStack({
       now: fixedNow,
-      bank: { requestsPerSecond: 2 * limit, interactiveSharePercent: 50 },
+      bank: { requestsPerSecond: 4 * limit, interactiveSharePercent: 50, pollReadsPerSecond: limit },
       sandbox: { rateLimit: { requestsPerSecond: limit } },
     });
     requests = recordAttemptsListRequests(stack.sandbox);

@@ -21,9 +21,17 @@ const EventType = temporal.api.enums.v1.EventType;
 
 /** The bank's limit, which bankflow is configured with too. */
 const limit = 10;
-/** A boleto's cancellation is a background call: its queue gets the rest of the interactive share, 5/s. */
-const { background: backgroundShare = limit } = bankQueueRates({ requestsPerSecond: limit });
-/** About 20 seconds of work at that rate. */
+/** The journeys' polls' part of the rest; none runs here. */
+const pollReads = 1;
+/**
+ * A boleto's cancellation is a background call: its queue gets what the interactive share and the polls leave,
+ * 4/s.
+ */
+const { background: backgroundShare = limit } = bankQueueRates({
+  requestsPerSecond: limit,
+  pollReadsPerSecond: pollReads,
+});
+/** About 25 seconds of work at that rate. */
 const workflows = 100;
 const namespace = 'default';
 
@@ -50,6 +58,7 @@ describe('the bank rate limit across a fleet of workers', () => {
       TEMPORAL_ADDRESS: server.address,
       TEMPORAL_NAMESPACE: namespace,
       BANK_RATE_LIMIT_PER_SECOND: String(limit),
+      BANK_POLL_READS_PER_SECOND: String(pollReads),
       ...extra,
     });
 

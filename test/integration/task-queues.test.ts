@@ -38,7 +38,7 @@ describe('task queues by workload', () => {
     await stack?.stop();
   });
 
-  it('runs the calls a customer waits on on the interactive queue, polls on the workflow queue and Temporal calls on the internal queue', async () => {
+  it('runs the calls a customer waits on on the interactive queue, polls on the polls queue and Temporal calls on the internal queue', async () => {
     const customer = await newCustomer(stack);
     const { started } = await enroll(stack, customer, { polling: fastPolling });
     const externalId = `queues-${randomUUID()}`;
@@ -70,24 +70,28 @@ describe('task queues by workload', () => {
       ]),
     );
     expect(onQueue('internal').map((entry) => entry.activity)).toContain('claimCashIns');
-    // The rest are the journeys' polls, on the workflow's own queue, ahead of the bulk pages there.
-    expect(onQueue('background').length).toBeGreaterThan(0);
-    for (const entry of onQueue('background')) {
+    // The rest are the journeys' polls, on the polls queue and its budget, a webhook's read (1) ahead of a
+    // timer's (3); none is left on the workflow's own queue.
+    expect(onQueue('background')).toEqual([]);
+    expect(onQueue('polls').length).toBeGreaterThan(0);
+    for (const entry of onQueue('polls')) {
       expect(entry).toEqual({
         activity: expect.stringMatching(/^(getBiometricPayment|listEnrollments)$/),
-        queue: stack.taskQueue,
-        priorityKey: 2,
+        queue: `${stack.taskQueue}-polls`,
+        priorityKey: entry.priorityKey === 1 ? 1 : 3,
       });
     }
-    expect(onQueue('background').length + onQueue('interactive').length + onQueue('internal').length).toBe(
+    expect(onQueue('polls').length + onQueue('interactive').length + onQueue('internal').length).toBe(
       scheduled.length,
     );
   });
 
-  it('splits the bank budget between the two bank queues, leaves the internal queue unpaced and dispatches nothing eagerly', () => {
+  it('splits the bank budget between the bank queues, leaves the internal queue unpaced and dispatches nothing eagerly', () => {
     const { worker } = stack;
     expect(worker.worker('interactive').options.maxTaskQueueActivitiesPerSecond).toBe(10);
-    expect(worker.worker('background').options.maxTaskQueueActivitiesPerSecond).toBe(40);
+    expect(worker.worker('background').options.maxTaskQueueActivitiesPerSecond).toBe(20);
+    expect(worker.worker('polls').options.maxTaskQueueActivitiesPerSecond).toBe(20);
+    expect(worker.worker('polls').options.taskQueue).toBe(`${stack.taskQueue}-polls`);
     expect(worker.worker('internal').options.maxTaskQueueActivitiesPerSecond).toBeUndefined();
     expect(worker.worker('background').options.maxEagerActivityReservationsPerWorkflowTask).toBe(0);
     expect(worker.worker('interactive').options.taskQueue).toBe(`${stack.taskQueue}-interactive`);

@@ -8,7 +8,7 @@ import { encryptionKeys, testLogger } from '../helpers/stack.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { workflowSpanSinks } from '../../src/tracing/temporal.js';
 import { replayHistoriesDir } from '../helpers/replay.js';
-import { interactiveBankCalls } from '../../src/contract/task-queues.js';
+import { interactiveBankCalls, journeyPollReads } from '../../src/contract/task-queues.js';
 import { testEnvKeys } from '../setup/shared.js';
 
 // Subfolders keep histories recorded by earlier versions of the workflows, which running workflows may still have.
@@ -34,9 +34,10 @@ describe('recorded histories replay against the current workflow code', () => {
   });
 
   // Recorded before the workload queues (src/contract/task-queues.ts): every activity ran on its workflow's own
-  // queue, while the current code schedules the customer-facing bank calls and the non-bank activities on queues
-  // of their own. Replay compares an activity's type and id, not its queue, so these replay below with no patch.
-  it('holds histories with every customer-facing bank call and non-bank activity on the workflow queue', () => {
+  // queue, while the current code schedules the customer-facing bank calls, the journeys' polls and the non-bank
+  // activities on queues of their own. Replay compares an activity's type and id, not its queue, so these replay
+  // below with no patch.
+  it('holds histories with every customer-facing bank call, poll and non-bank activity on the workflow queue', () => {
     const onWorkflowQueue = new Set(
       histories.flatMap(({ history }) => {
         const queue = history.events?.[0]?.workflowExecutionStartedEventAttributes?.taskQueue?.name;
@@ -49,6 +50,7 @@ describe('recorded histories replay against the current workflow code', () => {
     expect([...onWorkflowQueue]).toEqual(
       expect.arrayContaining([
         ...interactiveBankCalls,
+        ...journeyPollReads,
         'claimCashIns',
         'claimJobWindow',
         'writeListReport',

@@ -441,10 +441,11 @@ describe('production minimums for secrets and bounds for windows', () => {
     const bank = (env: Record<string, string>) =>
       bankQueueRates(loadConfig({ BANKFLOW_ENV: 'development', ...env }).bank);
     expect(bank({})).toEqual({});
-    expect(bank({ BANK_RATE_LIMIT_PER_SECOND: '20' })).toEqual({ interactive: 10, background: 10 });
+    expect(bank({ BANK_RATE_LIMIT_PER_SECOND: '20' })).toEqual({ interactive: 10, background: 5, polls: 5 });
     expect(bank({ BANK_RATE_LIMIT_PER_SECOND: '50', BANK_INTERACTIVE_SHARE_PERCENT: '30' })).toEqual({
       interactive: 15,
-      background: 35,
+      background: 17.5,
+      polls: 17.5,
     });
     const development = (env: Record<string, string>) => problemsOf({ BANKFLOW_ENV: 'development', ...env });
     expect(development({ BANK_INTERACTIVE_SHARE_PERCENT: '100' })).toMatch(
@@ -456,6 +457,26 @@ describe('production minimums for secrets and bounds for windows', () => {
     expect(development({ BANK_INTERACTIVE_SHARE_PERCENT: '12.5' })).toMatch(
       /BANK_INTERACTIVE_SHARE_PERCENT: must be a whole number of percent/,
     );
+  });
+
+  it('takes BANK_POLL_READS_PER_SECOND out of the background share, leaving sync and report pages 1/s', () => {
+    const rates = (env: Record<string, string>) =>
+      bankQueueRates(loadConfig({ BANKFLOW_ENV: 'development', ...env }).bank);
+    const split = rates({ BANK_RATE_LIMIT_PER_SECOND: '40', BANK_POLL_READS_PER_SECOND: '12' });
+    expect(split).toEqual({ interactive: 20, background: 8, polls: 12 });
+    expect(rates({ BANK_RATE_LIMIT_PER_SECOND: '40', BANK_POLL_READS_PER_SECOND: '19' }).background).toBe(1);
+    for (const env of [productionEnv(), { BANKFLOW_ENV: 'development' }]) {
+      const problems = (extra: Record<string, string>) => problemsOf({ ...env, ...extra });
+      expect(problems({ BANK_POLL_READS_PER_SECOND: '5' })).toMatch(
+        /BANK_POLL_READS_PER_SECOND: needs BANK_RATE_LIMIT_PER_SECOND: the poll budget is a part of the bank budget/,
+      );
+      expect(problems({ BANK_RATE_LIMIT_PER_SECOND: '40', BANK_POLL_READS_PER_SECOND: '19.5' })).toMatch(
+        /BANK_POLL_READS_PER_SECOND: must be at most 19 reads per second: the background share is 20\/s .*keep at least 1\/s/,
+      );
+      expect(problems({ BANK_RATE_LIMIT_PER_SECOND: '40', BANK_POLL_READS_PER_SECOND: '0' })).toMatch(
+        /BANK_POLL_READS_PER_SECOND: must be a number of requests per second above 0/,
+      );
+    }
   });
 
   it('refuses BANKFLOW_ENV=test, which once skipped every production check', () => {

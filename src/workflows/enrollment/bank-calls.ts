@@ -1,7 +1,11 @@
-import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { backgroundPriority } from '../../contract/task-queues.js';
-import { bankCallOptions, bankReadOptions, boundedBy, interactiveActivities } from '../activity-options.js';
+import {
+  bankCallOptions,
+  bankReadOptions,
+  boundedBy,
+  interactiveActivities,
+  pollActivities,
+} from '../activity-options.js';
 
 export type BankWrites = Pick<
   Activities,
@@ -16,10 +20,7 @@ export const boundedWrites = (deadline: number) =>
   interactiveActivities<keyof BankWrites>(boundedBy(bankCallOptions, deadline, Date.now()));
 
 /**
- * The bank's reads, the enrollment's polls (background), retried briefly: a read that waits minutes would keep
- * the journey from its next hint.
+ * The bank's reads, the enrollment's polls (on the poll budget), retried briefly: a read that waits minutes would
+ * keep the journey from its next hint.
  */
-export const bankReads = proxyActivities<Pick<Activities, 'listEnrollments'>>({
-  ...bankReadOptions,
-  priority: backgroundPriority.journeyPoll,
-});
+export const bankReads = pollActivities<'listEnrollments'>(bankReadOptions);

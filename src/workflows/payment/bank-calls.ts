@@ -1,14 +1,15 @@
-import { proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { paymentTimings, type PaymentInput } from '../../contract/payment.js';
-import { backgroundPriority } from '../../contract/task-queues.js';
+import type { PollTrigger } from '../../contract/task-queues.js';
 import {
   bankCallOptions,
   bankReadOptions,
   boundedBy,
   interactiveActivities,
   internalActivities,
+  pollActivities,
 } from '../activity-options.js';
 
 type BankWrites = Pick<
@@ -21,18 +22,21 @@ type BankReads = Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>;
 export const bank = interactiveActivities<keyof BankWrites>(bankCallOptions);
 
 /**
- * The bank's reads: the enrollment check the start waits on is interactive, the payment's polls background.
- * Each `options` retries briefly: a read that waits minutes would keep the journey from its next hint.
+ * The bank's reads: the enrollment check the start waits on is interactive, the payment's reads on the poll
+ * budget. Each `options` retries briefly: a read that waits minutes would keep the journey from its next hint.
  */
 const readsWith = (options: ActivityOptions): BankReads => ({
   listEnrollments: interactiveActivities<'listEnrollments'>(options).listEnrollments,
-  getBiometricPayment: proxyActivities<Pick<BankReads, 'getBiometricPayment'>>({
-    ...options,
-    priority: backgroundPriority.journeyPoll,
-  }).getBiometricPayment,
+  getBiometricPayment: pollActivities<'getBiometricPayment'>(options).getBiometricPayment,
 });
 
 export const bankReads = readsWith(bankReadOptions);
+
+/** The payment's polls by what asked for them: a webhook's go ahead of the timers' within the poll budget. */
+export const paymentPolls: Record<PollTrigger, Pick<BankReads, 'getBiometricPayment'>> = {
+  hint: pollActivities<'getBiometricPayment'>(bankReadOptions, 'hint'),
+  timer: pollActivities<'getBiometricPayment'>(bankReadOptions, 'timer'),
+};
 
 /** The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. */
 export interface BankCalls {

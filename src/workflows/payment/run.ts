@@ -2,8 +2,7 @@ import { allHandlersFinished, ApplicationFailure, condition } from '@temporalio/
 import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import { failureTypes } from '../../contract/failure-types.js';
-import { searchAttributes } from '../../contract/search-attributes.js';
-import { memoKeys, refused } from '../../contract/memo.js';
+import { refused } from '../../contract/memo.js';
 import type {
   AuthorizationResult,
   AuthorizeRequest,
@@ -11,15 +10,17 @@ import type {
   PaymentInput,
   PaymentJourney,
 } from '../../contract/payment.js';
+import type { PollTrigger } from '../../contract/task-queues.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { formatReais } from '../../money.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { HintLedger } from '../shared/hint-ledger.js';
-import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
+import { pacedRead, PollPace } from '../shared/poll-pace.js';
+import { JourneyPublication } from '../shared/journey-publication.js';
 import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
-import { bankReads } from './bank-calls.js';
+import { paymentPolls } from './bank-calls.js';
 import { CallWindows, unreachable } from './call-windows.js';
+import { presentation } from './presentation.js';
 import {
   awaitingCustomer,
   bankAnswered,
@@ -34,25 +35,6 @@ import {
 
 /** Workflow time, as the evidence notes it. */
 export const now = () => new Date().toISOString();
-
-/** What a payment publishes: its state in the memo, its status and ids as search attributes, its details. */
-const presentation = (input: PaymentInput): JourneyPresentation<PaymentJourney> => ({
-  memoEntries: ({ state }) => [{ key: memoKeys.state, value: state }],
-  searchAttributes: ({ state }) => [
-    { key: searchAttributes.status, value: state.phase },
-    ...(state.paymentId ? [{ key: searchAttributes.paymentId, value: state.paymentId }] : []),
-    ...(state.endToEndId ? [{ key: searchAttributes.endToEndId, value: state.endToEndId }] : []),
-  ],
-  details: ({ state }) => [
-    `**Pix ${formatReais(input.amountCents)}** — **${state.phase}**`,
-    `Payment ${state.paymentId ?? '(not created yet)'} on enrollment ${input.enrollmentId}`,
-    state.endToEndId ? `End-to-end id ${state.endToEndId}` : 'End-to-end id not known yet',
-    state.reason
-      ? `Outcome: ${state.reason}`
-      : `Consent window until ${state.consentDeadline ?? '(not started)'}`,
-    `Authorize attempts: ${state.authorizeAttempts}; webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored); polls: ${state.polls}`,
-  ],
-});
 
 /**
  * A running payment: the journey (journey.ts), what it answered its start, the webhook hints not yet asked about,
@@ -70,6 +52,8 @@ export class PaymentRun {
 
   /** The windows the customer's bank calls end with. */
   readonly windows: CallWindows;
+  /** How long the last poll waited for the poll budget, which stretches the next wait (poll-pace.ts). */
+  readonly pace = PollPace.forRun();
 
   constructor(readonly input: PaymentInput) {
     this.windows = new CallWindows(input);
@@ -134,8 +118,8 @@ export class PaymentRun {
       }
       const refused = bankRefusal(error, correctableRefusals);
       // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record tells
-      // whether the payment went through.
-      const current = await bankReads.getBiometricPayment(input.enrollmentId, paymentId);
+      // whether the payment went through; the customer waits on it, so it goes ahead of the timers' polls.
+      const current = await paymentPolls.hint.getBiometricPayment(input.enrollmentId, paymentId);
       this.take(current, 'poll');
       if (!awaitingCustomer(journey)) return { ok: true, status: current.status };
       note(journey, { source: 'authorize', status: 'refused', at: now(), detail: refused.message });
@@ -160,12 +144,13 @@ export class PaymentRun {
     if (!isFinal(this.journey)) this.publish();
   }
 
-  /** Reads the bank's record of the payment. */
-  async poll(): Promise<void> {
+  /** Reads the bank's record of the payment, a webhook's read ahead of the timers'. */
+  async poll(trigger: PollTrigger = 'timer'): Promise<void> {
     if (!this.journey.payment) return;
     this.journey.state.polls++;
     try {
-      this.take(await bankReads.getBiometricPayment(this.input.enrollmentId, this.paymentId), 'poll');
+      const read = () => paymentPolls[trigger].getBiometricPayment(this.input.enrollmentId, this.paymentId);
+      this.take(await pacedRead(this.pace, read), 'poll');
     } catch (error) {
       // The bank created this payment, so a 404 means its reads lag its writes: no news yet, ask again later.
       bankRefusal(error, ['BankNotFound']);

@@ -48,7 +48,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
   });
 
   // One poll timer for the whole run: starting and cancelling a timer are an event each (poll-timer.ts).
-  const timer = new PollTimer();
+  const timer = new PollTimer(payment.pace);
   if (!input.resume) {
     const refusal = await enrollmentRefusal(input, payment.windows.start()).catch((error: unknown) =>
       payment.unreachableOr(error),
@@ -107,7 +107,7 @@ async function waitForConsent(payment: PaymentRun, timer: PollTimer): Promise<vo
   await followBank({
     done: () => !awaitingCustomer(journey),
     deadline: Date.parse(journey.state.consentDeadline ?? ''),
-    poll: () => payment.poll(),
+    poll: (trigger) => payment.poll(trigger),
     polling: input.polling ?? defaultPolling,
     hints: payment.hints.forWait(() => payment.authorizing),
     timer,
@@ -130,7 +130,7 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
     const end = await followBank({
       done: () => isFinal(journey) || awaitingCustomer(journey) !== plan.awaitingCustomer,
       deadline: plan.until,
-      poll: () => payment.poll(),
+      poll: (trigger) => payment.poll(trigger),
       polling: plan.frequent ? (input.polling ?? defaultPolling) : paymentTimings.sparsePolling,
       hints: payment.hints.forWait(),
       timer,

@@ -1,19 +1,16 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
-import { backgroundPriority } from '../../contract/task-queues.js';
-import { bankCallOptions, interactiveActivities } from '../activity-options.js';
+import { bankCallOptions, interactiveActivities, pollActivities } from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
 
 /** The merchant's request waits on the bank's answer. */
 const bank = interactiveActivities<'generateRecurrence'>(bankCallOptions);
 
 /** A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on it. */
-const reads = proxyActivities<Pick<Activities, 'getCollectionAttempt'>>({
+const reads = pollActivities<'getCollectionAttempt'>({
   ...bankCallOptions,
   retry: { ...bankCallOptions.retry, maximumAttempts: 3 },
-  priority: backgroundPriority.journeyPoll,
 });
 
 /** The bank's refusal as the failure the workflow ends with, naming the bank's failure type. */

@@ -1,8 +1,14 @@
 import { condition, workflowInfo } from '@temporalio/workflow';
 import type { PollingSettings } from '../../contract/polling.js';
+import type { PollTrigger } from '../../contract/task-queues.js';
 import type { PollTimer } from './poll-timer.js';
 
-export const defaultPolling: PollingSettings = { firstPollAfterMs: 20_000, maxPollIntervalMs: 120_000 };
+/** A stretched wait stays within the consent window: a customer may be looking at the payment. */
+export const defaultPolling: PollingSettings = {
+  firstPollAfterMs: 20_000,
+  maxPollIntervalMs: 120_000,
+  stretchCeilingMs: 300_000,
+};
 
 /**
  * After a hint the bank's GET did not confirm yet, the bank is asked again this soon, doubling from there: a real
@@ -25,12 +31,15 @@ export type FollowEnd = 'done' | 'deadline' | 'history-full';
  * Follows the bank until `done()` holds or the deadline passes. A hint (a webhook) sends the workflow to the bank
  * at once, since only the bank's own record counts, and again soon after if the record did not show it yet; after
  * a silence it polls with exponential backoff, so a lost webhook delays the flow but never strands it. The bank is asked one last time at the deadline. With
- * `historyBound`, the wait also ends once the run's history reaches it, for the caller to continue as new.
+ * `historyBound`, the wait also ends once the run's history reaches it, for the caller to continue as new. A
+ * `timer` with a pace stretches the waits while polls wait long for the poll budget (poll-pace.ts); a hint's read
+ * never waits for a timer.
  */
 export async function followBank(options: {
   done: () => boolean;
   deadline: number;
-  poll: () => Promise<void>;
+  /** Reads the bank; `trigger` says whether a hint or a timer (or the deadline) asked. */
+  poll: (trigger: PollTrigger) => Promise<void>;
   polling: PollingSettings;
   /** A pending hint makes the workflow ask the bank now. */
   hints?: Hints;
@@ -39,21 +48,22 @@ export async function followBank(options: {
   timer?: PollTimer;
 }): Promise<FollowEnd> {
   const { done, poll, polling, hints, timer } = options;
+  const pace = timer?.pace;
   let interval = polling.firstPollAfterMs;
   while (!done()) {
     if (options.historyBound !== undefined && historyFull(options.historyBound)) return 'history-full';
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) {
-      await poll();
+      await poll('timer');
       return done() ? 'done' : 'deadline';
     }
     const ready = () => done() || (hints?.pending() ?? false);
-    const wait = Math.min(interval, remaining);
+    const wait = Math.min(pace ? pace.next(interval, polling.stretchCeilingMs) : interval, remaining);
     const fellDue = timer ? await timer.wait(Date.now() + wait, ready) : !(await condition(ready, wait));
     if (done()) return 'done';
     // Marked before the read: a hint that arrives while it is under way stays pending, the answer may predate it.
     hints?.asked();
-    await poll();
+    await poll(fellDue ? 'timer' : 'hint');
     interval = fellDue
       ? Math.min(interval * 2, polling.maxPollIntervalMs)
       : Math.min(hintRecheckMs, polling.firstPollAfterMs);
