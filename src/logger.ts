@@ -28,10 +28,19 @@ const temporalToPino: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'er
 };
 
 /** Lets Temporal's Runtime (core SDK, workers, workflow sandbox) log through the same pino logger. */
+/**
+ * What the SDK warns of that bankflow does on purpose: a worker's activity queues (src/contract/task-queues.ts) are
+ * served by Workers with no workflows, which the SDK notes at start as if it were a slip.
+ */
+const expectedNotice = (message: string) => message.startsWith('No workflows registered, not polling');
+
 export function temporalLoggerFor(logger: Logger): TemporalLogger {
   const child = logger.child({ component: 'temporal' });
   const log = (level: LogLevel, message: string, meta?: LogMetadata) =>
-    child[temporalToPino[level]](withCamelCaseTraceIds(meta ?? {}), message);
+    child[temporalToPino[expectedNotice(message) ? 'DEBUG' : level]](
+      withCamelCaseTraceIds(meta ?? {}),
+      message,
+    );
   return {
     log,
     trace: (message, meta) => log('TRACE', message, meta),
