@@ -1,4 +1,5 @@
 import { paymentTimings } from '../src/contract/payment.js';
+import { checkAtSaturatedPoint, checkTolerance, withinTolerance } from './capacity/model.js';
 import type { PollsResult, PollsRun } from './polls.js';
 import { exactly, fixed, mb, table, type TargetCheck } from './report.js';
 import { ratio } from './stats.js';
@@ -21,6 +22,13 @@ export function pollsTargets(polls: PollsResult): TargetCheck[] {
       measured: `${saturated.paymentsRead} of ${saturated.payments} within ${fixed(saturated.measuredMs / 60_000, 1)} min; longest wait ${fixed(saturated.timerWaitMs.max / 60_000, 1)} min`,
       met: saturated.paymentsRead === saturated.payments && saturated.timerWaitMs.max <= ceilingMs,
     },
+    {
+      target: `capacity model (docs/capacity.md): at ${saturated.payments} open payments, projected from the small runs within ${checkTolerance * 100} % of measured`,
+      measured: checkAtSaturatedPoint(polls)
+        .map((figure) => `${figure.figure} ${fixed(figure.projected, 2)} vs ${fixed(figure.measured, 2)}`)
+        .join('; '),
+      met: checkAtSaturatedPoint(polls).every(withinTolerance),
+    },
   ];
 }
 
@@ -42,6 +50,8 @@ const costs = (name: string, run: PollsRun) => [
   fixed(run.workflowTasksPerPoll, 2),
   fixed(run.historyEventsPerPoll, 1),
   fixed(run.workerCpuMsPerPoll, 1),
+  fixed(run.steady.workerCpuMsPerPoll, 1),
+  `${fixed(run.cycle.workflowTasks, 2)} / ${fixed(run.cycle.events, 1)} / ${fixed(run.cycle.actions, 2)} / ${fixed(run.cycle.bytes / 1e3, 2)} (${run.cycle.polls})`,
 ];
 
 export function renderPolls(polls: PollsResult): string[] {
@@ -62,10 +72,10 @@ export function renderPolls(polls: PollsResult): string[] {
         'workflow tasks/s',
         'worker cores / RSS MB',
       ],
-      [row('baseline', baseline), row('saturated', saturated)],
+      [row('baseline', baseline), row('cold', polls.cold), row('saturated', saturated)],
     ),
     `Ratios saturated / baseline: payments ${exactly(ratio(saturated.payments, baseline.payments))}, reads/s (median) ${exactly(ratio(saturated.readsPerSecond.median, baseline.readsPerSecond.median))}, timer wait (median) ${exactly(ratio(saturated.timerWaitMs.median, baseline.timerWaitMs.median))}, worker CPU ms per poll ${exactly(ratio(saturated.workerCpuMsPerPoll, baseline.workerCpuMsPerPoll))}`,
-    `Per-journey costs for the capacity model (memory per open cached payment: RSS difference / payments difference = ${fixed(memoryPerPayment / 1024, 1)} KiB)`,
+    `The cold run: the baseline's payments on workers caching ${polls.cold.cachedWorkflows} workflows, so every workflow task replays its history. Per-journey costs for the capacity model (memory per open cached payment: RSS difference / payments difference = ${fixed(memoryPerPayment / 1024, 1)} KiB)`,
     table(
       [
         'run',
@@ -73,8 +83,10 @@ export function renderPolls(polls: PollsResult): string[] {
         'workflow tasks per poll',
         'history events per poll',
         'worker CPU ms per poll',
+        'the same once all started',
+        'a whole poll cycle: workflow tasks / history events / Temporal actions / history KB (cycles)',
       ],
-      [costs('baseline', baseline), costs('saturated', saturated)],
+      [costs('baseline', baseline), costs('cold', polls.cold), costs('saturated', saturated)],
     ),
   ];
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time.js';
+import proto, { type temporal } from '@temporalio/proto';
 import { bankQueueRates } from '../src/config/bank.js';
 import { paymentTimings } from '../src/contract/payment.js';
 import { mapLimit } from './customers.js';
@@ -24,6 +25,8 @@ export interface PollsSettings {
   measureMs: number;
   baselinePayments: number;
   baselineMeasureMs: number;
+  /** TEMPORAL_MAX_CACHED_WORKFLOWS of every run but the cold one, which caches too few to hold any payment. */
+  cachedWorkflows: number;
 }
 
 export interface PollsRun {
@@ -47,6 +50,17 @@ export interface PollsRun {
   workerCpuMsPerPoll: number;
   workerRssBytes: number;
   readsPerPaymentHour: number;
+  /** Workflows each worker cached (TEMPORAL_MAX_CACHED_WORKFLOWS). */
+  cachedWorkflows: number;
+  /** The workers' resident memory once running, before any payment started. */
+  idleRssBytes: number;
+  /** From the last start to the end: polls per second, and the workers' CPU per poll (the starts' own excluded). */
+  steady: { readsPerSecond: number; workerCpuMsPerPoll: number; seconds: number };
+  /**
+   * One whole poll cycle (timer, workflow tasks, read), the start left out: Temporal's billable actions (timers,
+   * activities, markers, signals...), history events and bytes, workflow tasks; NaN when no payment polled twice.
+   */
+  cycle: { polls: number; actions: number; events: number; bytes: number; workflowTasks: number };
 }
 
 export interface PollsResult {
@@ -54,7 +68,11 @@ export interface PollsResult {
   budget: number;
   saturated: PollsRun;
   baseline: PollsRun;
+  /** The baseline's payments on a worker caching too few to hold any: every workflow task replays its history. */
+  cold: PollsRun;
 }
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 interface PaymentHistory {
   reads: number[];
@@ -62,13 +80,44 @@ interface PaymentHistory {
   timerWaits: number[];
   workflowTasks: number;
   events: number;
+  /** From the first read's start to the last's: whole poll cycles (timer, task, read), the start left out. */
+  cycles: PollCycles;
+}
+
+/** What whole poll cycles added to histories. */
+interface PollCycles {
+  count: number;
+  events: number;
+  bytes: number;
+  actions: number;
+  workflowTasks: number;
 }
 
 async function historyOf(client: Client, workflowId: string): Promise<PaymentHistory> {
   const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   const scheduledAt = new Map<number, number>();
-  const history: PaymentHistory = { reads: [], queueWaits: [], timerWaits: [], workflowTasks: 0, events: 0 };
+  const history: PaymentHistory = {
+    reads: [],
+    queueWaits: [],
+    timerWaits: [],
+    workflowTasks: 0,
+    events: 0,
+    cycles: { count: 0, events: 0, bytes: 0, actions: 0, workflowTasks: 0 },
+  };
   history.events = events.length;
+  const readStarts = events.flatMap((event, index) =>
+    event.activityTaskStartedEventAttributes ? [index] : [],
+  );
+  const first = readStarts[0] ?? 0;
+  const last = readStarts.at(-1) ?? 0;
+  const cycle = events.slice(first + 1, last + 1);
+  history.cycles = {
+    count: Math.max(readStarts.length - 1, 0),
+    events: cycle.length,
+    bytes: proto.temporal.api.history.v1.History.encode({ events: cycle }).finish().length,
+    actions: cycle.filter(billed).length,
+    workflowTasks: cycle.filter((event) => event.workflowTaskCompletedEventAttributes).length,
+  };
   for (const event of events) {
     const at = tsToMs(event.eventTime);
     if (event.activityTaskScheduledEventAttributes) scheduledAt.set(Number(event.eventId), at);
@@ -84,13 +133,33 @@ async function historyOf(client: Client, workflowId: string): Promise<PaymentHis
   return history;
 }
 
+/**
+ * The events of the commands and messages Temporal bills as actions (Temporal Cloud's pricing page): a start, a
+ * timer, an activity, a marker, a signal sent or received, a child, an update, an upsert, a continue-as-new.
+ */
+const billedEvents = [
+  'workflowExecutionStartedEventAttributes',
+  'timerStartedEventAttributes',
+  'activityTaskScheduledEventAttributes',
+  'markerRecordedEventAttributes',
+  'workflowExecutionSignaledEventAttributes',
+  'signalExternalWorkflowExecutionInitiatedEventAttributes',
+  'startChildWorkflowExecutionInitiatedEventAttributes',
+  'workflowExecutionUpdateAcceptedEventAttributes',
+  'upsertWorkflowSearchAttributesEventAttributes',
+  'workflowPropertiesModifiedEventAttributes',
+  'workflowExecutionContinuedAsNewEventAttributes',
+] as const satisfies (keyof HistoryEvent)[];
+
+const billed = (event: HistoryEvent) => billedEvents.some((attributes) => event[attributes]);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One population of open payments on workers of their own, measured from the first start. */
 async function measure(
   stack: BenchStack,
   settings: PollsSettings,
-  run: { name: string; payments: number; measureMs: number; perSecond?: number },
+  run: { name: string; payments: number; measureMs: number; perSecond?: number; cachedWorkflows: number },
   progress: (line: string) => void,
 ): Promise<PollsRun> {
   const sandbox = await startBenchSandbox(stack.logger, { rateLimit: { requestsPerSecond: 10_000 } });
@@ -109,6 +178,7 @@ async function measure(
             BANK_BASE_URL: sandbox.url,
             BANK_RATE_LIMIT_PER_SECOND: String(settings.requestsPerSecond),
             BANK_POLL_READS_PER_SECOND: String(settings.pollReadsPerSecond),
+            TEMPORAL_MAX_CACHED_WORKFLOWS: String(run.cachedWorkflows),
           },
           nodeArgs: stack.workerNodeArgs,
           logFile: path.join(stack.workDir, `worker-${taskQueue}-${index}.log`),
@@ -116,7 +186,7 @@ async function measure(
         }),
       );
     }
-    const cpuBefore = workers.map((worker) => sampleProcess(worker.pid).cpuMs);
+    const idle = workers.map((worker) => sampleProcess(worker.pid));
     const startedAt = Date.now();
     progress(
       `polls: starting ${run.payments} open payments (${run.name}), measuring ${run.measureMs / 1000} s`,
@@ -127,10 +197,16 @@ async function measure(
       processingSince,
       ...(run.perSecond === undefined ? {} : { perSecond: run.perSecond }),
     });
+    const startsDoneAt = Date.now();
+    const afterStarts = workers.map((worker) => sampleProcess(worker.pid).cpuMs);
     await sleep(Math.max(startedAt + run.measureMs - Date.now(), 0));
     const endedAt = Date.now();
     const samples = workers.map((worker) => sampleProcess(worker.pid));
-    const cpuMs = samples.reduce((sum, sample, index) => sum + sample.cpuMs - (cpuBefore[index] ?? 0), 0);
+    const cpuMs = samples.reduce((sum, sample, index) => sum + sample.cpuMs - (idle[index]?.cpuMs ?? 0), 0);
+    const steadyCpuMs = samples.reduce(
+      (sum, sample, index) => sum + sample.cpuMs - (afterStarts[index] ?? 0),
+      0,
+    );
     progress(`polls: reading ${ids.length} histories (${run.name})`);
     const histories = await mapLimit(ids, 16, (id) => historyOf(temporal.client, id));
     await mapLimit(ids, 16, (id) =>
@@ -149,6 +225,12 @@ async function measure(
     const queueWaits = histories.flatMap((history) => history.queueWaits);
     const workflowTasks = histories.reduce((sum, history) => sum + history.workflowTasks, 0);
     const events = histories.reduce((sum, history) => sum + history.events, 0);
+    const steadyReads = histories
+      .flatMap((history) => history.reads)
+      .filter((at) => at >= startsDoneAt).length;
+    const steadySeconds = (endedAt - startsDoneAt) / 1_000;
+    const sum = (of: (history: PaymentHistory) => number) =>
+      histories.reduce((total, history) => total + of(history), 0);
     const measuredMs = endedAt - startedAt;
     const result: PollsRun = {
       payments: ids.length,
@@ -178,6 +260,21 @@ async function measure(
       workerCpuMsPerPoll: cpuMs / Math.max(reads, 1),
       workerRssBytes: samples.reduce((sum, sample) => sum + sample.rssBytes, 0),
       readsPerPaymentHour: (reads / ids.length) * (3_600_000 / measuredMs),
+      cachedWorkflows: run.cachedWorkflows,
+      idleRssBytes: idle.reduce((total, sample) => total + sample.rssBytes, 0),
+      steady: {
+        readsPerSecond: steadyReads / steadySeconds,
+        workerCpuMsPerPoll: steadyCpuMs / Math.max(steadyReads, 1),
+        seconds: steadySeconds,
+      },
+      cycle: {
+        polls: sum((history) => history.cycles.count),
+        actions: sum((history) => history.cycles.actions) / sum((history) => history.cycles.count),
+        events: sum((history) => history.cycles.events) / sum((history) => history.cycles.count),
+        bytes: sum((history) => history.cycles.bytes) / sum((history) => history.cycles.count),
+        workflowTasks:
+          sum((history) => history.cycles.workflowTasks) / sum((history) => history.cycles.count),
+      },
     };
     progress(
       `polls (${run.name}): ${result.paymentsRead}/${result.payments} read, reads/s max ${result.readsPerSecond.max} ` +
@@ -191,6 +288,9 @@ async function measure(
   }
 }
 
+/** The SDK's smallest workflow cache: far fewer than the payments, so each of their tasks replays. */
+const coldCache = 10;
+
 /** Benchmark 6: open payments polling within the poll budget, against a baseline that never saturates it. */
 export async function benchPolls(
   stack: BenchStack,
@@ -198,22 +298,33 @@ export async function benchPolls(
   progress: (line: string) => void,
 ): Promise<PollsResult> {
   const budget = bankQueueRates(settings).polls ?? settings.pollReadsPerSecond;
+  const small = {
+    payments: settings.baselinePayments,
+    measureMs: settings.baselineMeasureMs,
+    perSecond: budget / 2,
+  };
   const baseline = await measure(
     stack,
     settings,
-    {
-      name: 'baseline',
-      payments: settings.baselinePayments,
-      measureMs: settings.baselineMeasureMs,
-      perSecond: budget / 2,
-    },
+    { name: 'baseline', ...small, cachedWorkflows: settings.cachedWorkflows },
+    progress,
+  );
+  const cold = await measure(
+    stack,
+    settings,
+    { name: 'cold', ...small, cachedWorkflows: coldCache },
     progress,
   );
   const saturated = await measure(
     stack,
     settings,
-    { name: 'saturated', payments: settings.payments, measureMs: settings.measureMs },
+    {
+      name: 'saturated',
+      payments: settings.payments,
+      measureMs: settings.measureMs,
+      cachedWorkflows: settings.cachedWorkflows,
+    },
     progress,
   );
-  return { settings, budget, saturated, baseline };
+  return { settings, budget, saturated, baseline, cold };
 }

@@ -92,6 +92,7 @@ const settings = values.quick
         measureMs: 50_000,
         baselinePayments: 50,
         baselineMeasureMs: 20_000,
+        cachedWorkflows: 100,
       } satisfies PollsSettings,
     }
   : {
@@ -146,6 +147,8 @@ const settings = values.quick
         measureMs: 600_000,
         baselinePayments: 1_000,
         baselineMeasureMs: 180_000,
+        // About the heap-sized default at V8's own heap limit here (docs/performance.md, "Worker memory").
+        cachedWorkflows: 2_000,
       } satisfies PollsSettings,
     };
 
