@@ -62,6 +62,7 @@ console.log(
       ['Temporal actions per poll', fixed(costs.actionsPerPoll, 2)],
       ['idle worker RSS', `${fixed(costs.workerIdleRssBytes / 1e6)} MB`],
       ['RSS per cached workflow', `${fixed(costs.cachedWorkflowBytes / 1e3)} KB`],
+      ['RSS of replaying instead (the cold run, above idle)', `${fixed(costs.replayChurnRssBytes / 1e6)} MB`],
     ],
   ),
 );
@@ -77,7 +78,7 @@ const rows = populations.flatMap((population) => {
     fixed(projection.temporalActionsPerSecond, 1),
     fixed(projection.workflowTasksPerSecond, 1),
     `${fixed(projection.historyGbPerDay, 2)} / ${fixed(projection.historyGbHeld, 1)}`,
-    `${fixed(projection.workerCores, 2)}${projection.pollsReplay ? ' (replaying)' : ''}`,
+    `${fixed(projection.workerCores, 2)} (${fixed(projection.replayedShare * 100)} % of tasks replay)`,
     `${projection.workers} / ${fixed(projection.workerMemoryGb, 1)} GB`,
   ]);
 });

@@ -1,5 +1,6 @@
 import { enrollmentTimings } from '../../src/contract/enrollment.js';
 import { paymentTimings } from '../../src/contract/payment.js';
+import { pollStretchFactor } from '../../src/contract/polling.js';
 import type { PollsResult, PollsRun } from '../polls.js';
 
 /** What bankflow holds open at one time: the population a fleet is sized for. */
@@ -36,6 +37,8 @@ export interface UnitCosts {
   actionsPerPoll: number;
   workerIdleRssBytes: number;
   cachedWorkflowBytes: number;
+  /** What replaying instead of caching adds to a worker's RSS: the garbage of histories decoded and dropped. */
+  replayChurnRssBytes: number;
 }
 
 /** The unit costs a polls benchmark measured: a poll's from its baseline, a replayed poll's from its cold run. */
@@ -50,6 +53,7 @@ export function unitCostsOf(polls: PollsResult): UnitCosts {
     actionsPerPoll: baseline.cycle.actions,
     workerIdleRssBytes: baseline.idleRssBytes / settings.workers,
     cachedWorkflowBytes: (baseline.workerRssBytes - baseline.idleRssBytes) / Math.max(cachedAtBaseline, 1),
+    replayChurnRssBytes: Math.max((cold.workerRssBytes - cold.idleRssBytes) / settings.workers, 0),
   };
 }
 
@@ -66,8 +70,8 @@ export interface Projection {
   historyBytesPerSecond: number;
   historyGbPerDay: number;
   historyGbHeld: number;
-  /** Whether polls find their workflow cached: open journeys polled in turn miss an LRU cache smaller than them. */
-  pollsReplay: boolean;
+  /** The share of a poll's two workflow tasks that replay (0, 0.5 or 1): see `replayedShare`. */
+  replayedShare: number;
   workerCores: number;
   workers: number;
   workerMemoryGb: number;
@@ -89,12 +93,13 @@ export function project(population: Population, settings: FleetSettings, costs: 
   const polled = population.payments + population.enrollments;
   const open = polled + population.recurrences;
   const coresFor = (workers: number) => {
-    const replay = polled > workers * settings.cachedWorkflowsPerWorker;
-    return { replay, cores: (reads * (replay ? costs.pollCpuMs.replayed : costs.pollCpuMs.cached)) / 1_000 };
+    const share = replayedShare(polled, reads, planned, workers * settings.cachedWorkflowsPerWorker);
+    const perPoll = costs.pollCpuMs.cached + share * (costs.pollCpuMs.replayed - costs.pollCpuMs.cached);
+    return { share, cores: (reads * perPoll) / 1_000 };
   };
   let workers = settings.workers ?? 1;
   while (settings.workers === undefined && coresFor(workers).cores > workers) workers++;
-  const { replay, cores } = coresFor(workers);
+  const { share, cores } = coresFor(workers);
   const historyBytesPerSecond = reads * costs.historyBytesPerPoll;
   const historyGbPerDay = (historyBytesPerSecond * day) / 1e9;
   const cachedPerWorker = Math.min(settings.cachedWorkflowsPerWorker, open / workers);
@@ -108,12 +113,32 @@ export function project(population: Population, settings: FleetSettings, costs: 
     historyBytesPerSecond,
     historyGbPerDay,
     historyGbHeld: historyGbPerDay * (paymentTimings.processingMs / 1_000 / day + settings.retentionDays),
-    pollsReplay: replay,
+    replayedShare: share,
     workerCores: cores,
     workers,
     workerMemoryGb:
-      (workers * (costs.workerIdleRssBytes + cachedPerWorker * costs.cachedWorkflowBytes)) / 1e9,
+      (workers *
+        (costs.workerIdleRssBytes +
+          cachedPerWorker * costs.cachedWorkflowBytes +
+          (share > 0 ? costs.replayChurnRssBytes : 0))) /
+      1e9,
   };
+}
+
+/**
+ * The share of a poll's two workflow tasks (the timer's, then the read's answer) that find their workflow evicted.
+ * Polled in turn, the journeys pass through an LRU cache of `cached` workflows in `cached / reads` seconds (each
+ * poll brings one back): a task misses when its workflow's previous task is older than that. The timer's task
+ * comes a whole interval (`polled / reads`) after the last poll's answer; the answer comes after the read's wait for
+ * the budget, which the pace keeps at a `pollStretchFactor`th of the interval while the budget is saturated and
+ * near nothing while it is not.
+ */
+export function replayedShare(polled: number, reads: number, planned: number, cached: number): number {
+  if (reads <= 0) return 0;
+  const turnoverS = cached / reads;
+  const intervalS = polled / reads;
+  const answerWaitS = planned > reads ? intervalS / pollStretchFactor : 0;
+  return ((intervalS > turnoverS ? 1 : 0) + (answerWaitS > turnoverS ? 1 : 0)) / 2;
 }
 
 /** One figure of the check: what the model projected for the benchmark's point and what the benchmark measured. */

@@ -9,6 +9,7 @@ const costs: UnitCosts = {
   actionsPerPoll: 2,
   workerIdleRssBytes: 200e6,
   cachedWorkflowBytes: 300e3,
+  replayChurnRssBytes: 100e6,
 };
 const settings = { cachedWorkflowsPerWorker: 2_000, retentionDays: 7 };
 
@@ -42,7 +43,7 @@ describe('the capacity model (docs/capacity.md)', () => {
       { ...settings, pollReadsPerSecond: 100 },
       costs,
     );
-    expect(small.pollsReplay).toBe(false);
+    expect(small.replayedShare).toBe(0);
     expect(small.workers).toBe(1);
     expect(small.workerMemoryGb).toBeCloseTo((200e6 + 1_000 * 300e3) / 1e9);
 
@@ -51,9 +52,20 @@ describe('the capacity model (docs/capacity.md)', () => {
       { ...settings, pollReadsPerSecond: 1_000 },
       costs,
     );
-    expect(large.pollsReplay).toBe(true);
-    expect(large.workerCores).toBeCloseTo(500 * 0.04);
-    expect(large.workers).toBe(20);
-    expect(large.workerMemoryGb).toBeCloseTo((20 * (200e6 + 2_000 * 300e3)) / 1e9);
+    // Polled every 1,800 s, a cache turning over in 40 s at most: the timer's task replays, the answer, on the plan
+    // and so at once, does not.
+    expect(large.replayedShare).toBe(0.5);
+    expect(large.workerCores).toBeCloseTo(500 * 0.025);
+    expect(large.workers).toBe(13);
+    expect(large.workerMemoryGb).toBeCloseTo((13 * (200e6 + 2_000 * 300e3 + 100e6)) / 1e9);
+
+    // Saturated ten times over, the answer waits a tenth of the interval: longer than the turnover too.
+    const saturated = project(
+      { payments: 900_000, enrollments: 0, recurrences: 0 },
+      { ...settings, pollReadsPerSecond: 50 },
+      costs,
+    );
+    expect(saturated.replayedShare).toBe(1);
+    expect(saturated.workerCores).toBeCloseTo(50 * 0.04);
   });
 });
