@@ -103,6 +103,7 @@ describe('syncRecurrenceAttempts at scale', () => {
     const largest = Math.max(...events.map(payloadBytes));
     process.stdout.write(`50,000 recurrences: ${seconds.toFixed(1)} s, largest event payload ${largest} B\n`);
     expect(largest).toBeLessThan(256 * 1024);
-    expect(seconds).toBeLessThan(240);
-  }, 300_000);
+    // About 75 s alone here; beside another suite on two cores it has taken over 300 s, so the time is printed,
+    // not asserted (docs/performance.md keeps speed targets in benchmarks).
+  }, 600_000);
 });
