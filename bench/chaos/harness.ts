@@ -20,13 +20,16 @@ import { newJourneyRecord, runJourney, type JourneyContext, type JourneyRecord }
 import { MerchantRetries } from './merchant.js';
 import { defaultChaosOptions, type ChaosOptions } from './options.js';
 import { planChaos, type ChaosPlan } from './plan.js';
-import { journeyDeadlineMs } from './profile.js';
+import { chaosFaults, journeyDeadlineMs } from './profile.js';
 import { prepareRecurrences, syncAttempts, syncWindow, type RecurrenceRun } from './recurrences.js';
 import type { ChaosReport } from './report.js';
 import { SandboxControl } from './sandbox-control.js';
 import { startChaosStack, type ChaosStack } from './stack.js';
 import { summarize } from './summary.js';
 import { Violations } from './violations.js';
+
+/** Well past the bank's read lag the chaos faults set, so the sync's first page sees the attempts posted. */
+const readsSettleMs = (seed: number) => 5 * chaosFaults(seed).get_lag_ms;
 
 /** Journeys start at their planned moments, at most `concurrency` at once; each has a deadline of its own. */
 async function runJourneys(
@@ -160,7 +163,11 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
       virtualAccountId: ctx.merchant.virtualAccountId,
     });
     const recurrences = recurrenceRun.then(async (run) => {
-      await sleep(Math.max(0, startedAt + plan.disruptions.syncStartAtMs - Date.now()));
+      // A sync is of a window the bank finished writing: on a loaded machine the attempts may be posted after the
+      // planned start, and the bank's reads lag its writes (get_lag_ms), so it waits for them to show as well.
+      await sleep(
+        Math.max(readsSettleMs(options.seed), startedAt + plan.disruptions.syncStartAtMs - Date.now()),
+      );
       log(`[${((Date.now() - startedAt) / 1000).toFixed(1)}s] recurrence attempts sync started`);
       await syncAttempts(starter, retries, run);
       return run;
