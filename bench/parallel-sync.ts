@@ -1,5 +1,4 @@
 import os from 'node:os';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { developmentEncryptionKeys } from '../src/config.js';
@@ -13,7 +12,7 @@ import { workflowIds } from '../src/contract/ids.js';
 import { planSlices } from '../src/workflows/sync/attempts-slices.js';
 import { mapLimit } from './customers.js';
 import { runCosts } from './history.js';
-import { startBankflowProcess, type BankflowProcess } from './processes.js';
+import { startBankflowWorkers, type BankflowProcess } from './processes.js';
 import { startBenchSandbox, type BenchStack } from './stack.js';
 import { median } from './stats.js';
 import { recurrenceRequest } from './sync.js';
@@ -140,28 +139,23 @@ export async function benchParallelSync(
   const taskQueue = `bench-parallel-sync-${Date.now()}`;
   const workers: BankflowProcess[] = [];
   try {
-    for (let index = 0; index < settings.workers; index++) {
-      workers.push(
-        await startBankflowProcess({
-          command: 'worker',
-          env: {
-            ...stack.processEnv(taskQueue),
-            BANKFLOW_DATA_DIR: path.join(stack.workDir, `data-${taskQueue}-${index}`),
-            TEMPORAL_ADDRESS: temporal.address,
-            BANK_BASE_URL: sandbox.url,
-            // The sync's pages are background calls: a budget of four times the bank's limit, half of it
-            // interactive and a quarter the polls' (both unused here), gives the background queue the bank's limit,
-            // as before the queues by workload.
-            BANK_RATE_LIMIT_PER_SECOND: String(4 * settings.requestsPerSecond),
-            BANK_INTERACTIVE_SHARE_PERCENT: '50',
-            BANK_POLL_READS_PER_SECOND: String(settings.requestsPerSecond),
-          },
-          nodeArgs: stack.workerNodeArgs,
-          logFile: path.join(stack.workDir, `worker-${taskQueue}-${index}.log`),
-          ready: /"worker running"/,
-        }),
-      );
-    }
+    await startBankflowWorkers(
+      stack,
+      taskQueue,
+      settings.workers,
+      {
+        ...stack.processEnv(taskQueue),
+        TEMPORAL_ADDRESS: temporal.address,
+        BANK_BASE_URL: sandbox.url,
+        // The sync's pages are background calls: a budget of four times the bank's limit, half of it
+        // interactive and a quarter the polls' (both unused here), gives the background queue the bank's limit,
+        // as before the queues by workload.
+        BANK_RATE_LIMIT_PER_SECOND: String(4 * settings.requestsPerSecond),
+        BANK_INTERACTIVE_SHARE_PERCENT: '50',
+        BANK_POLL_READS_PER_SECOND: String(settings.requestsPerSecond),
+      },
+      workers,
+    );
     const ctx = { client: temporal.client, taskQueue };
     const window = { from: '2036-01-01T00:00:00.000Z', to: '2036-01-02T00:00:00.000Z' };
     const each = Math.ceil(settings.attempts / settings.recurrences);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time.js';
 import proto, { type temporal } from '@temporalio/proto';
@@ -7,7 +6,7 @@ import { paymentTimings } from '../src/contract/payment.js';
 import { mapLimit } from './customers.js';
 import { startOpenPayments } from './open-payments.js';
 import { startOnePartitionTemporal } from './parallel-sync.js';
-import { sampleProcess, startBankflowProcess, type BankflowProcess } from './processes.js';
+import { sampleProcess, startBankflowWorkers, type BankflowProcess } from './processes.js';
 import { startBenchSandbox, type BenchStack } from './stack.js';
 import { median, quantile } from './stats.js';
 
@@ -167,25 +166,20 @@ async function measure(
   const taskQueue = `bench-polls-${run.name}-${Date.now()}`;
   const workers: BankflowProcess[] = [];
   try {
-    for (let index = 0; index < settings.workers; index++) {
-      workers.push(
-        await startBankflowProcess({
-          command: 'worker',
-          env: {
-            ...stack.processEnv(taskQueue),
-            BANKFLOW_DATA_DIR: path.join(stack.workDir, `data-${taskQueue}-${index}`),
-            TEMPORAL_ADDRESS: temporal.address,
-            BANK_BASE_URL: sandbox.url,
-            BANK_RATE_LIMIT_PER_SECOND: String(settings.requestsPerSecond),
-            BANK_POLL_READS_PER_SECOND: String(settings.pollReadsPerSecond),
-            TEMPORAL_MAX_CACHED_WORKFLOWS: String(run.cachedWorkflows),
-          },
-          nodeArgs: stack.workerNodeArgs,
-          logFile: path.join(stack.workDir, `worker-${taskQueue}-${index}.log`),
-          ready: /"worker running"/,
-        }),
-      );
-    }
+    await startBankflowWorkers(
+      stack,
+      taskQueue,
+      settings.workers,
+      {
+        ...stack.processEnv(taskQueue),
+        TEMPORAL_ADDRESS: temporal.address,
+        BANK_BASE_URL: sandbox.url,
+        BANK_RATE_LIMIT_PER_SECOND: String(settings.requestsPerSecond),
+        BANK_POLL_READS_PER_SECOND: String(settings.pollReadsPerSecond),
+        TEMPORAL_MAX_CACHED_WORKFLOWS: String(run.cachedWorkflows),
+      },
+      workers,
+    );
     const idle = workers.map((worker) => sampleProcess(worker.pid));
     const startedAt = Date.now();
     progress(

@@ -147,6 +147,30 @@ async function startNodeProcess(options: {
   };
 }
 
+/**
+ * `count` `bankflow worker` processes on `taskQueue`, each with a data directory and a log of its own, added to
+ * `into` as each is running, so a caller that stops `into` stops those that started when a later one fails.
+ */
+export async function startBankflowWorkers(
+  stack: Pick<BenchStack, 'workDir' | 'workerNodeArgs'>,
+  taskQueue: string,
+  count: number,
+  env: Record<string, string>,
+  into: BankflowProcess[],
+): Promise<void> {
+  for (let index = 0; index < count; index++) {
+    into.push(
+      await startBankflowProcess({
+        command: 'worker',
+        env: { ...env, BANKFLOW_DATA_DIR: path.join(stack.workDir, `data-${taskQueue}-${index}`) },
+        nodeArgs: stack.workerNodeArgs,
+        logFile: path.join(stack.workDir, `worker-${taskQueue}-${index}.log`),
+        ready: /"worker running"/,
+      }),
+    );
+  }
+}
+
 export interface ChildWorker extends BankflowProcess {
   taskQueue: string;
 }

@@ -8,7 +8,7 @@ import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { enrollCustomer, mapLimit, type Customer } from './customers.js';
 import { bankflowJourney } from './journey.js';
 import { startOnePartitionTemporal } from './parallel-sync.js';
-import { startBankflowProcess, type BankflowProcess } from './processes.js';
+import { startBankflowProcess, startBankflowWorkers, type BankflowProcess } from './processes.js';
 import { benchCredentials, benchWebhookSecret, startBenchSandbox, type BenchStack } from './stack.js';
 import { quantile } from './stats.js';
 import { recurrenceRequest } from './sync.js';
@@ -120,17 +120,7 @@ export async function benchQueues(
     });
     processes.push(receiver);
     sandbox.webhooks.configure({ url: `${receiver.ready[1] ?? ''}/webhooks`, secret: benchWebhookSecret });
-    for (let index = 0; index < settings.workers; index++) {
-      processes.push(
-        await startBankflowProcess({
-          command: 'worker',
-          env: { ...env, BANKFLOW_DATA_DIR: path.join(stack.workDir, `data-${taskQueue}-${index}`) },
-          nodeArgs: stack.workerNodeArgs,
-          logFile: path.join(stack.workDir, `worker-${taskQueue}-${index}.log`),
-          ready: /"worker running"/,
-        }),
-      );
-    }
+    await startBankflowWorkers(stack, taskQueue, settings.workers, env, processes);
     const bankSide: BenchStack = {
       ...stack,
       client: temporal.client,
