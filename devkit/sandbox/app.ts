@@ -12,6 +12,7 @@ import { sandboxWebAuthnSettings, trustListeningOrigins } from './biometrics/web
 import { biometricsRoutes } from './routes/biometrics.js';
 import { boletoRoutes } from './routes/boletos.js';
 import { cardRoutes } from './routes/cards.js';
+import { authenticatorRoutes } from './routes/authenticators.js';
 import { controlRoutes } from './routes/control.js';
 import { dataControlRoutes } from './routes/data-control.js';
 import { idRoutes } from './routes/ids.js';
@@ -133,6 +134,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   recurrenceControlRoutes(app, state, webhooks);
   dataControlRoutes(app, state);
   idRoutes(app, state);
+  authenticatorRoutes(app, state);
   app.addHook('onClose', () => webhooks.close());
   return { app, state, faults, webhooks, webauthn, rateLimit };
 }

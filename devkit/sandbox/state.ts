@@ -1,4 +1,5 @@
 import type { Boleto } from '../../src/bank/schemas/boleto.js';
+import type { SoftwareAuthenticator } from '../authenticator/software-authenticator.js';
 import { BankData } from './bank-data.js';
 import { BiometricsState, type BiometricsSettings } from './biometrics/state.js';
 import { LaggedReads } from './lagged-reads.js';
@@ -22,6 +23,8 @@ export class SandboxState {
   boletos = new Map<string, Boleto>();
   /** Transfers, cash-ins, refunds, recurrences and attempts, cards: the data endpoints' records. */
   bankData!: BankData;
+  /** Customers' devices the control API plays (`/sandbox/authenticators`), by id. */
+  readonly authenticators = new Map<string, SoftwareAuthenticator>();
 
   readonly biometrics: BiometricsState;
   readonly reads: LaggedReads;
@@ -48,6 +51,7 @@ export class SandboxState {
     );
     this.biometrics.reset();
     this.reads.clear();
+    this.authenticators.clear();
     this.bankData = new BankData(seed, this.world, now);
   }
 }

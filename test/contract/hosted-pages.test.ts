@@ -4,7 +4,7 @@ import { BankClient } from '../../src/bank/client.js';
 import { createLogger } from '../../src/logger.js';
 import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
 import { httpCall } from '../helpers/http.js';
-import { sandboxControl } from '../helpers/sandbox-control.js';
+import { authorizeAtSandboxBank, createSandboxEnrollment } from '../helpers/sandbox-enrollments.js';
 
 const credentials = { clientId: 'pages-client', clientSecret: 'pages-secret' };
 const logger = createLogger('silent');
@@ -25,23 +25,9 @@ afterAll(() => sandbox?.stop());
 
 /** An enrollment the customer has just authorized at the bank: the registration page's starting point. */
 async function authorizedAtBank() {
-  const device = await bank.findOrCreateDevice({
-    fingerprint: randomUUID(),
-    counterparty_tax_number: '12345678909',
-    counterparty_name: 'Maria Silva',
-  });
-  const participant = sandbox.state.biometrics.participants.find((p) => p.is_enrollment_available);
-  const enrollment = await bank.createEnrollment({
-    device_id: device.id,
-    participant_id: participant?.id ?? '',
-    return_to_url: returnToUrl,
-  });
+  const { participant, enrollment } = await createSandboxEnrollment(bank, sandbox, returnToUrl);
   const page = await httpCall(enrollment.redirect_url);
-  const authorized = await sandboxControl(sandbox.url).post<{ data: { status: string } }>(
-    `/sandbox/biometrics/enrollments/${enrollment.id}/bank-authorization`,
-    {},
-  );
-  expect(authorized.body.data.status).toBe('awaiting_enrollment');
+  expect(await authorizeAtSandboxBank(sandbox, enrollment.id)).toBe('awaiting_enrollment');
   return { enrollment, participantName: participant?.name, bankPage: page.body };
 }
 
