@@ -5,39 +5,47 @@
 // holds prebuilt workflow bundles that may be older than the source, where this build takes the test run's own
 // (test/setup/start-temporal.ts).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { copyAssets } from './copy-assets.mjs';
 
 export const testBuildDir = path.resolve('.test-results', 'build');
-const stampFile = path.join(testBuildDir, '.built');
+const stampFile = path.join(testBuildDir, '.inputs');
 
-/** The newest modification time among the build's inputs; a deleted file changes its directory's. */
-function newestInput() {
-  let newest = Math.max(statSync('tsconfig.json').mtimeMs, statSync('tsconfig.build.json').mtimeMs);
+/**
+ * Every input of the build with its size and modification time: any edit, new, deleted or renamed file (or one
+ * put back older, by a checkout) makes another list.
+ */
+function inputs() {
+  const files = ['tsconfig.json', 'tsconfig.build.json'];
   for (const root of ['src', 'devkit']) {
-    newest = Math.max(newest, statSync(root).mtimeMs);
     for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+      if (entry.isFile()) files.push(path.join(entry.parentPath, entry.name));
     }
   }
-  return newest;
+  return files
+    .sort()
+    .map((file) => {
+      const { size, mtimeMs } = statSync(file);
+      return `${file} ${size} ${mtimeMs}`;
+    })
+    .join('\n');
 }
 
-function builtAt() {
+function builtFrom() {
   try {
-    return statSync(stampFile).mtimeMs;
+    return readFileSync(stampFile, 'utf8');
   } catch {
-    return -Infinity;
+    return undefined;
   }
 }
 
-/** Builds into testBuildDir unless it is up to date; returns how long that took, in ms (0 when it was). */
+/** Builds into testBuildDir unless it was built from these very inputs; returns how long that took, in ms. */
 export function buildForTests() {
   const started = Date.now();
-  if (builtAt() >= newestInput()) return 0;
-  // The stamp's time is taken before compiling, so a file saved during the build makes the next run build again.
-  const stamp = new Date();
+  // Listed before compiling, so a file saved during the build makes the next run build again.
+  const current = inputs();
+  if (builtFrom() === current) return 0;
   // No type check: `npm run lint` does it, and tsc emits the same JavaScript without one (isolatedModules).
   const tsc = spawnSync(
     process.execPath,
@@ -57,7 +65,6 @@ export function buildForTests() {
   if (tsc.status !== 0)
     throw new Error(`tsc could not build ${testBuildDir} (exit code ${tsc.status ?? tsc.signal})`);
   copyAssets(testBuildDir);
-  writeFileSync(stampFile, '');
-  utimesSync(stampFile, stamp, stamp);
+  writeFileSync(stampFile, current);
   return Date.now() - started;
 }
