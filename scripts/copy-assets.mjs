@@ -1,15 +1,21 @@
 #!/usr/bin/env node
 // tsc compiles only TypeScript: copies the page files (HTML, browser scripts, styles) under src/ and devkit/ to the
-// same place under dist/, where the compiled servers look for them.
+// same place under the build's directory (dist/ unless given: scripts/test-build.mjs names its own), where the
+// compiled servers look for them.
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const assetExtensions = new Set(['.html', '.js', '.css']);
 
-for (const root of ['src', 'devkit']) {
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !assetExtensions.has(path.extname(entry.name))) continue;
-    const from = path.join(entry.parentPath, entry.name);
-    cpSync(from, path.join('dist', from));
+export function copyAssets(outDir) {
+  for (const root of ['src', 'devkit']) {
+    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !assetExtensions.has(path.extname(entry.name))) continue;
+      const from = path.join(entry.parentPath, entry.name);
+      cpSync(from, path.join(outDir, from));
+    }
   }
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) copyAssets('dist');

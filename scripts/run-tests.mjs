@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { buildForTests, testBuildDir } from './test-build.mjs';
 
 const resultsDir = path.resolve('.test-results');
 // One results file per run, so runs started side by side do not read each other's totals.
@@ -13,6 +14,12 @@ rmSync(outputFile, { force: true });
 
 // A full run (no test paths given) also measures coverage and enforces jest.config.js's thresholds.
 const fullRun = process.argv.slice(2).every((arg) => arg.startsWith('-'));
+
+const buildMs = buildForTests();
+if (buildMs > 0)
+  console.log(
+    `built ${path.relative('.', testBuildDir)} for the tests' processes in ${(buildMs / 1000).toFixed(1)} s`,
+  );
 
 const jest = spawnSync(
   process.execPath,
@@ -25,7 +32,8 @@ const jest = spawnSync(
     ...(fullRun ? ['--coverage'] : []),
     ...process.argv.slice(2),
   ],
-  { stdio: 'inherit' },
+  // The tests' bankflow processes run from the build (bench/chaos/cli-process.ts).
+  { stdio: 'inherit', env: { ...process.env, BANKFLOW_TEST_BUILD_DIR: testBuildDir } },
 );
 
 let summary;

@@ -26,8 +26,8 @@ export function workflowInterceptorModules(traced: boolean): string[] {
 
 /**
  * The workflow bundles `npm run build` writes (scripts/bundle-workflows.mjs), one without traces and one with.
- * Only dist/ has them: a worker run from source bundles at start, so it never runs a bundle older than the code
- * beside it.
+ * Only builds have them (dist/, and the tests' build, given the test run's own bundles by test/setup): a worker run
+ * from source bundles at start, so it never runs a bundle older than the code beside it.
  */
 export const prebuiltWorkflowBundlePath = (traced: boolean) =>
   path.join(here, traced ? 'workflows-bundle-traced.js' : 'workflows-bundle.js');

@@ -9,7 +9,23 @@ const cliEntry = path.join(repositoryRoot, 'src/cli/main.ts');
 /** A script of this repository, run from source like the CLI: `devkit/versioning/worker-b.ts`. */
 export const repositoryScript = (relativePath: string) => path.join(repositoryRoot, relativePath);
 
-/** One `bankflow <command>` process, run from source as an operator would run the built CLI. */
+/**
+ * Node's arguments that run a TypeScript script of src/ or devkit/: from the build scripts/run-tests.mjs made for
+ * the run (BANKFLOW_TEST_BUILD_DIR, scripts/test-build.mjs) where there is one, since node starts it without
+ * compiling it again, else from source under tsx.
+ */
+function nodeArgsFor(script: string): string[] {
+  const buildDir = process.env.BANKFLOW_TEST_BUILD_DIR;
+  const relative = path.relative(repositoryRoot, script);
+  if (buildDir && /^(src|devkit)\//.test(relative))
+    return [path.join(buildDir, relative.replace(/\.ts$/, '.js'))];
+  return ['--import', 'tsx', script];
+}
+
+/** The CLI, as `nodeArgsFor` runs it. */
+export const cliNodeArgs = () => nodeArgsFor(cliEntry);
+
+/** One `bankflow <command>` process, run from source or the tests' build as an operator would run the built CLI. */
 export interface CliProcess {
   child: ChildProcess;
   /** Resolves once its output shows `readyWhen`; rejects if it exits first. */
@@ -25,7 +41,7 @@ export function startCliProcess(
   readyWhen: string,
   entry = cliEntry,
 ): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(entry), ...args], {
     cwd: repositoryRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
+import { cliNodeArgs } from '../../bench/chaos/cli-process.js';
 import { cliEnvFor } from '../helpers/cli-env.js';
 import { docExamples, type DocExample } from '../helpers/doc-examples.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
-/** `npx bankflow` runs the CLI from source, as `npm start`'s `npx bankflow` runs the built one. */
-const npxShim = `npx() { if [ "$1" = bankflow ]; then shift; node --import tsx ${path.resolve('src/cli/main.ts')} "$@"; else command npx "$@"; fi; }`;
+/**
+ * `npx bankflow` runs the CLI from the test run's build or from source, as `npm start`'s `npx bankflow` runs the
+ * built one.
+ */
+const npxShim = `npx() { if [ "$1" = bankflow ]; then shift; node ${cliNodeArgs().join(' ')} "$@"; else command npx "$@"; fi; }`;
 
 const examples = [
   ...docExamples('README.md'),

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Socket } from 'node:net';
-import path from 'node:path';
+import { cliNodeArgs } from '../../bench/chaos/cli-process.js';
 
-const cliEntry = path.resolve('src/cli/main.ts');
-
-/** The CLI from source (no build needed), with a clean development environment plus `env`. */
+/**
+ * The CLI from the test run's build or from source (no `npm run build` needed), with a clean development
+ * environment plus `env`.
+ */
 function spawnCli(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+  return spawn(process.execPath, [...cliNodeArgs(), ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

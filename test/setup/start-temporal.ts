@@ -1,18 +1,37 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, temporalLoggerFor } from '../../src/logger.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
-import { bundleWorkflows } from '../../src/workflow-bundle.js';
+import { bundleWorkflows, prebuiltWorkflowBundlePath } from '../../src/workflow-bundle.js';
 import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
 import { allSearchAttributeKeys } from '../../src/contract/search-attributes.js';
 import { freePort } from '../helpers/cli.js';
 import { testEnvKeys } from './shared.js';
 import { startUiCodec } from './ui-codec.js';
 import { findTimeSkippingServer } from './time-skipping-server.js';
+
+/**
+ * The same bundles as the prebuilt ones of the tests' build (scripts/test-build.mjs), where its `bankflow worker`
+ * processes load them as a built worker does: they run the code and build id of the in-test workers beside them,
+ * without bundling again at every start. Renamed into place, so a run side by side never loads half a file.
+ */
+function prebuildWorkflowBundles(buildDir: string, plainCode: string, tracedCode: string): void {
+  const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+  for (const [traced, code] of [
+    [false, plainCode],
+    [true, tracedCode],
+  ] as const) {
+    const target = path.join(buildDir, path.relative(repositoryRoot, prebuiltWorkflowBundlePath(traced)));
+    const partial = `${target}.${process.pid}`;
+    writeFileSync(partial, code);
+    renameSync(partial, target);
+  }
+}
 
 /**
  * One real Temporal dev server for the whole run, with bankflow's search attributes, and one workflow bundle
@@ -64,7 +83,10 @@ export async function startTemporal(): Promise<void> {
   const plainCode = (await bundleWorkflows(false, temporalLoggerFor(logger))).code;
   writeFileSync(bundlePath, plainCode);
   const tracedBundlePath = path.join(dir, 'workflow-bundle-traced.js');
-  writeFileSync(tracedBundlePath, (await bundleWorkflows(true, temporalLoggerFor(logger))).code);
+  const tracedCode = (await bundleWorkflows(true, temporalLoggerFor(logger))).code;
+  writeFileSync(tracedBundlePath, tracedCode);
+  const buildDir = process.env.BANKFLOW_TEST_BUILD_DIR;
+  if (buildDir) prebuildWorkflowBundles(buildDir, plainCode, tracedCode);
 
   process.env[testEnvKeys.address] = env.address;
   process.env[testEnvKeys.namespace] = env.namespace ?? 'default';
