@@ -39,7 +39,7 @@ describe('long-running commands', () => {
   afterAll(() => stack?.stop());
 
   it('`dev` against an existing Temporal server runs the sandbox and a worker, and stops on SIGTERM', async () => {
-    const sandboxPort = await freePort();
+    const [sandboxPort, apiPort] = [await freePort(), await freePort()];
     const taskQueue = `cli-dev-${Date.now()}`;
     const dev = startCli(['dev'], {
       ...temporalEnv(),
@@ -48,6 +48,7 @@ describe('long-running commands', () => {
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(await freePort()),
       CHECKOUT_PORT: String(await freePort()),
+      API_PORT: String(apiPort),
       TEMPORAL_TASK_QUEUE: taskQueue,
       // Schedules of its own: the shared server holds other tests' schedules under the default ids.
       SCHEDULE_ID_PREFIX: `${taskQueue}-`,
@@ -58,6 +59,13 @@ describe('long-running commands', () => {
       expect(dev.output()).toMatch(new RegExp(`Sandbox bank +http://127\\.0\\.0\\.1:${sandboxPort}`));
       expect(dev.output()).not.toContain('Temporal UI');
       expect(dev.output()).toMatch(/Webhook receiver +http:\/\/127\.0\.0\.1:\d+\/webhooks/);
+      // The merchant API, opened by the development key the banner prints.
+      expect(dev.output()).toMatch(new RegExp(`Merchant API +http://127\\.0\\.0\\.1:${apiPort}`));
+      const apiKey = /API key \(development\) +(bf_dev_\S+)/.exec(dev.output())?.[1];
+      const participants = await fetch(`http://127.0.0.1:${apiPort}/v1/participants`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      expect(participants.status).toBe(200);
 
       const boleto = await cancelBoleto({ client: stack.client, taskQueue }, { boletoId: seededBoletoId() });
       expect(boleto.status).toBe('cancelled');
@@ -85,6 +93,7 @@ describe('long-running commands', () => {
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(codecPort),
       CHECKOUT_PORT: String(checkoutPort),
+      API_PORT: String(await freePort()),
       BANKFLOW_DATA_DIR: dataDir(),
     });
     try {

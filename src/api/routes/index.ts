@@ -1,0 +1,6 @@
+import { deviceRoutes } from './devices.js';
+import { enrollmentRoutes } from './enrollments.js';
+import { paymentRoutes } from './payments.js';
+
+/** Every operation of the merchant API, in the order the OpenAPI document lists them. */
+export const apiRoutes = [...deviceRoutes, ...enrollmentRoutes, ...paymentRoutes];
