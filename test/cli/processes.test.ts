@@ -177,6 +177,50 @@ describe('long-running commands', () => {
     expect(production.stderr).toMatch(/WEBHOOK_SECRET: is required/);
   });
 
+  it('`api` serves the merchant API to the keys `api-key create` mints until SIGTERM, and refuses to start without a key in production', async () => {
+    const minted = await runCli(['api-key', 'create', 'cli-backend']);
+    expect(minted.code).toBe(0);
+    const key = /^ {2}(bf_live_\S+)$/m.exec(minted.stdout)?.[1] ?? '';
+    const entry = /^ {2}(cli-backend:[0-9a-f]{64})$/m.exec(minted.stdout)?.[1] ?? '';
+    expect(entry).not.toContain(key);
+    const port = await freePort();
+    const api = startCli(['api'], {
+      ...temporalEnv(),
+      ...bankEnv,
+      BANK_BASE_URL: stack.sandbox.url,
+      API_PORT: String(port),
+      API_KEYS: entry,
+    });
+    try {
+      await api.waitFor(/Press Ctrl-C to stop/);
+      expect(api.output()).toMatch(new RegExp(`Merchant API +http://127\\.0\\.0\\.1:${port}`));
+      // API_KEYS set: the development key opens nothing, and the banner does not print it.
+      expect(api.output()).not.toContain('bf_dev_');
+      const participants = (token: string) =>
+        fetch(`http://127.0.0.1:${port}/v1/participants`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await participants(key)).status).toBe(200);
+      expect((await participants('bf_dev_development-only-api-key-never-in-production')).status).toBe(401);
+    } finally {
+      expect(await api.stop()).toBe(0);
+    }
+    expect(await isListening(port)).toBe(false);
+
+    const production = await runCli(['api'], {
+      ...temporalEnv(),
+      BANKFLOW_ENV: 'production',
+      BANK_BASE_URL: 'https://bank.example.com',
+      BANK_CLIENT_ID: 'merchant-7',
+      BANK_CLIENT_SECRET: 'issued-secret-of-the-bank',
+      TEMPORAL_PLAINTEXT_ALLOWED: 'true',
+      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
+      CODEC_AUTH_TOKENS: randomBytes(32).toString('base64'),
+      SUPPORT_LOOKUP_SECRET: randomBytes(32).toString('base64'),
+      API_PORT: String(port),
+    });
+    expect(production.code).toBe(1);
+    expect(production.stderr).toMatch(/API_KEYS: is required to start the merchant API/);
+  });
+
   it('`codec-server` decrypts payloads for signed-in support staff only', async () => {
     const port = await freePort();
     const codec = startCli(['codec-server'], {

@@ -137,7 +137,7 @@ describe('the merchant HTTP API over the real stack', () => {
     await stack?.stop();
   });
 
-  it('runs a whole payment journey over HTTP: device, enrollment, payment, authorization and the result', async () => {
+  it('runs a whole payment journey over HTTP: device, enrollment, payment, authorization and the result, which every key of the deployment reads', async () => {
     const authenticator = SoftwareAuthenticator.create();
     const { deviceId, enrollmentId } = await enrollOverHttp(authenticator);
     const idempotencyKey = randomUUID();
@@ -167,6 +167,10 @@ describe('the merchant HTTP API over the real stack', () => {
     expect(result.json()).toMatchObject({ final: true, result: { outcome: 'settled' } });
     const state = await call('GET', `/v1/payments/${externalId}`);
     expect(state.json()).toMatchObject({ phase: 'settled' });
+    // One deployment is one merchant: another key of it reads the same payment.
+    const readByOther = await call('GET', `/v1/payments/${externalId}`, { apiKey: otherKey.key });
+    expect(readByOther.statusCode).toBe(200);
+    expect(readByOther.json()).toEqual(state.json());
   });
 
   it('answers a repeated POST with the first answer, refuses another body under its key by field, and asks for the key', async () => {
