@@ -96,8 +96,9 @@ export function openApiDocument(routes: readonly ApiRoute[]) {
       title: 'bankflow merchant API',
       version: '1',
       description:
-        'Pix biometric payments for merchant backends in any language: devices, enrollments and payments, over ' +
-        'HTTP/JSON. Authenticate with `Authorization: Bearer <key>`; every POST takes an `Idempotency-Key`.',
+        "What bankflow's starter does, for merchant backends in any language: devices, enrollments, payments, " +
+        "recurrences, boleto cancels and the bank's reads, over HTTP/JSON. " +
+        'Authenticate with `Authorization: Bearer <key>`; every POST takes an `Idempotency-Key`.',
     },
     security: [{ apiKey: [] }],
     components: {

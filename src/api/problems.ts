@@ -106,6 +106,8 @@ export function problemFor(error: unknown): ApiProblem {
     return new ApiProblem(404, 'not-found', 'Not found', 'nothing was started under this id');
   if (error instanceof WorkflowFailedError)
     return new ApiProblem(422, 'failed', 'Failed', error.cause?.message ?? error.message);
+  if (error instanceof BankError && error.type === 'BankNotFound')
+    return new ApiProblem(404, 'not-found', 'Not found', error.message);
   if (error instanceof BankError)
     return error.retryable
       ? new ApiProblem(503, 'bank-unavailable', 'Bank unavailable', error.message, [], {

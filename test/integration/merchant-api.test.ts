@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createApiServer } from '../../src/api/app.js';
 import { hashApiKey, mintApiKey } from '../../src/api/keys.js';
+import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { createCodecServer } from '../../src/codec-server/app.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
@@ -11,6 +12,7 @@ import { startSandbox } from '../../devkit/sandbox/app.js';
 import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import { httpCall, type HttpAnswer } from '../helpers/http.js';
 import { bankFor, control, eventually, world } from '../helpers/journey.js';
+import { recurrenceRequest } from '../helpers/recurrences.js';
 import { recordHistory } from '../helpers/replay.js';
 import {
   encryptionKeys,
@@ -351,6 +353,78 @@ describe('the merchant HTTP API over the real stack', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('starts, reads and cancels a recurrence, and cancels a boleto, each under its Idempotency-Key', async () => {
+    // No external_id: the API derives it from the Idempotency-Key.
+    const request: Partial<GenerateRecurrenceRequest> = recurrenceRequest(stack);
+    delete request.external_id;
+    const idempotencyKey = randomUUID();
+    const started = await call('POST', '/v1/recurrences', { idempotencyKey, body: request });
+    expect(started.statusCode).toBe(200);
+    const externalId = started.json().externalId as string;
+    expect(externalId).toMatch(/^api-[\w-]{32}$/);
+    expect(started.json().recurrence).toMatchObject({ external_id: externalId });
+    expect((await call('POST', '/v1/recurrences', { idempotencyKey, body: request })).json()).toEqual(
+      started.json(),
+    );
+    const read = await call('GET', `/v1/recurrences/${externalId}`);
+    expect(read.statusCode).toBe(200);
+    const cancel = { body: { reason: 'the customer closed the contract' } };
+    const cancelled = await call('POST', `/v1/recurrences/${externalId}/cancellation`, cancel);
+    expect(cancelled.json()).toMatchObject({ outcome: 'stopped' });
+    const again = await call('POST', `/v1/recurrences/${externalId}/cancellation`, cancel);
+    expect(expectProblem(again, 422, []).detail).toMatch(/has ended/);
+    expectProblem(
+      await call('POST', `/v1/recurrences/${externalId}/cancellation`, { body: { reason: ' ' } }),
+      400,
+      ['reason'],
+    );
+
+    const [boletoId] = [...stack.sandbox.state.boletos.keys()];
+    const boleto = await call('POST', `/v1/boletos/${boletoId}/cancellation`);
+    expect(boleto.statusCode).toBe(200);
+    expect(boleto.json()).toMatchObject({ id: boletoId, status: 'cancelled' });
+  });
+
+  it("answers the bank's reads as the bank pages them, one page per request", async () => {
+    const bank = bankFor(stack);
+    const { entityIds, bankAccountIds } = stack.sandbox.state.world;
+    const window = { from_datetime: '2000-01-01T00:00:00Z', to_datetime: '2100-01-01T00:00:00Z' };
+    const query = (values: Record<string, string>) => new URLSearchParams(values).toString();
+
+    const refunds = await call('GET', '/v1/refunds');
+    expect(refunds.json()).toEqual(await bank.listReceivableRefunds({}));
+    const after = refunds.json().metadata.after as string;
+    expect(refunds.json().metadata.has_next).toBe(true);
+    expect((await call('GET', `/v1/refunds?after=${after}`)).json()).toEqual(
+      await bank.listReceivableRefunds({ after }),
+    );
+    expect((await call('GET', `/v1/transfers?${query(window)}`)).json()).toEqual(
+      await bank.listTransfers(window),
+    );
+    expectProblem(await call('GET', '/v1/transfers'), 400, ['from_datetime', 'to_datetime']);
+    const attempts = await call('GET', '/v1/collection-attempts?limit=3');
+    expect(attempts.json()).toEqual(await bank.listCollectionAttempts({ limit: 3 }));
+    const attemptId = attempts.json().data[0].id as string;
+    expect((await call('GET', `/v1/collection-attempts/${attemptId}`)).json()).toEqual(
+      await bank.getCollectionAttempt(attemptId),
+    );
+    const [cardId] = [...stack.sandbox.state.bankData.cards.keys()];
+    expect((await call('GET', `/v1/cards/${cardId}`)).json()).toEqual(await bank.getCard(cardId ?? ''));
+    expectProblem(await call('GET', `/v1/cards/${randomUUID()}`), 404, []);
+    const [endToEndId] = [...stack.sandbox.state.bankData.purchasesByEndToEndId.keys()];
+    expect((await call('GET', `/v1/card-purchases/${endToEndId}`)).json()).toEqual(
+      await bank.getCardPurchaseByEndToEndId(endToEndId ?? '', {}),
+    );
+    const invoice = { entity_id: entityIds[0] ?? '' };
+    expect((await call('GET', `/v1/card-invoices/current?${query(invoice)}`)).json()).toEqual(
+      await bank.getCurrentCardInvoice(invoice),
+    );
+    const metrics = { bank_account_id: bankAccountIds[0] ?? '', ...window };
+    expect((await call('GET', `/v1/metrics?${query(metrics)}`)).json()).toEqual(
+      await bank.getMetrics(metrics),
+    );
   });
 
   it('serves its OpenAPI document without a key', async () => {
