@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import createClient from 'openapi-fetch';
 import pino from 'pino';
 import { createApiServer } from '../../src/api/app.js';
 import { hashApiKey, mintApiKey } from '../../src/api/keys.js';
@@ -12,6 +13,7 @@ import { startSandbox } from '../../devkit/sandbox/app.js';
 import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
 import { httpCall, type HttpAnswer } from '../helpers/http.js';
 import { bankFor, control, eventually, world } from '../helpers/journey.js';
+import type { paths } from '../helpers/merchant-api-paths.js';
 import { recurrenceRequest } from '../helpers/recurrences.js';
 import { recordHistory } from '../helpers/replay.js';
 import {
@@ -184,6 +186,33 @@ describe('the merchant HTTP API over the real stack', () => {
     const again = await call('POST', '/v1/enrollments', { idempotencyKey, body: { ...body } });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
+    // Another API process of the fleet, nothing shared but Temporal, knows the key too.
+    const otherProcess = await createApiServer({
+      starter: stack,
+      bank: { bank: bankFor(stack) },
+      keys: [key.entry],
+      rateLimitPerMinute: 1_000,
+      logger: stack.logger,
+    });
+    try {
+      const otherUrl = await otherProcess.listen({ host: '127.0.0.1', port: 0 });
+      const onOther = (sent: object) =>
+        httpCall(`${otherUrl}/v1/enrollments`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key.key}`,
+            'idempotency-key': idempotencyKey,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(sent),
+        });
+      expect((await onOther(body)).json()).toEqual(first.json());
+      expectProblem(await onOther({ ...body, returnToUrl: 'https://merchant.example/elsewhere' }), 409, [
+        'returnToUrl',
+      ]);
+    } finally {
+      await otherProcess.close();
+    }
     const scopeHash = (await import('node:crypto'))
       .createHash('sha256')
       .update(`${key.entry.name}\n${idempotencyKey}`)
@@ -425,6 +454,32 @@ describe('the merchant HTTP API over the real stack', () => {
     expect((await call('GET', `/v1/metrics?${query(metrics)}`)).json()).toEqual(
       await bank.getMetrics(metrics),
     );
+  });
+
+  it('drives the API through a client generated from its OpenAPI document', async () => {
+    const client = createClient<paths>({ baseUrl: apiUrl, headers: { authorization: `Bearer ${key.key}` } });
+    const device = await client.POST('/v1/devices', {
+      params: { header: { 'Idempotency-Key': randomUUID() } },
+      body: { fingerprint: `fp-${randomUUID()}`, counterparty_tax_number: '12345678909' },
+    });
+    expect(device.response.status).toBe(200);
+    const participants = await client.GET('/v1/participants', {
+      params: { query: { deviceId: device.data?.id } },
+    });
+    expect(participants.data?.data.length).toBeGreaterThan(0);
+    const missing = await client.GET('/v1/payments/{externalId}', {
+      params: { path: { externalId: `never-${randomUUID()}` } },
+    });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error).toMatchObject({ status: 404, type: 'https://bankflow.dev/problems/not-found' });
+    const withoutKey = await client.POST('/v1/payments/{externalId}/authorization-options', {
+      params: { path: { externalId: 'x' }, header: { 'Idempotency-Key': '' } },
+      body: {},
+    });
+    expect(withoutKey.response.status).toBe(400);
+    expect(withoutKey.error?.errors).toEqual([
+      { field: 'Idempotency-Key', reason: 'must be 1 to 255 visible ASCII characters' },
+    ]);
   });
 
   it('serves its OpenAPI document without a key', async () => {
