@@ -30,7 +30,7 @@ export async function startApiServer(
       {
         variable: 'API_KEYS',
         reason:
-          'is required to start the merchant API: mint a key with `bankflow api-key create <name>` and set the entry it prints',
+          'is required to start the merchant API: mint a key with bankflow api-key create <name> and set the entry it prints',
       },
     ]);
   const client = await connectClient(temporal);

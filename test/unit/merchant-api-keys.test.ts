@@ -78,7 +78,7 @@ describe('merchant API keys', () => {
     );
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
     await expect(refused).rejects.toThrow(
-      /API_KEYS: is required to start the merchant API: mint a key with `bankflow api-key create <name>`/,
+      /API_KEYS: is required to start the merchant API: mint a key with bankflow api-key create <name>/,
     );
   });
 
