@@ -9,7 +9,7 @@ import type { ApiKeyEntry } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { ApiProblem, invalidRequest, problemFor, sendProblem } from './problems.js';
 import { requestIdOf } from './request-ids.js';
-import type { ApiContext, ApiRoute } from './route.js';
+import type { ApiContext } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
 export interface ApiServerOptions extends ApiContext {
@@ -17,7 +17,6 @@ export interface ApiServerOptions extends ApiContext {
   rateLimitPerMinute: number;
   logger: Logger;
   timeouts?: Partial<ServerTimeouts>;
-  routes?: readonly ApiRoute[];
 }
 
 declare module 'fastify' {
@@ -45,7 +44,6 @@ function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: stri
  * line, and a rate limit per key.
  */
 export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
-  const routes = options.routes ?? apiRoutes;
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger.child({ component: 'api' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
@@ -114,10 +112,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  const document = openApiDocument(routes);
+  const document = openApiDocument(apiRoutes);
   app.get('/openapi.json', async () => document);
 
-  for (const definition of routes) {
+  for (const definition of apiRoutes) {
     app.route({
       method: definition.method,
       url: fastifyPath(definition.path),
