@@ -50,6 +50,7 @@ export const commandExamples: Record<string, CommandExamples> = {
     lines: [
       'npx bankflow doctor --as starter                 # a pass or FAIL line per check, each failure with its fix',
       'npx bankflow doctor --as codec --json            # the same report for machines',
+      'npx bankflow doctor --as api                     # Temporal, the bank and the merchant API keys',
       'BANKFLOW_ENV=production npx bankflow doctor      # exits 1: FAIL  configuration ...',
       'TEMPORAL_DEPLOYMENT_NAME=not-deployed-yet npx bankflow doctor --as worker   # exits 1: FAIL  worker deployment ...',
     ],
