@@ -8,6 +8,7 @@ import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { SandboxState } from '../../devkit/sandbox/state.js';
 import { cancelBoleto } from '../../src/starter/index.js';
 import { freePort, isListening, runCli, startCli } from '../helpers/cli.js';
+import { productionEnv } from '../helpers/config-env.js';
 import {
   encryptionKeys,
   sandboxCredentials,
@@ -207,14 +208,9 @@ describe('long-running commands', () => {
 
     const production = await runCli(['api'], {
       ...temporalEnv(),
-      BANKFLOW_ENV: 'production',
-      BANK_BASE_URL: 'https://bank.example.com',
-      BANK_CLIENT_ID: 'merchant-7',
-      BANK_CLIENT_SECRET: 'issued-secret-of-the-bank',
+      ...productionEnv(),
+      // The test server speaks plaintext on loopback.
       TEMPORAL_PLAINTEXT_ALLOWED: 'true',
-      TEMPORAL_ENCRYPTION_KEYS: `prod-1:${randomBytes(32).toString('base64')}`,
-      CODEC_AUTH_TOKENS: randomBytes(32).toString('base64'),
-      SUPPORT_LOOKUP_SECRET: randomBytes(32).toString('base64'),
       API_PORT: String(port),
     });
     expect(production.code).toBe(1);
