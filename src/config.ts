@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { secretNames, shownValue, withholdSecrets } from './config-secrets.js';
+import { apiConfig, type ApiConfig } from './config/api.js';
 import { bankBudgetProblems, bankConfig, sandboxAddress, type BankConfig } from './config/bank.js';
 import { codecConfig, type CodecConfig } from './config/codec.js';
 import { jobsConfig, schedulesConfig, type JobsConfig, type SchedulesConfig } from './config/jobs.js';
@@ -23,6 +24,7 @@ import { webhooksConfig, type WebhooksConfig } from './config/webhooks.js';
 import { workerConfig, type WorkerConfig } from './config/worker.js';
 import { productionChecks } from './production-checks.js';
 
+export type { ApiConfig } from './config/api.js';
 export type { BankConfig } from './config/bank.js';
 export type { JobsConfig, SchedulesConfig } from './config/jobs.js';
 export type { Env } from './config/sections.js';
@@ -87,6 +89,8 @@ export interface Config {
   /** What support tooling needs: the customer lookup key, and the Temporal UI its links open. */
   support: SupportConfig;
   codec: CodecConfig;
+  /** The merchant HTTP API (`bankflow api`). */
+  api: ApiConfig;
 }
 
 /**
@@ -155,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bank: bankConfig(e),
     sandbox: sandboxAddress(e),
     codec: codecConfig(e),
+    api: apiConfig(e),
     webhooks: webhooksConfig(e),
     jobs: jobsConfig(e),
     schedules: schedulesConfig(e),

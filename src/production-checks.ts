@@ -1,3 +1,4 @@
+import { developmentApiKeyEntry } from './api/keys.js';
 import type { Env } from './config/sections.js';
 import { temporalConnectionProtected } from './config/temporal-connection.js';
 import type { TemporalProfile } from './config/temporal-profile.js';
@@ -214,6 +215,16 @@ export const productionChecks: ProductionCheck[] = [
       return value !== undefined && value !== developmentWebhookSecret && weak(value, generatedSecretLength);
     },
   })),
+  {
+    variable: 'API_KEYS',
+    message:
+      'holds the public development key when BANKFLOW_ENV=production; mint your own (bankflow api-key create <name>)',
+    refuses: (env) => env.API_KEYS.some((entry) => entry.sha256 === developmentApiKeyEntry.sha256),
+    which: (env) =>
+      `key ${env.API_KEYS.filter((entry) => entry.sha256 === developmentApiKeyEntry.sha256)
+        .map((entry) => entry.name)
+        .join(', ')}`,
+  },
   {
     variable: 'SUPPORT_LOOKUP_SECRET',
     message:

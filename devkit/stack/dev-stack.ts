@@ -3,6 +3,7 @@ import type { DevConfig } from '../config.js';
 import { applySchedulesAtStart } from './schedules-at-start.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { startDevServer } from '../temporal/dev-server.js';
+import { startApiServer } from '../../src/stack/api-process.js';
 import { startCodecServer } from '../../src/stack/codec-process.js';
 import { buildStack, startBankSide, type RunningStack } from './stack-parts.js';
 import type { Tracing } from '../../src/tracing/setup.js';
@@ -13,8 +14,8 @@ export type DevStack = RunningStack;
 
 /**
  * `bankflow dev`: an embedded Temporal dev server (unless TEMPORAL_ADDRESS is set), the webhook receiver, the
- * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set) and a
- * worker, stopped in reverse order. A failure half-way stops what already started.
+ * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set), a
+ * worker and the merchant HTTP API, stopped in reverse order. A failure half-way stops what already started.
  */
 export function startDevStack(config: DevConfig, logger: Logger, tracing?: Tracing): Promise<DevStack> {
   return buildStack(logger, async (parts) => {
@@ -53,6 +54,10 @@ export function startDevStack(config: DevConfig, logger: Logger, tracing?: Traci
     const worker = await startWorker(temporal, bank, logger, config.jobs, tracing);
     parts.add(() => worker.stop());
     urls['Task queue'] = temporal.taskQueue;
+    const api = await startApiServer(config, temporal, bank, logger);
+    parts.add(() => api.stop());
+    urls['Merchant API'] = api.url;
+    if (api.developmentKey) urls['API key (development)'] = api.developmentKey;
     const schedules = await applySchedulesAtStart(temporal, config.schedules, logger);
     urls['Schedules'] = schedules.map((schedule) => schedule.scheduleId).join(', ');
     urls['Reports'] = reportSinkFor(config.jobs).locate('');

@@ -152,6 +152,19 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     meaning: 'Temporal UI origins allowed to call the codec server',
     unset: 'the embedded UI',
   },
+  API_HOST: { meaning: 'where the merchant HTTP API (`bankflow api`) listens' },
+  API_PORT: { meaning: 'where the merchant HTTP API (`bankflow api`) listens' },
+  API_KEYS: {
+    meaning:
+      '`name:sha256` entries, comma-separated: the hashes of the keys that open the merchant API, several at once ' +
+      'so a key rotates by adding the new one before removing the old (`bankflow api-key create <name>` prints a ' +
+      'key and its entry); required by `bankflow api` in production, which refuses the development key',
+    unset:
+      'in development, the public development key alone (`bankflow dev` prints it); in production `bankflow api` refuses to start',
+  },
+  API_RATE_LIMIT_PER_MINUTE: {
+    meaning: 'requests one API key may make per minute on each API process; past it, 429 with Retry-After',
+  },
   WEBHOOK_HOST: { meaning: 'where the webhook receiver listens' },
   WEBHOOK_PORT: { meaning: 'where the webhook receiver listens' },
   WEBHOOK_INTERNAL_PORT: {

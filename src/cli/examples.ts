@@ -30,6 +30,13 @@ export const commandExamples: Record<string, CommandExamples> = {
   worker: { lines: ['npx bankflow worker   # runs until Ctrl-C'] },
   webhooks: { lines: ['npx bankflow webhooks   # runs until Ctrl-C'] },
   'codec-server': { lines: ['npx bankflow codec-server   # runs until Ctrl-C'] },
+  api: { lines: ['npx bankflow api   # runs until Ctrl-C'] },
+  'api-key create': {
+    lines: [
+      'npx bankflow api-key create checkout-backend   # the key, then the API_KEYS entry checkout-backend:<sha256>',
+      "npx bankflow api-key create 'two words'        # exits 1: the key name must be 1 to 64 letters, ...",
+    ],
+  },
   sandbox: { lines: ['npx bankflow sandbox   # runs until Ctrl-C'] },
   'sandbox ids': {
     lines: [
@@ -43,6 +50,7 @@ export const commandExamples: Record<string, CommandExamples> = {
     lines: [
       'npx bankflow doctor --as starter                 # a pass or FAIL line per check, each failure with its fix',
       'npx bankflow doctor --as codec --json            # the same report for machines',
+      'npx bankflow doctor --as api                     # Temporal, the bank and the merchant API keys',
       'BANKFLOW_ENV=production npx bankflow doctor      # exits 1: FAIL  configuration ...',
       'TEMPORAL_DEPLOYMENT_NAME=not-deployed-yet npx bankflow doctor --as worker   # exits 1: FAIL  worker deployment ...',
     ],

@@ -1,3 +1,4 @@
+import { apiVariables } from './api.js';
 import { bankVariables } from './bank.js';
 import { codecVariables } from './codec.js';
 import type { Parsed } from './fields.js';
@@ -20,6 +21,7 @@ export const configSections = [
   { title: 'Bank', variables: bankVariables },
   { title: 'Webhook receiver', variables: webhookVariables },
   { title: 'Codec server', variables: codecVariables },
+  { title: 'Merchant HTTP API', variables: apiVariables },
   { title: 'Scheduled jobs', variables: jobVariables },
   { title: 'Report store', variables: reportStoreVariables },
   { title: 'Traces (OpenTelemetry)', variables: tracingVariables },
@@ -34,6 +36,7 @@ export const productVariables = {
   ...bankVariables,
   ...webhookVariables,
   ...codecVariables,
+  ...apiVariables,
   ...jobVariables,
   ...reportStoreVariables,
   ...tracingVariables,

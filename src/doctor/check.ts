@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The processes doctor can check for: each reads only part of the configuration. */
-export const doctorRoles = ['worker', 'receiver', 'codec', 'starter'] as const;
+export const doctorRoles = ['worker', 'receiver', 'codec', 'starter', 'api'] as const;
 export const doctorRoleSchema = z.enum([...doctorRoles, 'all']);
 export type DoctorRole = z.infer<typeof doctorRoleSchema>;
 

@@ -1,4 +1,5 @@
 import { defaultPayloadConverter } from '@temporalio/common';
+import { developmentApiKeyEntry } from '../api/keys.js';
 import type { Config } from '../config.js';
 import { developmentWebhookSecret } from '../development.js';
 import { EncryptionCodec } from '../temporal/encryption.js';
@@ -53,4 +54,22 @@ export function codecAuthCheck(config: Config): CheckResult {
         `${encodeTokens.length} token(s) may also encode; the Origin header is never trusted`,
     );
   return pass(name, `a token generated per start (${config.env})`);
+}
+
+/**
+ * The merchant API's keys: `bankflow api` refuses to start without one, and production refuses the development key
+ * at configuration time. Names the keys, never a hash.
+ */
+export function apiKeysCheck(config: Config): CheckResult {
+  const name = 'api keys';
+  const { keys } = config.api;
+  if (keys.length === 0)
+    return fail(
+      name,
+      'API_KEYS is unset: bankflow api refuses to start',
+      'mint a key with bankflow api-key create <name> and set API_KEYS to the entry it prints',
+    );
+  if (keys.length === 1 && keys[0]?.sha256 === developmentApiKeyEntry.sha256)
+    return pass(name, 'the public development key (development only)');
+  return pass(name, `${keys.length} key(s): ${keys.map((key) => key.name).join(', ')}`);
 }

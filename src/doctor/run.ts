@@ -5,7 +5,7 @@ import { connectClient } from '../temporal/connection.js';
 import { temporalAddress } from '../temporal/address.js';
 import { fail, pass, type CheckResult, type DoctorRole } from './check.js';
 import { deploymentChecks } from './deployment-checks.js';
-import { codecAuthCheck, encryptionKeysCheck, webhookSecretCheck } from './local-checks.js';
+import { apiKeysCheck, codecAuthCheck, encryptionKeysCheck, webhookSecretCheck } from './local-checks.js';
 import { bankCheck, namespaceCheck, schedulesCheck, temporalCheck, temporalFix } from './remote-checks.js';
 
 export interface DoctorReport {
@@ -39,7 +39,7 @@ async function temporalChecks(config: Config, role: DoctorRole): Promise<CheckRe
 /**
  * `bankflow doctor`: loads the configuration as the processes of `role` do, then checks what they depend on,
  * in order: Temporal, its namespace, schedules and worker deployment, the bank, the webhook secret, the payload
- * keys, the codec server.
+ * keys, the codec server, the merchant API's keys.
  */
 export async function runDoctor(
   env: Record<string, string | undefined>,
@@ -60,10 +60,12 @@ export async function runDoctor(
     return { ok: false, env: env.BANKFLOW_ENV ?? 'production (unset)', role, checks };
   }
   const checks = [pass('configuration', `BANKFLOW_ENV=${config.env}, every variable valid`)];
-  if (uses(role, 'worker', 'receiver', 'starter')) checks.push(...(await temporalChecks(config, role)));
-  if (uses(role, 'worker', 'starter')) checks.push(await bankCheck(config, logger));
+  if (uses(role, 'worker', 'receiver', 'starter', 'api'))
+    checks.push(...(await temporalChecks(config, role)));
+  if (uses(role, 'worker', 'starter', 'api')) checks.push(await bankCheck(config, logger));
   if (uses(role, 'receiver')) checks.push(webhookSecretCheck(config));
   checks.push(await encryptionKeysCheck(config));
   if (uses(role, 'codec')) checks.push(codecAuthCheck(config));
+  if (uses(role, 'api')) checks.push(apiKeysCheck(config));
   return { ok: checks.every((check) => check.ok), env: config.env, role, checks };
 }

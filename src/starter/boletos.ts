@@ -8,7 +8,7 @@ import { searchAttributes } from '../contract/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
 
-const cancelBoletoInput = z.object({
+export const cancelBoletoInput = z.object({
   boletoId: uuid.describe('the boleto id at the bank'),
 });
 

@@ -15,7 +15,7 @@ export async function findOrCreateDevice(ctx: BankReadContext, request: DeviceRe
   return ctx.bank.findOrCreateDevice(parseInput(deviceRequestSchema, request));
 }
 
-const listParticipantsInput = z.object({ deviceId: uuid.optional() });
+export const listParticipantsInput = z.object({ deviceId: uuid.optional() });
 
 /**
  * Step 3: the participants the customer can enroll with. With a device, each carries `enrolled?`, and enrolled

@@ -32,7 +32,7 @@ import { untilAnswered } from './polling.js';
 import { enrollmentResultSchema, enrollmentStateSchema } from './published-state.js';
 import { readPublished, readState, startReplyFrom } from './published.js';
 
-const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
+export const enrollmentKey = z.object({ deviceId: uuid, participantId: uuid });
 type EnrollmentKey = z.infer<typeof enrollmentKey>;
 
 const enrollmentStartedSchema = z.object({
@@ -42,7 +42,7 @@ const enrollmentStartedSchema = z.object({
   expirationDatetime: z.string().nullable(),
 });
 
-const startEnrollmentInput = enrollmentKey.extend({
+export const startEnrollmentInput = enrollmentKey.extend({
   returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(printableOnly()),
   externalId: printable.min(1).max(200).optional(),
   suggestedAccount: suggestedAccountSchema.optional(),
@@ -142,7 +142,7 @@ export async function getRegistrationOptions(
   return askForOptions(ctx, handleFor(ctx, parsed), registrationOptionsUpdate, parsed.requestId);
 }
 
-const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema, requestId });
+export const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema, requestId });
 
 /**
  * Step 5: registers the credential the device created; a refusal carries the bank's reason and can be retried.

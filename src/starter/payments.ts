@@ -30,13 +30,14 @@ import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant
 import { paymentStateSchema } from './published-state.js';
 import { readState, startReplyFrom } from './published.js';
 
-const externalId = z
+/** A payment's external id: the merchant's own reference, the workflow id's key. */
+export const externalId = z
   .string()
   .min(1)
   .max(200)
   .regex(/^[\w.:-]+$/, 'may hold only letters, digits and . _ : -');
 
-const startPaymentInput = z.object({
+export const startPaymentInput = z.object({
   externalId: externalId.optional(),
   enrollmentId: uuid,
   deviceId: uuid,
@@ -51,7 +52,7 @@ const startPaymentInput = z.object({
 });
 export type StartPaymentInput = z.input<typeof startPaymentInput>;
 
-const paymentKey = z.object({ externalId });
+export const paymentKey = z.object({ externalId });
 type PaymentKey = z.infer<typeof paymentKey>;
 
 const paymentCreatedSchema = z.object({ payment: biometricPaymentSchema, publicKeyEncoded: z.string() });
@@ -150,7 +151,7 @@ export async function getAuthorizationOptions(
   return askForOptions(ctx, handleFor(ctx, parsed), authorizationOptionsUpdate, parsed.requestId);
 }
 
-const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema, requestId });
+export const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema, requestId });
 
 /**
  * Step 9: sends the widget's assertion; answers the new status, or the bank's reason for refusing it. The same

@@ -118,7 +118,7 @@ export async function startTunedRecurrence(
   };
 }
 
-const recurrenceKey = z.object({ externalId: z.string().min(1).max(100) });
+export const recurrenceKey = z.object({ externalId: z.string().min(1).max(100) });
 
 /**
  * Where a recurrence stands: the bank's record and status, and its attempts with their latest statuses. The only
@@ -140,7 +140,7 @@ export async function getRecurrence(
   });
 }
 
-const cancelInput = recurrenceKey.extend({
+export const cancelInput = recurrenceKey.extend({
   reason: printable
     .max(maxCancelReasonLength)
     .refine((reason) => reason.trim() !== '', 'required, a non-empty text saying why'),

@@ -1,5 +1,6 @@
 import type { VersioningBehavior } from '@temporalio/common';
 import { setWorkflowOptions } from '@temporalio/workflow';
+import { apiIdempotencyWorkflow } from './api-idempotency.js';
 import { cancelBoletoWorkflow } from './boleto-cancel.js';
 import { cashInHolderWorkflow } from './cash-in-holder.js';
 import { enrollmentWorkflow } from './enrollment/workflow.js';
@@ -17,7 +18,8 @@ import { unmatchedWebhookWorkflow } from './unmatched-webhook.js';
  * Which Worker Deployment version runs each workflow type's runs (docs/upgrading-workflows.md). A pinned run
  * finishes on the version that started it, so a change to it needs no patch. An auto-upgrade run moves to the
  * current version at its next workflow task (so at its next continue-as-new at the latest): these types live
- * for days or weeks (a cash-in holder a day after its claim, an unmatched event its 30-day retention), which
+ * for days or weeks (a cash-in holder a day after its claim, an unmatched event its 30-day retention, a merchant API
+ * Idempotency-Key its 24 hours), which
  * would keep an old version's workers up that long, and a change to one still ships behind `patched()`, which their bounded lifetime retires.
  */
 export const versioningBehaviors = {
@@ -33,6 +35,7 @@ export const versioningBehaviors = {
   jobWindowCursor: 'AUTO_UPGRADE',
   unmatchedWebhookWorkflow: 'AUTO_UPGRADE',
   cashInHolderWorkflow: 'AUTO_UPGRADE',
+  apiIdempotencyWorkflow: 'AUTO_UPGRADE',
 } as const satisfies Record<string, VersioningBehavior>;
 
 const workflowTypes: Record<keyof typeof versioningBehaviors, (...args: never[]) => Promise<unknown>> = {
@@ -48,6 +51,7 @@ const workflowTypes: Record<keyof typeof versioningBehaviors, (...args: never[])
   enrollmentWorkflow,
   recurrenceWorkflow,
   jobWindowCursor,
+  apiIdempotencyWorkflow,
 };
 
 for (const [type, behavior] of Object.entries(versioningBehaviors)) {

@@ -64,6 +64,7 @@ describe('the examples of README.md and docs/cli.md, run as written', () => {
       WEBHOOK_PORT: '0',
       CODEC_PORT: '0',
       CHECKOUT_PORT: '0',
+      API_PORT: '0',
       SCHEDULE_ID_PREFIX: `docs-${randomUUID().slice(0, 8)}-`,
       REPORTS_DIR: stack.jobs.reportsDir,
     };

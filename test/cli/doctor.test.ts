@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { mintApiKey } from '../../src/api/keys.js';
 import { loadConfig } from '../../src/config.js';
 import { developmentWebhookSecret } from '../../src/development.js';
 import { applySchedules } from '../../src/starter/index.js';
@@ -119,6 +120,11 @@ describe('bankflow doctor', () => {
       expect(unreachable.stdout).toMatch(
         /pass {2}webhook secret +the public development secret \(development only\)/,
       );
+
+      const api = await runCli(['doctor', '--as', 'api'], env);
+      expect(api.code).toBe(0);
+      expect(api.stdout).toMatch(/pass {2}bank /);
+      expect(api.stdout).toMatch(/pass {2}api keys +the public development key \(development only\)/);
     },
     cliTestTimeoutMs,
   );
@@ -138,6 +144,7 @@ describe('bankflow doctor', () => {
         WEBHOOK_SECRET: key(),
         SUPPORT_LOOKUP_SECRET: key(),
         SCHEDULE_ID_PREFIX: `doctor-${randomUUID().slice(0, 8)}-`,
+        API_KEYS: `${mintApiKey('checkout').configEntry},${mintApiKey('reports').configEntry}`,
       };
       const before = await runCli(['doctor'], production);
       expect(before.code).toBe(1);
@@ -167,7 +174,16 @@ describe('bankflow doctor', () => {
         ['webhook secret', true],
         ['encryption keys', true],
         ['codec server auth', true],
+        ['api keys', true],
       ]);
+      expect(after.stdout).toContain('2 key(s): checkout, reports');
+
+      const withoutKeys = await runCli(['doctor', '--as', 'api'], { ...production, API_KEYS: '' });
+      expect(withoutKeys.code).toBe(1);
+      expect(withoutKeys.stdout).toMatch(
+        /FAIL {2}api keys +API_KEYS is unset: bankflow api refuses to start/,
+      );
+      expect(withoutKeys.stdout).toMatch(/fix: mint a key with bankflow api-key create <name>/);
 
       const development = await runCli(['doctor'], {
         ...production,

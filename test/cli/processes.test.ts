@@ -8,6 +8,7 @@ import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { SandboxState } from '../../devkit/sandbox/state.js';
 import { cancelBoleto } from '../../src/starter/index.js';
 import { freePort, isListening, runCli, startCli } from '../helpers/cli.js';
+import { productionEnv } from '../helpers/config-env.js';
 import {
   encryptionKeys,
   sandboxCredentials,
@@ -39,7 +40,7 @@ describe('long-running commands', () => {
   afterAll(() => stack?.stop());
 
   it('`dev` against an existing Temporal server runs the sandbox and a worker, and stops on SIGTERM', async () => {
-    const sandboxPort = await freePort();
+    const [sandboxPort, apiPort] = [await freePort(), await freePort()];
     const taskQueue = `cli-dev-${Date.now()}`;
     const dev = startCli(['dev'], {
       ...temporalEnv(),
@@ -48,6 +49,7 @@ describe('long-running commands', () => {
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(await freePort()),
       CHECKOUT_PORT: String(await freePort()),
+      API_PORT: String(apiPort),
       TEMPORAL_TASK_QUEUE: taskQueue,
       // Schedules of its own: the shared server holds other tests' schedules under the default ids.
       SCHEDULE_ID_PREFIX: `${taskQueue}-`,
@@ -58,6 +60,13 @@ describe('long-running commands', () => {
       expect(dev.output()).toMatch(new RegExp(`Sandbox bank +http://127\\.0\\.0\\.1:${sandboxPort}`));
       expect(dev.output()).not.toContain('Temporal UI');
       expect(dev.output()).toMatch(/Webhook receiver +http:\/\/127\.0\.0\.1:\d+\/webhooks/);
+      // The merchant API, opened by the development key the banner prints.
+      expect(dev.output()).toMatch(new RegExp(`Merchant API +http://127\\.0\\.0\\.1:${apiPort}`));
+      const apiKey = /API key \(development\) +(bf_dev_\S+)/.exec(dev.output())?.[1];
+      const participants = await fetch(`http://127.0.0.1:${apiPort}/v1/participants`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      expect(participants.status).toBe(200);
 
       const boleto = await cancelBoleto({ client: stack.client, taskQueue }, { boletoId: seededBoletoId() });
       expect(boleto.status).toBe('cancelled');
@@ -85,6 +94,7 @@ describe('long-running commands', () => {
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(codecPort),
       CHECKOUT_PORT: String(checkoutPort),
+      API_PORT: String(await freePort()),
       BANKFLOW_DATA_DIR: dataDir(),
     });
     try {
@@ -166,6 +176,45 @@ describe('long-running commands', () => {
     });
     expect(production.code).toBe(1);
     expect(production.stderr).toMatch(/WEBHOOK_SECRET: is required/);
+  });
+
+  it('`api` serves the merchant API to the keys `api-key create` mints until SIGTERM, and refuses to start without a key in production', async () => {
+    const minted = await runCli(['api-key', 'create', 'cli-backend']);
+    expect(minted.code).toBe(0);
+    const key = /^ {2}(bf_live_\S+)$/m.exec(minted.stdout)?.[1] ?? '';
+    const entry = /^ {2}(cli-backend:[0-9a-f]{64})$/m.exec(minted.stdout)?.[1] ?? '';
+    expect(entry).not.toContain(key);
+    const port = await freePort();
+    const api = startCli(['api'], {
+      ...temporalEnv(),
+      ...bankEnv,
+      BANK_BASE_URL: stack.sandbox.url,
+      API_PORT: String(port),
+      API_KEYS: entry,
+    });
+    try {
+      await api.waitFor(/Press Ctrl-C to stop/);
+      expect(api.output()).toMatch(new RegExp(`Merchant API +http://127\\.0\\.0\\.1:${port}`));
+      // API_KEYS set: the development key opens nothing, and the banner does not print it.
+      expect(api.output()).not.toContain('bf_dev_');
+      const participants = (token: string) =>
+        fetch(`http://127.0.0.1:${port}/v1/participants`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await participants(key)).status).toBe(200);
+      expect((await participants('bf_dev_development-only-api-key-never-in-production')).status).toBe(401);
+    } finally {
+      expect(await api.stop()).toBe(0);
+    }
+    expect(await isListening(port)).toBe(false);
+
+    const production = await runCli(['api'], {
+      ...temporalEnv(),
+      ...productionEnv(),
+      // The test server speaks plaintext on loopback.
+      TEMPORAL_PLAINTEXT_ALLOWED: 'true',
+      API_PORT: String(port),
+    });
+    expect(production.code).toBe(1);
+    expect(production.stderr).toMatch(/API_KEYS: is required to start the merchant API/);
   });
 
   it('`codec-server` decrypts payloads for signed-in support staff only', async () => {

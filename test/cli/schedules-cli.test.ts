@@ -180,6 +180,7 @@ describe('bankflow schedules', () => {
       TEMPORAL_TASK_QUEUE: `cli-dev-schedules-${randomUUID()}`,
       WEBHOOK_PORT: String(await freePort()),
       CODEC_PORT: String(await freePort()),
+      API_PORT: String(await freePort()),
       REPORTS_DIR: reportsDir(),
     });
     try {

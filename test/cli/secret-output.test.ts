@@ -227,6 +227,7 @@ describe('secret values in the output of every component', () => {
         CODEC_AUTH_USERS: `ana:${secrets.codecPassword}`,
         CODEC_AUTH_TOKENS: secrets.codecToken,
         CHECKOUT_PORT: String(ports.checkout),
+        API_PORT: String(await freePort()),
         SUPPORT_LOOKUP_SECRET: secrets.lookupSecret,
         OTEL_TRACES_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,

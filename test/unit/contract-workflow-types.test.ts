@@ -1,3 +1,4 @@
+import { apiIdempotencyWorkflowType } from '../../src/contract/api-idempotency.js';
 import { attemptsSyncWorkflowType } from '../../src/contract/attempts-sync.js';
 import { cancelBoletoWorkflowType } from '../../src/contract/boleto-cancel.js';
 import { cashInHolderWorkflowType } from '../../src/contract/cash-in-holder.js';
@@ -12,6 +13,7 @@ import * as workflows from '../../src/workflows/index.js';
 describe('the workflow types callers start by name', () => {
   it('are the types the worker registers', () => {
     const named = [
+      apiIdempotencyWorkflowType,
       attemptsSyncWorkflowType,
       cancelBoletoWorkflowType,
       cashInHolderWorkflowType,

@@ -31,6 +31,7 @@ describe('worker deployments', () => {
         .map(([type]) => type)
         .sort(),
     ).toEqual([
+      'apiIdempotencyWorkflow',
       'cashInHolderWorkflow',
       'enrollmentWorkflow',
       'jobWindowCursor',

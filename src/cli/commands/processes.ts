@@ -53,6 +53,49 @@ export function processCommands(program: Command): void {
     }),
   });
 
+  addServerCommand(program, {
+    name: 'api',
+    description:
+      'run the merchant HTTP API on API_HOST:API_PORT (/v1/..., /openapi.json, /healthz) for backends in any language',
+    start: async (config, logger) =>
+      (await import('../../stack/api-process.js')).startApiServer(
+        config,
+        config.temporal,
+        resolveBank(config),
+        logger,
+      ),
+    title: 'merchant API is running',
+    urls: (api) => ({
+      'Merchant API': api.url,
+      OpenAPI: `${api.url}/openapi.json`,
+      ...(api.developmentKey ? { 'API key (development)': api.developmentKey } : {}),
+    }),
+  });
+
+  program
+    .command('api-key')
+    .description('API keys of the merchant API')
+    .command('create')
+    .description(
+      'mint an API key: prints the key once, and the API_KEYS entry (its name and SHA-256) to add to the configuration',
+    )
+    .argument('<name>', 'what the key is for, e.g. checkout-backend; logs and rate limits name it')
+    // Minting needs no configuration: an operator mints a key before the API's deployment exists.
+    .action(
+      action(async (name: string) => {
+        const { mintApiKey } = await import('../../api/keys.js');
+        const minted = mintApiKey(name);
+        printLines(
+          [
+            `API key ${minted.entry.name} (shown only now; keep it in the merchant backend's secrets):`,
+            `  ${minted.key}`,
+            'Add its entry to API_KEYS (comma-separated, next to the keys it replaces until they are retired):',
+            `  ${minted.configEntry}`,
+          ].join('\n'),
+        );
+      }),
+    );
+
   program
     .command('temporal-cli')
     .description('print the path of a usable Temporal CLI, building it with Go into a cache on first use')

@@ -1,0 +1,146 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
+import { authenticate } from './auth.js';
+import { claimIdempotencyKey, fingerprintOf, idempotencyScope } from './idempotency.js';
+import type { ApiKeyEntry } from './keys.js';
+import { openApiDocument } from './openapi.js';
+import { ApiProblem, invalidRequest, problemFor, sendProblem } from './problems.js';
+import { requestIdOf } from './request-ids.js';
+import type { ApiContext } from './route.js';
+import { apiRoutes } from './routes/index.js';
+
+export interface ApiServerOptions extends ApiContext {
+  keys: readonly ApiKeyEntry[];
+  rateLimitPerMinute: number;
+  logger: Logger;
+  timeouts?: Partial<ServerTimeouts>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The name of the API key the request authenticated with (never the key). */
+    apiKeyName?: string;
+  }
+}
+
+/** Paths open without a key: the load balancer's probe, and the document describing the API. */
+const openPaths = new Set(['/healthz', '/openapi.json']);
+
+const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw invalidRequest(result.error, where);
+  return result.data;
+}
+
+/**
+ * The merchant HTTP API: each route of the table (src/api/routes/) as one call to the starter or the bank reads,
+ * behind API keys, with an Idempotency-Key on every POST, RFC 9457 problems, a Request-Id on every answer and log
+ * line, and a rate limit per key.
+ */
+export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.logger.child({ component: 'api' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: requestIdOf,
+    bodyLimit: 256 * 1024,
+    ...fastifyServerOptions(options.timeouts),
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const statusOf = (error as { statusCode?: number }).statusCode;
+    // Fastify's own refusals (a body that is not JSON, too large, of another type) are the caller's to fix.
+    const problem =
+      !(error instanceof ApiProblem) && statusOf !== undefined && statusOf >= 400 && statusOf < 500
+        ? new ApiProblem(statusOf, 'invalid-request', 'Invalid request', (error as Error).message)
+        : problemFor(error);
+    if (problem.status >= 500) request.log.error({ err: error }, 'API request failed');
+    return sendProblem(request, reply, problem);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      request,
+      reply,
+      new ApiProblem(
+        404,
+        'not-found',
+        'Not found',
+        `no operation at ${request.method} ${request.url.split('?')[0]}`,
+      ),
+    ),
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id);
+    const path = request.url.split('?')[0] ?? '';
+    if (openPaths.has(path)) return;
+    request.apiKeyName = authenticate(options.keys, request);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: request.routeOptions.url,
+        status: reply.statusCode,
+        apiKey: request.apiKeyName,
+      },
+      'API request answered',
+    );
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    max: options.rateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.apiKeyName ?? request.ip,
+    allowList: (request) => request.apiKeyName === undefined,
+    errorResponseBuilder: (_request, context) =>
+      new ApiProblem(
+        429,
+        'rate-limited',
+        'Too many requests',
+        `this API key made more than ${context.max} requests in a minute; ask again in ${context.after}`,
+        [],
+        { retryable: true, sameId: true, retryAfterSeconds: Math.ceil(context.ttl / 1000) },
+      ),
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  const document = openApiDocument(apiRoutes);
+  app.get('/openapi.json', async () => document);
+
+  for (const definition of apiRoutes) {
+    app.route({
+      method: definition.method,
+      url: fastifyPath(definition.path),
+      handler: async (request, reply) => {
+        const post = definition.method === 'POST';
+        // A GET is never a repeat of another request: its scope is its own request id, and it derives no ids.
+        const idempotency = idempotencyScope(
+          request.apiKeyName ?? '',
+          post ? request.headers['idempotency-key'] : request.id,
+        );
+        const params = parsed(definition.params, request.params, 'path parameters');
+        const query = parsed(definition.query, request.query, 'query');
+        const body = parsed(definition.body, request.body, 'body');
+        if (post) {
+          const fingerprint = fingerprintOf(idempotency, {
+            method: request.method,
+            path: request.url.split('?')[0] ?? '',
+            body: request.body,
+          });
+          await claimIdempotencyKey(options.starter, idempotency, fingerprint);
+        }
+        const answer = await definition.call(options, { params, query, body, idempotency });
+        return reply.code(answer.status ?? 200).send(answer.body);
+      },
+    });
+  }
+  return app;
+}

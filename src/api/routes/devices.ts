@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { deviceRequestSchema, deviceSchema } from '../../bank/schemas/device.js';
+import { participantListingSchema } from '../../bank/schemas/participant-listing.js';
+import { findOrCreateDevice, listParticipants, listParticipantsInput } from '../../starter/devices.js';
+import { route } from '../route.js';
+
+/** Steps 2-3 of the biometric flow: the customer's device at the bank, and the participants to enroll with. */
+export const deviceRoutes = [
+  route({
+    method: 'POST',
+    path: '/v1/devices',
+    operationId: 'findOrCreateDevice',
+    tag: 'Devices',
+    summary: 'Find the device by fingerprint and tax number at the bank, or create it',
+    body: deviceRequestSchema,
+    answer: deviceSchema,
+    call: async (ctx, { body }) => ({ body: await findOrCreateDevice(ctx.bank, body) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/participants',
+    operationId: 'listParticipants',
+    tag: 'Devices',
+    summary: 'The participants a customer can enroll with; with a device, the enrolled ones first',
+    query: listParticipantsInput,
+    answer: z.object({ data: z.array(participantListingSchema) }),
+    call: async (ctx, { query }) => ({ body: { data: await listParticipants(ctx.bank, query) } }),
+  }),
+];
