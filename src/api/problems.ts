@@ -17,7 +17,9 @@ export type FieldError = z.infer<typeof fieldErrorSchema>;
 
 /** An RFC 9457 problem detail, as every failed request is answered (`application/problem+json`). */
 export const problemSchema = z.object({
-  type: z.string().describe('A URI naming the kind of problem; see docs/merchant-api.md'),
+  type: z
+    .string()
+    .describe('A relative URI naming the kind of problem, /problems/<kind>; docs/merchant-api.md lists them'),
   title: z.string(),
   status: z.number().int(),
   detail: z.string(),
@@ -48,7 +50,11 @@ export class ApiProblem extends Error {
   }
 }
 
-export const problemTypeBase = 'https://bankflow.dev/problems/';
+/**
+ * Problem types are relative URIs, resolved against the API's own address (RFC 9457, 3.1.1): bankflow owns no
+ * domain to name them under. docs/merchant-api.md lists every one.
+ */
+export const problemTypeBase = '/problems/';
 
 /** A zod failure of a request's parameters, query or body: every issue, each naming its field. */
 export function invalidRequest(error: z.ZodError, where: string): ApiProblem {

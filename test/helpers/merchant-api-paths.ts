@@ -420,7 +420,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     Problem: {
-      /** @description A URI naming the kind of problem; see docs/merchant-api.md */
+      /** @description A relative URI naming the kind of problem, /problems/<kind>; docs/merchant-api.md lists them */
       type: string;
       title: string;
       status: number;

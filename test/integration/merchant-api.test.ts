@@ -61,7 +61,7 @@ describe('the merchant HTTP API over the real stack', () => {
     expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const problem = answer.json();
     expect(problem).toMatchObject({
-      type: expect.stringMatching(/^https:\/\/bankflow\.dev\/problems\/[a-z-]+$/),
+      type: expect.stringMatching(/^\/problems\/[a-z-]+$/),
       title: expect.any(String),
       status,
       detail: expect.any(String),
@@ -247,7 +247,7 @@ describe('the merchant HTTP API over the real stack', () => {
       body: { ...body, returnToUrl: 'https://merchant.example/other' },
     });
     expectProblem(underOtherKey, 409, ['externalId', 'returnToUrl']);
-    expect(underOtherKey.json().type).toBe('https://bankflow.dev/problems/start-terms-conflict');
+    expect(underOtherKey.json().type).toBe('/problems/start-terms-conflict');
   });
 
   it('answers failures as problem details naming each field', async () => {
@@ -376,7 +376,7 @@ describe('the merchant HTTP API over the real stack', () => {
       expect(third.json()).toMatchObject({
         status: 429,
         retryable: true,
-        type: 'https://bankflow.dev/problems/rate-limited',
+        type: '/problems/rate-limited',
       });
       expect((await get(otherKey.key)).statusCode).toBe(200);
     } finally {
@@ -471,7 +471,7 @@ describe('the merchant HTTP API over the real stack', () => {
       params: { path: { externalId: `never-${randomUUID()}` } },
     });
     expect(missing.response.status).toBe(404);
-    expect(missing.error).toMatchObject({ status: 404, type: 'https://bankflow.dev/problems/not-found' });
+    expect(missing.error).toMatchObject({ status: 404, type: '/problems/not-found' });
     const withoutKey = await client.POST('/v1/payments/{externalId}/authorization-options', {
       params: { path: { externalId: 'x' }, header: { 'Idempotency-Key': '' } },
       body: {},

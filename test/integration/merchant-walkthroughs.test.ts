@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { createApiServer } from '../../src/api/app.js';
+import { mintApiKey } from '../../src/api/keys.js';
+import { bankFor } from '../helpers/journey.js';
+import { startTestStack, testLogger, type TestStack } from '../helpers/stack.js';
+
+const key = mintApiKey('walkthrough');
+
+/** Every ```sh block of one section of a page, in order: what a merchant would paste into one shell. */
+function shellBlocks(file: string, section: string): string {
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf(`\n## ${section}\n`);
+  if (start < 0) throw new Error(`${file} has no section "${section}"`);
+  const end = text.indexOf('\n## ', start + 1);
+  const body = text.slice(start, end < 0 ? undefined : end);
+  return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('a merchant backend in another language, through bankflow api', () => {
+  let stack: TestStack;
+  let api: FastifyInstance;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ receiver: true });
+    api = await createApiServer({
+      starter: stack,
+      bank: { bank: bankFor(stack) },
+      keys: [key.entry],
+      rateLimitPerMinute: 1_000,
+      logger: testLogger(),
+    });
+    env = {
+      BANKFLOW_API_URL: await api.listen({ host: '127.0.0.1', port: 0 }),
+      BANKFLOW_API_KEY: key.key,
+      SANDBOX_URL: stack.sandbox.url,
+      // The test's sandbox takes no control token: any value passes.
+      SANDBOX_TOKEN: 'unused',
+    };
+  });
+  afterAll(async () => {
+    await api?.close();
+    await stack?.stop();
+  });
+
+  it("runs docs/merchant-api.md's curl walkthrough verbatim: a settled payment", async () => {
+    const script = shellBlocks('docs/merchant-api.md', 'The whole journey with curl');
+    // --norc: node's stdio pipes are sockets, which bash takes for rshd and would read the system bashrc for.
+    const walked = await run('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], env);
+    expect({ code: walked.code, stderr: walked.stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = walked.stdout.trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { ok: true, status: 'authorized' },
+      { ok: true, status: 'awaiting_payment' },
+      { outcome: 'settled', endToEndId: expect.stringMatching(/^E\d{8}/) },
+    ]);
+  }, 300_000);
+});
