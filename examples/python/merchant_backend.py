@@ -208,7 +208,7 @@ def run_journey(inbox):
         raise Stop("the same Idempotency-Key and body started a second payment")
     conflict_status, conflict = api("POST", "/v1/payments", {**order, "amountCents": AMOUNT_CENTS + 1},
                                     idempotency_key=order_key, expect=(409,))
-    conflicting_fields = [error.get("field") or error.get("pointer") for error in conflict.get("errors", [])]
+    conflicting_fields = [error["field"] for error in conflict["errors"]]
 
     path = f"/v1/payments/{order['externalId']}"
     assertion = sandbox("POST", f"/sandbox/authenticators/{authenticator}/assertions",
@@ -217,17 +217,17 @@ def run_journey(inbox):
 
     def final_result():
         status, answer = api("GET", f"{path}/result?wait=30", expect=(200, 202))
-        return answer if status == 200 else None
+        return answer["result"] if status == 200 else None
 
     result = until("the payment's final result", final_result, timeout_seconds=180)
 
     notified = None
     if NOTIFY_SECRET is not None:
         final_type = f"payment.{result['outcome']}"
-        inbox.wait_for(order["externalId"], final_type, timeout_seconds=120)
+        inbox.wait_for(started["payment"]["id"], final_type, timeout_seconds=120)
         with inbox.lock:
             notified = sorted(
-                (event for event in inbox.events.values() if event["resource"]["id"] == order["externalId"]),
+                (event for event in inbox.events.values() if event["resource"]["id"] == started["payment"]["id"]),
                 key=lambda event: event["sequence"],
             )
     return {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { createApiServer } from '../../src/api/app.js';
 import { mintApiKey } from '../../src/api/keys.js';
+import { developmentSupportLookupSecret } from '../../src/development.js';
 import { bankFor } from '../helpers/journey.js';
 import { startTestStack, testLogger, type TestStack } from '../helpers/stack.js';
 
@@ -46,7 +47,8 @@ describe('a merchant backend in another language, through bankflow api', () => {
   beforeAll(async () => {
     stack = await startTestStack({ receiver: true });
     api = await createApiServer({
-      starter: stack,
+      // As `bankflow api` runs: connectStarter gives the starter the support lookup secret.
+      starter: { ...stack, customerKeySecret: developmentSupportLookupSecret },
       bank: { bank: bankFor(stack) },
       keys: [key.entry],
       rateLimitPerMinute: 1_000,
@@ -76,5 +78,21 @@ describe('a merchant backend in another language, through bankflow api', () => {
       { ok: true, status: 'awaiting_payment' },
       { outcome: 'settled', endToEndId: expect.stringMatching(/^E\d{8}/) },
     ]);
+  }, 300_000);
+
+  it('runs the Python merchant backend (standard library only): a settled payment, its key repeated and reused', async () => {
+    const journey = await run('python3', ['examples/python/merchant_backend.py'], {
+      ...env,
+      SANDBOX_CONTROL_TOKEN: env.SANDBOX_TOKEN ?? '',
+    });
+    expect({ code: journey.code, stderr: journey.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(journey.stdout)).toMatchObject({
+      authorizeStatus: 'awaiting_payment',
+      outcome: 'settled',
+      endToEndId: expect.stringMatching(/^E\d{8}/),
+      idempotentRepeat: true,
+      conflictStatus: 409,
+      conflictFields: ['amountCents'],
+    });
   }, 300_000);
 });
