@@ -50,7 +50,7 @@ export function startDevStack(config: DevConfig, logger: Logger, tracing?: Traci
     urls['Temporal gRPC'] = temporal.address ?? '';
 
     const bank = await startBankSide(parts, config, temporal, logger);
-    const worker = await startWorker(temporal, bank, logger, config.jobs, tracing);
+    const worker = await startWorker(temporal, bank, logger, config, tracing);
     parts.add(() => worker.stop());
     urls['Task queue'] = temporal.taskQueue;
     const schedules = await applySchedulesAtStart(temporal, config.schedules, logger);

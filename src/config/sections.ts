@@ -3,6 +3,7 @@ import { codecVariables } from './codec.js';
 import type { Parsed } from './fields.js';
 import { generalVariables } from './general.js';
 import { jobVariables } from './jobs.js';
+import { notificationVariables } from './notifications.js';
 import { reportStoreVariables } from './report-store.js';
 import { supportVariables } from './support.js';
 import { temporalConnectionVariables } from './temporal-connection.js';
@@ -20,6 +21,7 @@ export const configSections = [
   { title: 'Bank', variables: bankVariables },
   { title: 'Webhook receiver', variables: webhookVariables },
   { title: 'Codec server', variables: codecVariables },
+  { title: 'Merchant notifications', variables: notificationVariables },
   { title: 'Scheduled jobs', variables: jobVariables },
   { title: 'Report store', variables: reportStoreVariables },
   { title: 'Traces (OpenTelemetry)', variables: tracingVariables },
@@ -34,6 +36,7 @@ export const productVariables = {
   ...bankVariables,
   ...webhookVariables,
   ...codecVariables,
+  ...notificationVariables,
   ...jobVariables,
   ...reportStoreVariables,
   ...tracingVariables,
