@@ -12,10 +12,12 @@ export const notificationTypes = [
   'payment.settled',
   'payment.failed',
   'payment.expired',
+  'enrollment.authorized',
+  'enrollment.revoked',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
-export type NotifiedResource = 'payment';
+export type NotifiedResource = 'payment' | 'enrollment';
 
 export interface NotificationEvent {
   /** `<resource>:<resource id>:<sequence>`: the same on every delivery and resend of this event. */

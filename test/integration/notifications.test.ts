@@ -14,7 +14,7 @@ import {
   waitForPaymentResult,
   type StartPaymentInput,
 } from '../../src/starter/index.js';
-import { enroll, eventually, newCustomer, world, type Customer } from '../helpers/journey.js';
+import { control, enroll, eventually, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { sendUnconfirmedSettlement } from '../helpers/unconfirmed-webhooks.js';
@@ -126,6 +126,30 @@ describe('merchant notifications of a payment journey, over HTTP to the merchant
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(merchant.received.length).toBe(before);
     await recordHistory(stack.client, outbox.workflowId, 'notifications-delivered');
+  });
+
+  it('posts enrollment.authorized, then enrollment.revoked once the bank shows the customer revoked it', async () => {
+    const revoking = await newCustomer(stack);
+    const { started } = await enroll(stack, revoking);
+    await control(stack, 'POST', `/sandbox/biometrics/enrollments/${started.enrollmentId}/revoke`);
+    expect(await stack.client.workflow.getHandle(started.workflowId).result()).toMatchObject({
+      outcome: 'revoked',
+    });
+    const received = await eventually(
+      async () => eventsOf(started.enrollmentId),
+      (events) => events.length === 2,
+    );
+    expect(received.map(({ event }) => [event.type, event.id])).toEqual([
+      ['enrollment.authorized', `enrollment:${started.enrollmentId}:1`],
+      ['enrollment.revoked', `enrollment:${started.enrollmentId}:2`],
+    ]);
+    expect(received[1]?.event.data).toMatchObject({
+      id: started.enrollmentId,
+      status: 'revoked',
+      device_id: revoking.deviceId,
+    });
+    // The customer's account at the participant stays out of the merchant's notifications.
+    expect(received[0]?.event.data).not.toHaveProperty('account_info');
   });
 
   it("sends no settled notification for a settled webhook the bank's GET does not confirm", async () => {

@@ -61,7 +61,7 @@ export class PaymentRun {
   constructor(readonly input: PaymentInput) {
     this.windows = new CallWindows(input);
     this.journey = input.resume?.journey ?? startJourney(input);
-    this.notifier = new PaymentNotifier(this.journey);
+    this.notifier = new PaymentNotifier(() => this.journey);
     this.startReply = new StartReply(input.resume?.replies.start);
     this.hints = new HintLedger((event) => hintStillAhead(this.journey, event));
     this.publication = new JourneyPublication(this.journey, this.startReply, presentation(input));

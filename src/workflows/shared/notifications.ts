@@ -24,13 +24,15 @@ export interface NotificationCounter {
 export class JourneyNotifier {
   private handedOver: Promise<void> = Promise.resolve();
 
-  constructor(private readonly counter: NotificationCounter) {}
+  /** `counter` answers where the journey counts its events (read when one is emitted). */
+  constructor(private readonly counter: () => NotificationCounter) {}
 
   /** Emits `type` for `resource`, as the bank's record (`data`, public fields) shows it now. */
   emit(resource: NotificationEvent['resource'], type: NotificationType, data: Record<string, unknown>): void {
     if (!patched(merchantNotificationsPatch)) return;
-    const sequence = (this.counter.notified ?? 0) + 1;
-    this.counter.notified = sequence;
+    const counter = this.counter();
+    const sequence = (counter.notified ?? 0) + 1;
+    counter.notified = sequence;
     const event: NotificationEvent = {
       id: `${resource.type}:${resource.id}:${sequence}`,
       type,
