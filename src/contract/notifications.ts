@@ -17,7 +17,8 @@ export const notificationTypes = [
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
-export type NotifiedResource = 'payment' | 'enrollment';
+export const notifiedResources = ['payment', 'enrollment'] as const;
+export type NotifiedResource = (typeof notifiedResources)[number];
 
 export interface NotificationEvent {
   /** `<resource>:<resource id>:<sequence>`: the same on every delivery and resend of this event. */

@@ -31,7 +31,10 @@ export async function signalOutbox<Arg>(
     staticSummary: `notifications of ${resource.type} ${resource.id}`,
     typedSearchAttributes: [
       { key: searchAttributes.kind, value: 'notifications' },
-      ...(resource.type === 'payment' ? [{ key: searchAttributes.paymentId, value: resource.id }] : []),
+      {
+        key: resource.type === 'payment' ? searchAttributes.paymentId : searchAttributes.enrollmentId,
+        value: resource.id,
+      },
     ],
   });
   return workflowId;
