@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { createNotificationActivities } from '../../src/activities/notifications.js';
 import {
   notificationHeaders,
   notificationSignal,
@@ -150,6 +153,26 @@ describe('merchant notifications of a payment journey, over HTTP to the merchant
     });
     // The customer's account at the participant stays out of the merchant's notifications.
     expect(received[0]?.event.data).not.toHaveProperty('account_info');
+  });
+
+  it('starts no outbox when the worker has no endpoint configured: the hand-over does nothing', async () => {
+    const resource = { type: 'payment' as const, id: randomUUID() };
+    const event: NotificationEvent = {
+      id: `payment:${resource.id}:1`,
+      type: 'payment.created',
+      resource,
+      sequence: 1,
+      occurred_at: new Date().toISOString(),
+      data: {},
+    };
+    const unconfigured = createNotificationActivities(stack.client, stack.taskQueue, {
+      endpoints: [],
+      secrets: [],
+    });
+    await unconfigured.handOffNotification(event);
+    await expect(
+      stack.client.workflow.getHandle(notificationsWorkflowId(resource)).describe(),
+    ).rejects.toThrow(WorkflowNotFoundError);
   });
 
   it("sends no settled notification for a settled webhook the bank's GET does not confirm", async () => {
