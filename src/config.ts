@@ -20,6 +20,11 @@ import {
   type TemporalToolsConfig,
 } from './config/temporal-tools.js';
 import { tracingConfig, type TracingConfig } from './config/tracing.js';
+import {
+  notificationProblems,
+  notificationsConfig,
+  type NotificationsConfig,
+} from './config/notifications.js';
 import { webhooksConfig, type WebhooksConfig } from './config/webhooks.js';
 import { workerConfig, type WorkerConfig } from './config/worker.js';
 import { productionChecks } from './production-checks.js';
@@ -52,6 +57,7 @@ function checkedSchema(temporal: TemporalProfile | undefined) {
     encryptionKeyProblems(env).forEach(refuse);
     reportStoreProblems(env).forEach(refuse);
     bankBudgetProblems(env).forEach(refuse);
+    notificationProblems(env).forEach(refuse);
     // A profile that did not resolve is reported on its own; production's checks need one.
     if (env.BANKFLOW_ENV !== 'production' || !temporal) return;
     for (const check of productionChecks) {
@@ -83,6 +89,8 @@ export interface Config {
   sandbox: { host: string; port: number };
   webhooks: WebhooksConfig;
   jobs: JobsConfig;
+  /** The merchant's notification endpoints and signing secrets. */
+  notifications: NotificationsConfig;
   schedules: SchedulesConfig;
   /** OpenTelemetry traces; off (undefined) unless the OTEL_* variables ask for them. */
   tracing: TracingConfig | undefined;
@@ -162,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     api: apiConfig(e),
     webhooks: webhooksConfig(e),
     jobs: jobsConfig(e),
+    notifications: notificationsConfig(e),
     schedules: schedulesConfig(e),
     tracing: tracingConfig(e),
     support: supportConfig(e),

@@ -1,5 +1,6 @@
 import { developmentApiKeyEntry } from './api/keys.js';
 import type { Env } from './config/sections.js';
+import { plaintextEndpointPositions } from './config/notifications.js';
 import { temporalConnectionProtected } from './config/temporal-connection.js';
 import type { TemporalProfile } from './config/temporal-profile.js';
 import {
@@ -225,6 +226,24 @@ export const productionChecks: ProductionCheck[] = [
         .map((entry) => entry.name)
         .join(', ')}`,
   },
+  {
+    variable: 'NOTIFY_ENDPOINTS',
+    message:
+      'must be https:// URLs when BANKFLOW_ENV=production (notifications carry customer payments); ' +
+      'http:// is kept for an endpoint on this host (localhost, 127.0.0.1, [::1])',
+    refuses: (env) => plaintextEndpointPositions(env.NOTIFY_ENDPOINTS).length > 0,
+    which: (env) => `entry ${plaintextEndpointPositions(env.NOTIFY_ENDPOINTS).join(', ')}`,
+  },
+  ...(['NOTIFY_SECRET', 'NOTIFY_SECRET_PREVIOUS'] as const).map((variable): ProductionCheck => ({
+    variable,
+    message:
+      `must be ${secretStrength}, when BANKFLOW_ENV=production (whoever guesses it posts notifications as ` +
+      'bankflow; openssl rand -base64 32)',
+    refuses: (env) => {
+      const value = env[variable];
+      return value !== undefined && weak(value, generatedSecretLength);
+    },
+  })),
   {
     variable: 'SUPPORT_LOOKUP_SECRET',
     message:

@@ -3,6 +3,7 @@ import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/w
 import type { Logger } from 'pino';
 import { bankActivityNames } from './activities/failures.js';
 import { createActivities } from './activities/index.js';
+import type { NotificationsConfig } from './config/notifications.js';
 import { BankClient } from './bank/client.js';
 import type { BankConfig, JobsConfig } from './config.js';
 import { bankQueueRates } from './config/bank.js';
@@ -33,6 +34,8 @@ export interface BankflowWorkerOptions {
   bank: BankConfig & { baseUrl: string };
   /** Where scheduled jobs write their files and which accounts metrics snapshots read. */
   jobs: JobsConfig;
+  /** The merchant's notification endpoints and signing secrets; none when unset. */
+  notifications?: NotificationsConfig;
   /** Payload encryption keys, the same the clients use (current first). */
   encryptionKeys: EncryptionKey[];
   logger: Logger;
@@ -138,6 +141,7 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
     bankRequestsPerSecond: rates.background,
     taskQueue: options.taskQueue,
     jobs: options.jobs,
+    notifications: options.notifications,
     // The same keys as the worker's: activities read and signal workflows whose payloads are encrypted; as a
     // client, it refuses plaintext outright.
     temporal: new Client({

@@ -51,7 +51,7 @@ export function startDevStack(config: DevConfig, logger: Logger, tracing?: Traci
     urls['Temporal gRPC'] = temporal.address ?? '';
 
     const bank = await startBankSide(parts, config, temporal, logger);
-    const worker = await startWorker(temporal, bank, logger, config.jobs, tracing);
+    const worker = await startWorker(temporal, bank, logger, config, tracing);
     parts.add(() => worker.stop());
     urls['Task queue'] = temporal.taskQueue;
     const api = await startApiServer(config, temporal, bank, logger);

@@ -12,7 +12,7 @@ import { bundleBuildB } from './build-b.js';
  */
 const { config, logger } = await cliContext();
 const bundle = await bundleBuildB();
-const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs, undefined, {
+const worker = await startWorker(config.temporal, resolveBank(config), logger, config, undefined, {
   code: bundle.code,
 });
 stopOnSignals(logger, () => worker.stop());

@@ -173,6 +173,20 @@ export const variableDescriptions: Record<string, VariableDescription> = {
       '`WEBHOOK_PORT`, which keeps `POST /webhooks` and `/healthz` ([operations.md](operations.md))',
     unset: '`/metrics` and `/readyz` on `WEBHOOK_PORT`',
   },
+  NOTIFY_ENDPOINTS: {
+    meaning:
+      "the merchant's endpoints, comma-separated, that each payment state is POSTed to, signed " +
+      '([merchant-notifications.md](merchant-notifications.md)); production refuses `http://` except to loopback',
+    unset: 'no notification is sent',
+  },
+  NOTIFY_SECRET: {
+    meaning:
+      'the secret notifications are signed with (`Bankflow-Signature`); required with `NOTIFY_ENDPOINTS`',
+  },
+  NOTIFY_SECRET_PREVIOUS: {
+    meaning:
+      'the previous notification secret: each notification is signed with both while the merchant moves over',
+  },
   WEBHOOK_SECRET: {
     meaning: 'the webhook secret; the receiver refuses to start without one outside development',
     unset: "the sandbox's secret in development",

@@ -1,8 +1,10 @@
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
+import type { NotificationsConfig } from '../config/notifications.js';
 import { reportSinkFor } from '../reports/sink/index.js';
 import { createAttemptsSyncActivities } from './attempts-sync.js';
 import { createBankCallActivities } from './bank-calls.js';
+import { createNotificationActivities } from './notifications.js';
 import { createReportActivities, type ReportActivityDeps } from './reports.js';
 import { createScheduleActivities } from './schedules.js';
 import { createUnmatchedEventActivities } from './unmatched-events.js';
@@ -17,6 +19,8 @@ export interface ActivityDeps {
   temporal: Client;
   /** The workflows' task queue, where activities that start workflows start them. */
   taskQueue: string;
+  /** The merchant's notification endpoints and signing secrets; none configured sends nothing. */
+  notifications?: NotificationsConfig;
 }
 
 /** Every activity the worker registers, bound to its dependencies. */
@@ -27,6 +31,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
     ...createScheduleActivities(deps.temporal, deps.taskQueue),
     ...createUnmatchedEventActivities(deps.temporal, deps.taskQueue),
+    ...createNotificationActivities(
+      deps.temporal,
+      deps.taskQueue,
+      deps.notifications ?? { endpoints: [], secrets: [] },
+    ),
   };
 }
 

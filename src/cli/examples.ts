@@ -233,6 +233,16 @@ export const commandExamples: Record<string, CommandExamples> = {
       'npx bankflow support resolve webhook-unmatched:no-such-event --note "refunded by hand"   # exits 1: <event>: no unmatched webhook event',
     ],
   },
+  'notifications list': {
+    lines: [
+      'npx bankflow notifications list --payment 6a1f0f7e-3c1e-4d0b-9d63-0c4f6f3b9a10 --table   # exits 1: no notification was sent for payment ...',
+    ],
+  },
+  'notifications resend': {
+    lines: [
+      'npx bankflow notifications resend payment:6a1f0f7e-3c1e-4d0b-9d63-0c4f6f3b9a10:4   # exits 1: no notification was sent for payment ...',
+    ],
+  },
   'support stuck': {
     lines: ['npx bankflow support stuck --table   # stuck for, workflow, state, what it means, link'],
   },

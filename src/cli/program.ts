@@ -9,6 +9,7 @@ import { enrollmentCommands } from './commands/enrollment.js';
 import type { AddCommands } from './devkit.js';
 import { commandExamples } from './examples.js';
 import { metricsCommand } from './commands/metrics.js';
+import { notificationCommands } from './commands/notifications.js';
 import { paymentCommands } from './commands/payment.js';
 import { processCommands } from './commands/processes.js';
 import { recurrenceCommands } from './commands/recurrences.js';
@@ -58,6 +59,7 @@ export function buildProgram(addDevkitCommands: AddCommands): Command {
   setupCommand(program);
   doctorCommand(program);
   supportCommands(program);
+  notificationCommands(program);
   addExamples(program);
   return program;
 }

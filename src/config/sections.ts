@@ -4,6 +4,7 @@ import { codecVariables } from './codec.js';
 import type { Parsed } from './fields.js';
 import { generalVariables } from './general.js';
 import { jobVariables } from './jobs.js';
+import { notificationVariables } from './notifications.js';
 import { reportStoreVariables } from './report-store.js';
 import { supportVariables } from './support.js';
 import { temporalConnectionVariables } from './temporal-connection.js';
@@ -22,6 +23,7 @@ export const configSections = [
   { title: 'Webhook receiver', variables: webhookVariables },
   { title: 'Codec server', variables: codecVariables },
   { title: 'Merchant HTTP API', variables: apiVariables },
+  { title: 'Merchant notifications', variables: notificationVariables },
   { title: 'Scheduled jobs', variables: jobVariables },
   { title: 'Report store', variables: reportStoreVariables },
   { title: 'Traces (OpenTelemetry)', variables: tracingVariables },
@@ -37,6 +39,7 @@ export const productVariables = {
   ...webhookVariables,
   ...codecVariables,
   ...apiVariables,
+  ...notificationVariables,
   ...jobVariables,
   ...reportStoreVariables,
   ...tracingVariables,

@@ -66,6 +66,8 @@ export interface EnrollmentJourney {
   state: EnrollmentState;
   /** The enrollment as the bank's own record last showed it (create, register or its list), never a webhook's. */
   enrollment?: Enrollment;
+  /** How many merchant notifications the journey emitted: the next one's sequence follows it. */
+  notified?: number;
 }
 
 export interface EnrollmentStarted {

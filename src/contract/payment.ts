@@ -83,6 +83,8 @@ export interface PaymentJourney {
   cashIns: string[];
   /** When the bank's record first showed the payment in processing: the processing wait counts from there. */
   processingSince?: string;
+  /** How many merchant notifications the journey emitted: the next one's sequence follows it. */
+  notified?: number;
 }
 
 interface PaymentResultDetails {

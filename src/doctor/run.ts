@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
 import { temporalAddress } from '../temporal/address.js';
+import { notificationChecks } from './notification-checks.js';
 import { fail, pass, type CheckResult, type DoctorRole } from './check.js';
 import { deploymentChecks } from './deployment-checks.js';
 import { apiKeysCheck, codecAuthCheck, encryptionKeysCheck, webhookSecretCheck } from './local-checks.js';
@@ -38,8 +39,8 @@ async function temporalChecks(config: Config, role: DoctorRole): Promise<CheckRe
 
 /**
  * `bankflow doctor`: loads the configuration as the processes of `role` do, then checks what they depend on,
- * in order: Temporal, its namespace, schedules and worker deployment, the bank, the webhook secret, the payload
- * keys, the codec server, the merchant API's keys.
+ * in order: Temporal, its namespace, schedules and worker deployment, the bank, the merchant's notification
+ * endpoints, the webhook secret, the payload keys, the codec server, the merchant API's keys.
  */
 export async function runDoctor(
   env: Record<string, string | undefined>,
@@ -63,6 +64,7 @@ export async function runDoctor(
   if (uses(role, 'worker', 'receiver', 'starter', 'api'))
     checks.push(...(await temporalChecks(config, role)));
   if (uses(role, 'worker', 'starter', 'api')) checks.push(await bankCheck(config, logger));
+  if (uses(role, 'worker')) checks.push(...(await notificationChecks(config)));
   if (uses(role, 'receiver')) checks.push(webhookSecretCheck(config));
   checks.push(await encryptionKeysCheck(config));
   if (uses(role, 'codec')) checks.push(codecAuthCheck(config));

@@ -1,6 +1,7 @@
 import type { WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { BankConfig, JobsConfig, TemporalConfig } from '../config.js';
+import type { NotificationsConfig } from '../config/notifications.js';
 import { connectWorkerConnection } from '../temporal/connection.js';
 import { installTemporalRuntime, sdkMetricsBindAddress } from '../temporal/runtime.js';
 import { createWorkerMetrics, serveMetrics } from '../temporal/worker-metrics.js';
@@ -24,7 +25,7 @@ export async function startWorker(
   temporal: TemporalConfig,
   bank: BankConfig & { baseUrl: string },
   logger: Logger,
-  jobs: JobsConfig,
+  settings: { jobs: JobsConfig; notifications?: NotificationsConfig },
   tracing?: Tracing,
   workflowBundle?: WorkerOptions['workflowBundle'],
 ): Promise<RunningWorker> {
@@ -46,7 +47,8 @@ export async function startWorker(
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
     bank,
-    jobs,
+    jobs: settings.jobs,
+    notifications: settings.notifications,
     encryptionKeys: temporal.encryptionKeys,
     logger,
     metrics: metricsServer ? metrics : undefined,

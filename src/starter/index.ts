@@ -19,6 +19,8 @@ export {
   RequestTimedOutError,
   type RetryAdvice,
 } from './merchant-requests.js';
+export { NotificationSignatureError, verifyNotification } from './notifications.js';
+export type { NotificationEvent, NotificationType } from '../contract/notifications.js';
 export { StartTermsConflictError } from './start-terms.js';
 export type { TermDifference } from '../contract/start-terms.js';
 export {

@@ -11,6 +11,7 @@ export { transferReport } from './jobs/transfer-report.js';
 export { metricsSnapshot } from './jobs/metrics-snapshot.js';
 export { jobWindowCursor } from './jobs/window-cursor.js';
 export { apiIdempotencyWorkflow } from './api-idempotency.js';
+export { merchantNotificationsWorkflow } from './notifications/workflow.js';
 
 // Each type's Worker Deployment versioning behavior, set on the functions above.
 import './versioning.js';

@@ -8,6 +8,7 @@ import { refundReport } from './jobs/refund-report.js';
 import { transferReport } from './jobs/transfer-report.js';
 import { metricsSnapshot } from './jobs/metrics-snapshot.js';
 import { jobWindowCursor } from './jobs/window-cursor.js';
+import { merchantNotificationsWorkflow } from './notifications/workflow.js';
 import { biometricPaymentWorkflow } from './payment/workflow.js';
 import { recurrenceWorkflow } from './recurrence/workflow.js';
 import { syncAttemptsSlice } from './sync/attempts-slice-workflow.js';
@@ -30,6 +31,7 @@ export const versioningBehaviors = {
   refundReport: 'PINNED',
   transferReport: 'PINNED',
   metricsSnapshot: 'PINNED',
+  merchantNotificationsWorkflow: 'PINNED',
   enrollmentWorkflow: 'AUTO_UPGRADE',
   recurrenceWorkflow: 'AUTO_UPGRADE',
   jobWindowCursor: 'AUTO_UPGRADE',
@@ -48,6 +50,7 @@ const workflowTypes: Record<keyof typeof versioningBehaviors, (...args: never[])
   refundReport,
   transferReport,
   metricsSnapshot,
+  merchantNotificationsWorkflow,
   enrollmentWorkflow,
   recurrenceWorkflow,
   jobWindowCursor,

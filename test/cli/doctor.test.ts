@@ -171,6 +171,7 @@ describe('bankflow doctor', () => {
         ['current version', true],
         ['pinned runs', true],
         ['bank', true],
+        ['merchant notifications', true],
         ['webhook secret', true],
         ['encryption keys', true],
         ['codec server auth', true],

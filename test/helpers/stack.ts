@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import type { NotificationsConfig } from '../../src/config/notifications.js';
 import type { Logger } from 'pino';
 import { developmentEncryptionKeys, type BankConfig, type JobsConfig } from '../../src/config.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
@@ -68,6 +69,8 @@ export interface TestStackOptions {
   jobs?: Partial<JobsConfig>;
   /** The worker's tracing (the test's own tracer provider); none otherwise. */
   tracing?: Tracing;
+  /** The merchant's notification endpoints and secrets the worker signs with; none otherwise. */
+  notifications?: NotificationsConfig;
 }
 
 /** The Temporal side a stack runs on: the worker's connection, the client tests use, and how to let go of both. */
@@ -142,6 +145,7 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       taskQueue,
       bank,
       jobs,
+      notifications: options.notifications,
       encryptionKeys,
       logger,
       workflowBundle: { codePath: required(options.tracing ? testEnvKeys.tracedBundle : testEnvKeys.bundle) },

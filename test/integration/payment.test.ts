@@ -31,6 +31,7 @@ import {
 } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { recordHistory } from '../helpers/replay.js';
+import { sendUnconfirmedSettlement } from '../helpers/unconfirmed-webhooks.js';
 
 let sequence = 0;
 const uniqueRef = (label: string) => `${label}-${Date.now()}-${++sequence}`;
@@ -269,20 +270,9 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
   it("keeps following a payment when a signed webhook says settled but the bank's GET still awaits consent", async () => {
     const created = await startPayment(stack, paymentInput());
     const forgedEndToEndId = 'E99999999202611231200FORGEDXXXX';
-    // The bank itself signs and sends an event its own GET does not confirm (its event stream ahead of its reads).
-    await control(stack, 'POST', '/sandbox/webhooks/events', {
-      category: webhookCategories.initiationDocument,
-      type: 'settled',
-      ref_id: created.payment.id,
-      context_type: 'enrollment',
-      context_id: enrollmentId,
-      data: {
-        ...created.payment,
-        status: 'settled',
-        end_to_end_id: forgedEndToEndId,
-        transaction_date: '2026-11-23',
-        updated_at: new Date().toISOString(),
-      },
+    await sendUnconfirmedSettlement(stack, created.payment, enrollmentId, {
+      end_to_end_id: forgedEndToEndId,
+      transaction_date: '2026-11-23',
     });
     const hinted = await eventually(
       () => getPayment(stack, { externalId: created.externalId }),

@@ -15,7 +15,7 @@ export function processCommands(program: Command): void {
         const { config, logger } = await cliContext();
         const { startWorker } = await import('../../stack/worker-process.js');
         const tracing = await configuredTracing(config, logger);
-        const worker = await startWorker(config.temporal, resolveBank(config), logger, config.jobs, tracing);
+        const worker = await startWorker(config.temporal, resolveBank(config), logger, config, tracing);
         stopOnSignals(logger, async () => {
           await worker.stop();
           await tracing?.shutdown();

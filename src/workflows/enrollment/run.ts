@@ -28,6 +28,7 @@ import {
   stepWindowMs,
   webhookHeard,
 } from './journey.js';
+import { EnrollmentNotifier } from './notifications.js';
 
 /** What an enrollment publishes: its state and, once there is one, its outcome in the memo; its status; details. */
 const presentation: JourneyPresentation<EnrollmentJourney> = {
@@ -57,6 +58,8 @@ export class EnrollmentRun {
   readonly hints: HintLedger<ReceivedWebhook>;
   /** Whether a credential registration is at the bank now: a second one is refused, hints wait for its answer. */
   registering = false;
+  /** The merchant's notifications of the states the journey adopts from the bank. */
+  readonly notifier = new EnrollmentNotifier(() => this.journey);
   private readonly inbox: EventInbox;
   private readonly publication: JourneyPublication<EnrollmentJourney, EnrollmentStarted>;
   /** Whether this run bounds its customer-facing bank calls (boundedBankCallsPatch). */
@@ -158,7 +161,9 @@ export class EnrollmentRun {
 
   /** Takes the bank's own record; publishes only when it changed the journey. */
   take(record: Enrollment, source: string): void {
+    const previous = this.journey.enrollment?.status;
     if (!bankAnswered(this.journey, record, source)) return;
+    this.notifier.adopted(previous, this.journey);
     // A step's window runs from when the bank's record showed the journey in it.
     const step = pendingStep(this.journey);
     if (step && step !== this.step) {

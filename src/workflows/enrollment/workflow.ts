@@ -60,7 +60,7 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
   }
   if (!ended(enrollment.journey)) await watchWhileAuthorized(enrollment);
   enrollment.publish();
-  await condition(allHandlersFinished);
+  await enrollment.notifier.runFinished();
   return enrollmentResult(enrollment.journey);
 }
 
@@ -161,6 +161,7 @@ async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
       hints: enrollment.hints.forWait(),
       historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
     });
-    if (end === 'history-full' || end === 'deadline') await continueJourneyAsNew(input, enrollment.carry());
+    if (end === 'history-full' || end === 'deadline')
+      await continueJourneyAsNew(input, enrollment.carry(), enrollment.notifier);
   }
 }

@@ -1,4 +1,4 @@
-import { allHandlersFinished, ApplicationFailure, condition } from '@temporalio/workflow';
+import { ApplicationFailure, condition } from '@temporalio/workflow';
 import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import { failureTypes } from '../../contract/failure-types.js';
@@ -20,6 +20,7 @@ import { JourneyPublication } from '../shared/journey-publication.js';
 import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
 import { paymentPolls } from './bank-calls.js';
 import { CallWindows, unreachable } from './call-windows.js';
+import { PaymentNotifier } from './notifications.js';
 import { presentation } from './presentation.js';
 import {
   awaitingCustomer,
@@ -47,6 +48,8 @@ export class PaymentRun {
   readonly hints: HintLedger<ReceivedWebhook>;
   /** Whether an authorization is at the bank now: a second one is refused, and hints wait for its answer. */
   authorizing = false;
+  /** The merchant's notifications of the states the journey adopts from the bank. */
+  readonly notifier: PaymentNotifier;
   private readonly inbox = new EventInbox();
   private readonly publication: JourneyPublication<PaymentJourney, PaymentCreated>;
 
@@ -58,6 +61,7 @@ export class PaymentRun {
   constructor(readonly input: PaymentInput) {
     this.windows = new CallWindows(input);
     this.journey = input.resume?.journey ?? startJourney(input);
+    this.notifier = new PaymentNotifier(() => this.journey);
     this.startReply = new StartReply(input.resume?.replies.start);
     this.hints = new HintLedger((event) => hintStillAhead(this.journey, event));
     this.publication = new JourneyPublication(this.journey, this.startReply, presentation(input));
@@ -140,8 +144,15 @@ export class PaymentRun {
 
   /** Takes the bank's record; publishes a change, a final one together with the outcome. */
   take(record: BiometricPayment, source: BankRecordSource): void {
-    if (!bankAnswered(this.journey, record, source, now())) return;
-    if (!isFinal(this.journey)) this.publish();
+    if (this.adopt(record, source) && !isFinal(this.journey)) this.publish();
+  }
+
+  /** Adopts the bank's record, notifying the merchant of the state it moved to; answers whether it changed. */
+  adopt(record: BiometricPayment, source: BankRecordSource): boolean {
+    const previous = this.journey.payment?.status;
+    if (!bankAnswered(this.journey, record, source, now())) return false;
+    this.notifier.adopted(previous, this.journey);
+    return true;
   }
 
   /** Reads the bank's record of the payment, a webhook's read ahead of the timers'. */
@@ -179,7 +190,7 @@ export class PaymentRun {
     this.answerStart(refused(message, type));
     this.journey.state.reason = message;
     this.publish();
-    await condition(allHandlersFinished);
+    await this.notifier.runFinished();
     throw failure;
   }
 }

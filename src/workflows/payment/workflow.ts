@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureTypes } from '../../contract/failure-types.js';
 import { answered, refused } from '../../contract/memo.js';
 import {
@@ -17,7 +17,6 @@ import { createRequest, enrollmentRefusal, temporal } from './bank-calls.js';
 import { unreachable } from './call-windows.js';
 import {
   awaitingCustomer,
-  bankAnswered,
   cashInHeard,
   conclude,
   followPlan,
@@ -61,8 +60,9 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
   await awaitCashIn(payment);
 
   const result = conclude(payment.journey, Date.now());
+  if (result.outcome === 'expired') payment.notifier.expired(payment.journey);
   payment.publish();
-  await condition(allHandlersFinished);
+  await payment.notifier.runFinished();
   return result;
 }
 
@@ -74,7 +74,7 @@ async function createPayment(payment: PaymentRun): Promise<void> {
   try {
     const created = await bank.createBiometricPayment(input.enrollmentId, createRequest(input));
     // The new payment is published with the start's answer, in one memo change.
-    bankAnswered(journey, created, 'create', now());
+    payment.adopt(created, 'create');
     const { payment: record } = journey;
     if (!record || !awaitingCustomer(journey)) {
       // The bank already took consent for this external id (a start repeated after the first run's history was
@@ -137,7 +137,7 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
       historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
     });
     if (end === 'history-full')
-      await continueJourneyAsNew(input, { journey, replies: payment.startReply.kept() });
+      await continueJourneyAsNew(input, { journey, replies: payment.startReply.kept() }, payment.notifier);
   }
 }
 

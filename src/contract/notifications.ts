@@ -1,0 +1,95 @@
+import { defineSignal } from '@temporalio/workflow';
+
+/**
+ * What bankflow tells the merchant (docs/merchant-notifications.md): one event per state a journey adopted from
+ * the bank's own record, numbered per resource. The journey decides an event's id and content once, in workflow
+ * code, so every delivery and every resend of one id carries the same bytes.
+ */
+export const notificationTypes = [
+  'payment.created',
+  'payment.awaiting_authorization',
+  'payment.authorized',
+  'payment.settled',
+  'payment.failed',
+  'payment.expired',
+  'enrollment.authorized',
+  'enrollment.revoked',
+] as const;
+export type NotificationType = (typeof notificationTypes)[number];
+
+export const notifiedResources = ['payment', 'enrollment'] as const;
+export type NotifiedResource = (typeof notifiedResources)[number];
+
+export interface NotificationEvent {
+  /** `<resource>:<resource id>:<sequence>`: the same on every delivery and resend of this event. */
+  id: string;
+  type: NotificationType;
+  resource: { type: NotifiedResource; id: string };
+  /** 1, 2, 3… per resource, in the order the journey adopted the states. */
+  sequence: number;
+  /** Workflow time when the journey adopted the state. */
+  occurred_at: string;
+  /** The resource's public fields as the bank's record showed them. */
+  data: Record<string, unknown>;
+}
+
+/** The outbox workflow's type name and the id of the one that serves a resource's events. */
+export const notificationsWorkflowType = 'merchantNotificationsWorkflow';
+export const notificationsWorkflowId = (resource: NotificationEvent['resource']) =>
+  `notifications:${resource.type}:${resource.id}`;
+
+export interface NotificationsInput {
+  /** The endpoints' URLs; the worker signs with its configured secrets, which never enter a workflow. */
+  endpoints: string[];
+  /** Set by continue-as-new: the events and the delivery log so far. */
+  resume?: NotificationLog;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event's delivery to one endpoint, as support reads it. */
+export interface DeliveryEntry {
+  eventId: string;
+  endpoint: string;
+  status: DeliveryStatus;
+  /** The attempts the last delivery took (a resend starts again from 1). */
+  attempts: number;
+  /** The endpoint's last answer (`HTTP 200`, `HTTP 500: …`) or why none came. */
+  answer?: string;
+  /** Workflow time when the delivery ended. */
+  at?: string;
+}
+
+/** An outbox run's events and deliveries, under `notificationsMemoKey` of its memo. */
+export interface NotificationLog {
+  events: NotificationEvent[];
+  deliveries: DeliveryEntry[];
+}
+export const notificationsMemoKey = 'bankflowNotifications';
+
+/** An event a journey hands over; an id the outbox already holds is ignored. */
+export const notificationSignal = defineSignal<[NotificationEvent]>('notification');
+
+/** Delivers a held event again, to one endpoint or to every one: support's resend. */
+export const resendNotificationSignal =
+  defineSignal<[{ event: NotificationEvent; endpoint?: string }]>('resendNotification');
+
+/** The signature header: `t=<unix seconds>,v1=<hex>` with one v1 per signing secret. */
+export const notificationHeaders = {
+  signature: 'bankflow-signature',
+  eventId: 'bankflow-event-id',
+  eventType: 'bankflow-event-type',
+} as const;
+
+/**
+ * How an outbox delivers (docs/decisions.md, "Merchant notifications"): each POST retried from 30 s, doubling, at
+ * most an hour apart, for three days; an outbox with nothing left to deliver for `idleMs` ends.
+ */
+export const notificationTimings = {
+  retry: { initialInterval: '30 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
+  deliveryWindow: '3 days',
+  attemptTimeout: '30 seconds',
+  idleMs: 10 * 60_000,
+  /** Past this many history events an outbox continues as new, with its log, once its deliveries in flight end. */
+  historyBound: 2_000,
+} as const;
