@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { createApiServer } from '../../src/api/app.js';
 import { mintApiKey } from '../../src/api/keys.js';
 import { developmentSupportLookupSecret } from '../../src/development.js';
+import { freePort } from '../helpers/cli.js';
 import { bankFor } from '../helpers/journey.js';
 import { startTestStack, testLogger, type TestStack } from '../helpers/stack.js';
 
 const key = mintApiKey('walkthrough');
+const notifySecret = 'walkthrough-notification-secret-0123456789';
 
 /** Every ```sh block of one section of a page, in order: what a merchant would paste into one shell. */
 function shellBlocks(file: string, section: string): string {
@@ -43,9 +45,18 @@ describe('a merchant backend in another language, through bankflow api', () => {
   let stack: TestStack;
   let api: FastifyInstance;
   let env: Record<string, string>;
+  let notifyPort: number;
 
   beforeAll(async () => {
-    stack = await startTestStack({ receiver: true });
+    // The Python backend receives the notifications on this port once it runs.
+    notifyPort = await freePort();
+    stack = await startTestStack({
+      receiver: true,
+      notifications: {
+        endpoints: [`http://127.0.0.1:${notifyPort}/notifications`],
+        secrets: [notifySecret],
+      },
+    });
     api = await createApiServer({
       // As `bankflow api` runs: connectStarter gives the starter the support lookup secret.
       starter: { ...stack, customerKeySecret: developmentSupportLookupSecret },
@@ -80,10 +91,12 @@ describe('a merchant backend in another language, through bankflow api', () => {
     ]);
   }, 300_000);
 
-  it('runs the Python merchant backend (standard library only): a settled payment, its key repeated and reused', async () => {
+  it('runs the Python merchant backend (standard library only): a settled payment, its key repeated and reused, every notification signed and in order', async () => {
     const journey = await run('python3', ['examples/python/merchant_backend.py'], {
       ...env,
       SANDBOX_CONTROL_TOKEN: env.SANDBOX_TOKEN ?? '',
+      NOTIFY_SECRET: notifySecret,
+      NOTIFY_PORT: String(notifyPort),
     });
     expect({ code: journey.code, stderr: journey.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(journey.stdout)).toMatchObject({
@@ -93,6 +106,14 @@ describe('a merchant backend in another language, through bankflow api', () => {
       idempotentRepeat: true,
       conflictStatus: 409,
       conflictFields: ['amountCents'],
+      notifications: [
+        { type: 'payment.created', sequence: 1 },
+        { type: 'payment.awaiting_authorization', sequence: 2 },
+        { type: 'payment.authorized', sequence: 3 },
+        { type: 'payment.settled', sequence: 4 },
+      ].map((event) => expect.objectContaining(event)),
+      refusedNotifications: 0,
+      changedNotifications: [],
     });
   }, 300_000);
 });
