@@ -25,6 +25,7 @@ type ModelActivities = Pick<
   | 'createEnrollment'
   | 'getRegistrationOptions'
   | 'registerCredential'
+  | 'handOffNotification'
 >;
 
 /**
@@ -77,6 +78,8 @@ export async function startModelWorld(): Promise<ModelWorld> {
     registerCredential: bankActivity(async (_enrollmentId, request) =>
       enrollmentOf().registerCredential(request),
     ),
+    // As on a worker with no NOTIFY_ENDPOINTS: the journeys hand their events over, and nothing is sent.
+    handOffNotification: async () => undefined,
   };
   const taskQueue = `model-${randomUUID()}`;
   // The workflow queue's worker and the workload queues' (src/contract/task-queues.ts), each with the model banks.
