@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApiServer } from '../../src/api/app.js';
 import { mintApiKey } from '../../src/api/keys.js';
 import { developmentSupportLookupSecret } from '../../src/development.js';
-import { freePort } from '../helpers/cli.js';
+import { freePort, outputOf, type CliResult } from '../helpers/cli.js';
 import { bankFor } from '../helpers/journey.js';
 import { startTestStack, testLogger, type TestStack } from '../helpers/stack.js';
 
@@ -21,24 +21,13 @@ function shellBlocks(file: string, section: string): string {
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+/** Runs `command` to its end with only `env` (and PATH, HOME) set. */
+function run(command: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
+  child.stdin.end();
+  return outputOf(child);
 }
 
 describe('a merchant backend in another language, through bankflow api', () => {
