@@ -10,6 +10,9 @@ export default {
   // Generous: the machine is shared and CLI tests start processes; a hung test still fails.
   testTimeout: 120_000,
   maxWorkers: 2,
+  // A worker process keeps what each suite leaves (ESM module graphs, workflow bundles): one above this after a
+  // suite is replaced by a fresh one, so a long run's memory stays that of one suite, not of seventy.
+  workerIdleMemoryLimit: '2GB',
   collectCoverageFrom: ['src/**/*.ts', 'devkit/**/*.ts'],
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary'],
