@@ -104,7 +104,10 @@ export class ChaosMerchantEndpoint {
   }
 
   private listen(): Promise<void> {
-    const server = createServer((request, response) => void this.handle(request, response));
+    // A request cut off by the down window (its connection destroyed) is simply lost, as at a real merchant.
+    const server = createServer((request, response) => {
+      this.handle(request, response).catch(() => response.destroy());
+    });
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
