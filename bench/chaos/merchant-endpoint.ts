@@ -42,6 +42,8 @@ export interface EndpointCounts {
   errors: number;
   tooSlow: number;
   slow: number;
+  /** 200s for an event id answered 200 before (the first too late for bankflow, or a retry after a lost answer). */
+  answeredAgain: number;
 }
 
 /**
@@ -51,12 +53,20 @@ export interface EndpointCounts {
  */
 export class ChaosMerchantEndpoint {
   readonly received: ReceivedNotification[] = [];
-  readonly counts: EndpointCounts = { requests: 0, duplicates: 0, errors: 0, tooSlow: 0, slow: 0 };
+  readonly counts: EndpointCounts = {
+    requests: 0,
+    duplicates: 0,
+    errors: 0,
+    tooSlow: 0,
+    slow: 0,
+    answeredAgain: 0,
+  };
   /** When the endpoint was not listening: attempts then were refused at the TCP level. */
   down: { from: number; to: number } | undefined;
   private server: Server | undefined;
   private readonly random: SeededRandom;
   private readonly seen = new Set<string>();
+  private readonly answered = new Set<string>();
   private downWindow: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
 
@@ -171,6 +181,8 @@ export class ChaosMerchantEndpoint {
       await sleep(this.random.int(100, requestTimeoutMs / 2));
     }
     // A copy seen before is stored already; the merchant answers 200 again, as the documentation asks.
+    if (this.answered.has(eventId)) this.counts.answeredAgain++;
+    this.answered.add(eventId);
     if (!response.destroyed) response.writeHead(200).end();
   }
 }

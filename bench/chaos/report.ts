@@ -199,6 +199,10 @@ export function formatReport(report: ChaosReport): string {
       ['answered too slowly', `${notifications.tooSlow} (the POST timed out; bankflow sent it again)`],
       ['answered slowly', notifications.slow],
       [
+        'answered 200 again',
+        `${notifications.answeredAgain} (an event the merchant had answered 200 before)`,
+      ],
+      [
         'endpoint down',
         `${inSeconds(notifications.downMs)}, ${notifications.refusedWhileDown} attempts refused meanwhile`,
       ],
