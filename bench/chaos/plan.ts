@@ -85,8 +85,8 @@ export function planChaos(seed: number, journeyCount: number): ChaosPlan {
       // Late enough that payments have started on the old build, early enough that many start on the new one
       // (which bundles its workflows at start, seconds to tens of seconds).
       deployAtMs: within(0.4, 0.6),
-      merchantDownAtMs: within(0.2, 0.5),
-      merchantDownMs: timing.int(5_000, 15_000),
+      merchantDownAtMs: within(0.4, 0.8),
+      merchantDownMs: timing.int(10_000, 20_000),
       killGapMs: { min: 5_000, max: 12_000 },
       killDownMs: { min: 500, max: 3_000 },
     },
