@@ -167,10 +167,9 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     const disruptions = startDisruptions(stack, plan.disruptions, options.seed, startedAt, log);
     const hostile = startHostileActor(stack, control, options.seed, violations, log);
     stack.merchantEndpoint.scheduleDownWindow(
-      startedAt,
-      plan.disruptions.merchantDownAtMs,
+      plan.disruptions.merchantDownAfterRequests,
       plan.disruptions.merchantDownMs,
-      log,
+      (line) => log(`[${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${line}`),
     );
     const recurrenceRun = prepareRecurrences(starter, retries, control, {
       seed: options.seed,

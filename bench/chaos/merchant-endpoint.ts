@@ -69,6 +69,9 @@ export class ChaosMerchantEndpoint {
   private readonly answered = new Set<string>();
   private downWindow: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
+  private triggerDown: () => void = () => undefined;
+  private readonly downTriggered = new Promise<void>((resolve) => (this.triggerDown = resolve));
+  private downAfterRequests = Infinity;
 
   private constructor(
     readonly port: number,
@@ -87,19 +90,24 @@ export class ChaosMerchantEndpoint {
     return `http://127.0.0.1:${this.port}/bankflow/notifications`;
   }
 
-  /** The seeded down window: from `atMs` after `startedAt`, for `downMs`; the endpoint listens again after it. */
-  scheduleDownWindow(startedAt: number, atMs: number, downMs: number, log: (line: string) => void): void {
+  /**
+   * The seeded down window: once `afterRequests` requests came, the endpoint stops listening for `downMs`, then
+   * listens again and stays up.
+   */
+  scheduleDownWindow(afterRequests: number, downMs: number, log: (line: string) => void): void {
     const signal = this.stopping.signal;
     this.downWindow = (async () => {
-      await sleep(Math.max(0, startedAt + atMs - Date.now()), undefined, { signal });
-      log(`[${((Date.now() - startedAt) / 1000).toFixed(1)}s] merchant endpoint: down for ${downMs} ms`);
+      await this.downTriggered;
+      if (signal.aborted) return;
+      log(`merchant endpoint: down for ${downMs} ms after ${afterRequests} requests`);
       await this.close();
       const downSince = Date.now();
       await sleep(downMs, undefined, { signal }).catch(() => undefined);
       await this.listen();
       this.down = { from: downSince, to: Date.now() };
-      log(`[${((Date.now() - startedAt) / 1000).toFixed(1)}s] merchant endpoint: back`);
+      log(`merchant endpoint: back`);
     })().catch(() => undefined);
+    this.downAfterRequests = afterRequests;
   }
 
   /** Resolves once the down window ended and the endpoint listens again (it stays up from then on). */
@@ -109,6 +117,7 @@ export class ChaosMerchantEndpoint {
 
   async stop(): Promise<void> {
     this.stopping.abort();
+    this.triggerDown();
     await this.downWindow;
     await this.close();
   }
@@ -166,6 +175,7 @@ export class ChaosMerchantEndpoint {
       answer,
     });
     this.counts.requests++;
+    if (this.counts.requests >= this.downAfterRequests) this.triggerDown();
     if (this.seen.has(eventId)) this.counts.duplicates++;
     this.seen.add(eventId);
     if (answer === 'error') {
