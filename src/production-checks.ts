@@ -234,6 +234,12 @@ export const productionChecks: ProductionCheck[] = [
     refuses: (env) => plaintextEndpointPositions(env.NOTIFY_ENDPOINTS).length > 0,
     which: (env) => `entry ${plaintextEndpointPositions(env.NOTIFY_ENDPOINTS).join(', ')}`,
   },
+  {
+    variable: 'NOTIFY_TEST_SPEEDUP',
+    message:
+      "is for bankflow's own tests only and is refused when BANKFLOW_ENV=production (merchants get the 30 s first retry)",
+    refuses: (env) => env.NOTIFY_TEST_SPEEDUP !== undefined,
+  },
   ...(['NOTIFY_SECRET', 'NOTIFY_SECRET_PREVIOUS'] as const).map((variable): ProductionCheck => ({
     variable,
     message:

@@ -18,6 +18,9 @@ const longLived = new Set([
   'recurrenceWorkflow',
   'unmatchedWebhookWorkflow',
   'cashInHolderWorkflow',
+  // An outbox ends after 10 idle minutes. That it owes nothing is the notification audit's: a resource's final
+  // event accepted means every earlier one was delivered, since an outbox sends one only after the one before.
+  'merchantNotificationsWorkflow',
 ]);
 
 export interface WebhookAccounting {

@@ -7,7 +7,11 @@ export interface DeployRecord {
   slot: number;
   initialBuildId: string;
   newBuildId: string;
-  /** Wall-clock time the promotion returned (epoch ms), to compare with the histories' event times. */
+  /**
+   * When the server made the new build current (epoch ms, its routing config's record), to compare with the
+   * histories' event times. Not when the promote call returned: under load that answer, or its retry after a
+   * timed-out first try, comes seconds after new runs already start on the new build.
+   */
   promotedAt: number;
   /** The same, from the start of the run. */
   promotedAtMs: number;
@@ -38,6 +42,19 @@ async function eventually<T>(what: string, action: () => Promise<T | undefined>)
   }
 }
 
+/** When `buildId` became the deployment's current version, by the server's clock; undefined while it is not. */
+async function currentSince(stack: ChaosStack, buildId: string): Promise<number | undefined> {
+  const { workerDeploymentInfo } = await stack.client.connection.workflowService.describeWorkerDeployment({
+    namespace: stack.config.temporal.namespace,
+    deploymentName: stack.config.temporal.deployment.name,
+  });
+  const routing = workerDeploymentInfo?.routingConfig;
+  if (routing?.currentDeploymentVersion?.buildId !== buildId || !routing.currentVersionChangedTime)
+    return undefined;
+  const { seconds, nanos } = routing.currentVersionChangedTime;
+  return Number(seconds ?? 0) * 1000 + Math.floor((nanos ?? 0) / 1e6);
+}
+
 /**
  * A rolling deploy of one worker, as docs/upgrading-workflows.md describes it, with the other workers left on the
  * old build: the slot's worker stops (SIGTERM) and the new build starts in its place, registers its version, and
@@ -64,6 +81,6 @@ export async function deployNewBuild(
     return versions.find((version) => version.buildId !== initialBuildId && version.pollers > 0)?.buildId;
   });
   await eventually('the promotion', () => promoteVersion(target, newBuildId, 'bankflow chaos deploy'));
-  const promotedAt = Date.now();
+  const promotedAt = await eventually('the promotion time', () => currentSince(stack, newBuildId));
   return { slot, initialBuildId, newBuildId, promotedAt, promotedAtMs: promotedAt - startedAt };
 }

@@ -11,6 +11,12 @@ import { getRecurrence } from '../../src/starter/index.js';
 import type { RecurrenceState } from '../../src/contract/recurrence.js';
 import { auditJourneys, auditRecurrences, type BankRecords } from './audit-bank.js';
 import { auditBuilds } from './audit-builds.js';
+import {
+  auditNotifications,
+  drainNotifications,
+  expectedFinalEvents,
+  refusalsWhileDown,
+} from './audit-notifications.js';
 import { auditConfirmedOutcomes } from './audit-outcomes.js';
 import { auditPendingTasks, auditWebhooks, auditWorkflows } from './audit-temporal.js';
 import { startDisruptions } from './disruptions.js';
@@ -27,6 +33,9 @@ import { SandboxControl } from './sandbox-control.js';
 import { startChaosStack, type ChaosStack } from './stack.js';
 import { summarize } from './summary.js';
 import { Violations } from './violations.js';
+
+/** How long the audit waits for the merchant to have accepted every final event owed. */
+const notificationsDrainMs = 120_000;
 
 /** Well past the bank's read lag the chaos faults set, so the sync's first page sees the attempts posted. */
 const readsSettleMs = (seed: number) => 5 * chaosFaults(seed).get_lag_ms;
@@ -157,6 +166,11 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     log(`chaos started; journeys arrive over ${(plan.arrivalSpanMs / 1000).toFixed(0)} s`);
     const disruptions = startDisruptions(stack, plan.disruptions, options.seed, startedAt, log);
     const hostile = startHostileActor(stack, control, options.seed, violations, log);
+    stack.merchantEndpoint.scheduleDownWindow(
+      plan.disruptions.merchantDownAfterRequests,
+      plan.disruptions.merchantDownMs,
+      (line) => log(`[${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${line}`),
+    );
     const recurrenceRun = prepareRecurrences(starter, retries, control, {
       seed: options.seed,
       count: Math.max(2, Math.ceil(options.journeys / 20)),
@@ -211,6 +225,11 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
       '/sandbox/faults',
     );
 
+    const owed = expectedFinalEvents(journeys, bank);
+    log(`auditing: waiting for the merchant to accept the ${owed.length} final notifications owed`);
+    await drainNotifications(stack.merchantEndpoint, owed, notificationsDrainMs);
+    auditNotifications(stack.merchantEndpoint, owed, bank, violations);
+
     auditJourneys(journeys, bank, violations);
     auditRecurrences(
       recurrenceResult,
@@ -243,6 +262,14 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
         webhooks,
         hostile: hostile.counts,
         builds,
+        notifications: {
+          owed: owed.length,
+          ...stack.merchantEndpoint.counts,
+          downMs: stack.merchantEndpoint.down
+            ? stack.merchantEndpoint.down.to - stack.merchantEndpoint.down.from
+            : 0,
+          refusedWhileDown: refusalsWhileDown(stack.dir, stack.merchantEndpoint.down),
+        },
       },
       violations,
     );

@@ -25,6 +25,12 @@ export interface DisruptionPlan {
   syncStartAtMs: number;
   /** When one worker is redeployed on a new build, which is then promoted to the deployment's current version. */
   deployAtMs: number;
+  /**
+   * After how many requests the merchant's notification endpoint stops listening, and for how long: counted in
+   * requests, so it is down while notifications flow, whatever the run's size.
+   */
+  merchantDownAfterRequests: number;
+  merchantDownMs: number;
   /** Pause before the first worker kill and between kills. */
   killGapMs: { min: number; max: number };
   /** How long a killed worker stays down before it is started again. */
@@ -82,6 +88,8 @@ export function planChaos(seed: number, journeyCount: number): ChaosPlan {
       // Late enough that payments have started on the old build, early enough that many start on the new one
       // (which bundles its workflows at start, seconds to tens of seconds).
       deployAtMs: within(0.4, 0.6),
+      merchantDownAfterRequests: timing.int(journeyCount, 2 * journeyCount),
+      merchantDownMs: timing.int(10_000, 20_000),
       killGapMs: { min: 5_000, max: 12_000 },
       killDownMs: { min: 500, max: 3_000 },
     },

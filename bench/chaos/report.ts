@@ -2,6 +2,7 @@ import type { AttemptsSyncSummary } from '../../src/contract/attempts-sync.js';
 import type { BuildAccounting } from './audit-builds.js';
 import type { WebhookAccounting } from './audit-temporal.js';
 import type { HostileCounts } from './hostile.js';
+import type { EndpointCounts } from './merchant-endpoint.js';
 import type { Violation } from './violations.js';
 
 export type Counts = Record<string, number>;
@@ -71,6 +72,14 @@ export interface ChaosReport {
     /** Which builds ran workflows, and how many each. */
     builds: BuildAccounting;
   };
+  /** What the merchant's notification endpoint received and how it misbehaved. */
+  notifications: EndpointCounts & {
+    /** Final events (settled, failed, authorized, revoked) the journeys owed the merchant. */
+    owed: number;
+    downMs: number;
+    /** Delivery attempts the workers logged unanswered while the endpoint was down. */
+    refusedWhileDown: number;
+  };
   violations: Violation[];
 }
 
@@ -92,7 +101,7 @@ function table(title: string, rows: [string, string | number][]): string[] {
 
 /** The run as a plain-text table: what ran, what was injected, what came out, and every violation. */
 export function formatReport(report: ChaosReport): string {
-  const { settings, journeys, faults, outcomes } = report;
+  const { settings, journeys, faults, outcomes, notifications } = report;
   const minutes = Math.floor(report.durationMs / 60_000);
   const seconds = Math.round((report.durationMs % 60_000) / 1000);
   const lines = [
@@ -180,6 +189,24 @@ export function formatReport(report: ChaosReport): string {
             `${outcomes.sync.recurrencesUpdated} recurrences updated, ${outcomes.sync.unknownAttempts} unknown`
           : 'did not finish',
       ],
+    ]),
+    ...table('Merchant notifications', [
+      [
+        'requests received',
+        `${notifications.requests}, ${notifications.duplicates} of them an event seen before`,
+      ],
+      ['answered 500', notifications.errors],
+      ['answered too slowly', `${notifications.tooSlow} (the POST timed out; bankflow sent it again)`],
+      ['answered slowly', notifications.slow],
+      [
+        'answered 200 again',
+        `${notifications.answeredAgain} (an event the merchant had answered 200 before)`,
+      ],
+      [
+        'endpoint down',
+        `${inSeconds(notifications.downMs)}, ${notifications.refusedWhileDown} attempts refused meanwhile`,
+      ],
+      ['final events owed', `${notifications.owed}, each accepted (or a violation below)`],
     ]),
     ...table('Builds (workflow runs with a task on each)', [
       ...outcomes.builds.builds.map((build): [string, string] => [

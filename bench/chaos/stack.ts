@@ -10,6 +10,7 @@ import { startSandbox, type RunningSandbox } from '../../devkit/sandbox/app.js';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { bankTimeoutMs, chaosFaults } from './profile.js';
+import { ChaosMerchantEndpoint, chaosNotifySecret, chaosNotifySpeedup } from './merchant-endpoint.js';
 import { freePort } from './ports.js';
 import { ChaosReceiver } from './receiver.js';
 import { ChaosTemporalServer } from './temporal-server.js';
@@ -30,6 +31,8 @@ export interface ChaosStack {
   temporal: ChaosTemporalServer;
   sandbox: RunningSandbox;
   receiver: ChaosReceiver;
+  /** The merchant's notification endpoint every worker sends to. */
+  merchantEndpoint: ChaosMerchantEndpoint;
   workers: WorkerPool;
   config: Config;
   client: Client;
@@ -89,14 +92,39 @@ export async function startChaosStack(seed: number, workerCount: number): Promis
     stops.push(() => sandbox.stop());
     sandbox.faults.configure(chaosFaults(seed));
 
-    const workers = new WorkerPool(workerCount, { ...env, BANK_BASE_URL: sandbox.url }, dir);
+    const merchantEndpoint = await ChaosMerchantEndpoint.start(await freePort(), seed);
+    stops.push(() => merchantEndpoint.stop());
+
+    const workers = new WorkerPool(
+      workerCount,
+      {
+        ...env,
+        BANK_BASE_URL: sandbox.url,
+        NOTIFY_ENDPOINTS: merchantEndpoint.url,
+        NOTIFY_SECRET: chaosNotifySecret,
+        NOTIFY_TEST_SPEEDUP: String(chaosNotifySpeedup),
+      },
+      dir,
+    );
     stops.push(() => workers.stopAll());
     await workers.startAll();
 
     const client = await connectClient(config.temporal);
     stops.push(() => client.connection.close());
     const bank = new BankClient({ ...config.bank, baseUrl: sandbox.url }, logger);
-    return { dir, logger, temporal, sandbox, receiver, workers, config, client, bank, stop };
+    return {
+      dir,
+      logger,
+      temporal,
+      sandbox,
+      receiver,
+      merchantEndpoint,
+      workers,
+      config,
+      client,
+      bank,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

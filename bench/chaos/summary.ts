@@ -29,6 +29,7 @@ export interface RunFacts {
   webhooks: ChaosReport['outcomes']['webhooks'];
   hostile: HostileCounts;
   builds: BuildAccounting;
+  notifications: ChaosReport['notifications'];
 }
 
 const tally = (items: (string | undefined)[]): Counts => {
@@ -120,6 +121,7 @@ export function summarize(
       sync: facts.recurrences.summary,
       builds: facts.builds,
     },
+    notifications: facts.notifications,
     violations: violations.list,
   };
 }

@@ -187,6 +187,13 @@ export const variableDescriptions: Record<string, VariableDescription> = {
     meaning:
       'the previous notification secret: each notification is signed with both while the merchant moves over',
   },
+  NOTIFY_TEST_SPEEDUP: {
+    meaning:
+      "bankflow's own real-time tests and the chaos run only: divides the notifications' first retry interval " +
+      "(30 s), its cap (1 h), and each attempt's timeouts by this factor; the 3-day delivery window stays. " +
+      'Refused with `BANKFLOW_ENV=production`',
+    unset: "the merchant's timings",
+  },
   WEBHOOK_SECRET: {
     meaning: 'the webhook secret; the receiver refuses to start without one outside development',
     unset: "the sandbox's secret in development",

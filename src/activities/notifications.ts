@@ -4,13 +4,12 @@ import type { NotificationsConfig } from '../config/notifications.js';
 import {
   notificationHeaders,
   notificationSignal,
+  notificationTimings,
   type NotificationEvent,
 } from '../contract/notifications.js';
 import { signalOutbox } from '../notifications/outbox-signal.js';
 import { signatureHeader } from '../notifications/signature.js';
 
-/** How long one POST may take before the attempt counts as failed (the activity's own timeout is longer). */
-const requestTimeoutMs = 20_000;
 /** What of an endpoint's answer the log keeps. */
 const keptAnswerChars = 200;
 
@@ -39,7 +38,15 @@ export function createNotificationActivities(
      */
     async handOffNotification(event: NotificationEvent): Promise<void> {
       if (config.endpoints.length === 0) return;
-      await signalOutbox(temporal, taskQueue, event.resource, config.endpoints, notificationSignal, event);
+      await signalOutbox(
+        temporal,
+        taskQueue,
+        event.resource,
+        config.endpoints,
+        notificationSignal,
+        event,
+        config.speedup,
+      );
     },
 
     /**
@@ -64,7 +71,7 @@ export function createNotificationActivities(
           },
           body,
           signal: AbortSignal.any([
-            AbortSignal.timeout(requestTimeoutMs),
+            AbortSignal.timeout(notificationTimings.requestTimeoutMs / (config.speedup ?? 1)),
             Context.current().cancellationSignal,
           ]),
           redirect: 'manual',

@@ -24,6 +24,12 @@ export const notificationVariables = {
   NOTIFY_SECRET: secret(optionalText),
   /** The secret signed with before, while the merchant moves over: each notification then carries two v1. */
   NOTIFY_SECRET_PREVIOUS: secret(optionalText),
+  /**
+   * For bankflow's own real-time tests and the chaos run only (refused with BANKFLOW_ENV=production): divides the
+   * first retry interval, its cap, each POST's timeout and each attempt's by this factor. The three-day delivery
+   * window stays.
+   */
+  NOTIFY_TEST_SPEEDUP: z.coerce.number().int().min(1).max(1000).optional(),
 };
 
 export type NotificationEnv = Parsed<typeof notificationVariables>;
@@ -32,6 +38,8 @@ export interface NotificationsConfig {
   endpoints: string[];
   /** The current secret first. */
   secrets: string[];
+  /** NOTIFY_TEST_SPEEDUP: 1 (the merchant's timings) unless a test run sets it. */
+  speedup?: number;
 }
 
 export function notificationsConfig(env: NotificationEnv): NotificationsConfig {
@@ -40,6 +48,7 @@ export function notificationsConfig(env: NotificationEnv): NotificationsConfig {
     secrets: [env.NOTIFY_SECRET, env.NOTIFY_SECRET_PREVIOUS].filter((value): value is string =>
       Boolean(value),
     ),
+    ...(env.NOTIFY_TEST_SPEEDUP ? { speedup: env.NOTIFY_TEST_SPEEDUP } : {}),
   };
 }
 

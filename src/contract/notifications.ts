@@ -41,6 +41,11 @@ export const notificationsWorkflowId = (resource: NotificationEvent['resource'])
 export interface NotificationsInput {
   /** The endpoints' URLs; the worker signs with its configured secrets, which never enter a workflow. */
   endpoints: string[];
+  /**
+   * The worker's NOTIFY_TEST_SPEEDUP (bankflow's own real-time tests): divides the retry intervals; unset, the
+   * merchant's timings.
+   */
+  speedup?: number;
   /** Set by continue-as-new: the events and the delivery log so far. */
   resume?: NotificationLog;
 }
@@ -86,9 +91,11 @@ export const notificationHeaders = {
  * most an hour apart, for three days; an outbox with nothing left to deliver for `idleMs` ends.
  */
 export const notificationTimings = {
-  retry: { initialInterval: '30 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
+  retry: { initialIntervalMs: 30_000, backoffCoefficient: 2, maximumIntervalMs: 60 * 60_000 },
+  /** How long one POST may take before the attempt counts as failed (the activity's own timeout is longer). */
+  requestTimeoutMs: 20_000,
   deliveryWindow: '3 days',
-  attemptTimeout: '30 seconds',
+  attemptTimeoutMs: 30_000,
   idleMs: 10 * 60_000,
   /** Past this many history events an outbox continues as new, with its log, once its deliveries in flight end. */
   historyBound: 2_000,

@@ -19,9 +19,10 @@ export async function signalOutbox<Arg>(
   endpoints: string[],
   signal: SignalDefinition<[Arg]>,
   arg: Arg,
+  speedup?: number,
 ): Promise<string> {
   const workflowId = notificationsWorkflowId(resource);
-  const input: NotificationsInput = { endpoints };
+  const input: NotificationsInput = { endpoints, ...(speedup ? { speedup } : {}) };
   await client.workflow.signalWithStart(notificationsWorkflowType, {
     workflowId,
     taskQueue,

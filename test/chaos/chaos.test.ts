@@ -6,7 +6,7 @@ import { formatReport } from '../../bench/chaos/report.js';
  * (it restarts it), its own sandbox bank, receiver and `bankflow worker` processes.
  */
 describe('chaos: journeys and a recurrence sync while the bank, webhooks, workers, Temporal and the receiver fail, and a hostile actor sends forged payloads', () => {
-  it('loses no payment, pays nothing twice, accounts for every delivered webhook and strands no workflow', async () => {
+  it('loses no payment, pays nothing twice, accounts for every delivered webhook, notifies every outcome and strands no workflow', async () => {
     const report = await runChaos({ journeys: 20, seed: 7 });
     // On failure the whole table shows: the violations and what the run injected.
     expect(report.violations.length === 0 ? 'no violations' : formatReport(report)).toBe('no violations');
@@ -31,5 +31,11 @@ describe('chaos: journeys and a recurrence sync while the bank, webhooks, worker
       ),
     ).toBeGreaterThan(0);
     expect(report.outcomes.refusedSignals).toBeGreaterThan(0);
+    // The merchant's endpoint was down a while, answered 500s and too slowly, and still got every final outcome.
+    const { notifications } = report;
+    expect(notifications.owed).toBeGreaterThan(0);
+    expect(notifications.downMs).toBeGreaterThan(0);
+    expect(notifications.errors).toBeGreaterThan(0);
+    expect(notifications.tooSlow + notifications.duplicates).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -69,4 +69,17 @@ describe('merchant notification settings', () => {
     expect(problems).not.toContain('short-secret');
     expect(problems).not.toContain(weak);
   });
+
+  it('keeps the test speedup to development: production refuses NOTIFY_TEST_SPEEDUP', () => {
+    const notify = { NOTIFY_ENDPOINTS: 'http://127.0.0.1:9000/n', NOTIFY_SECRET: strongSecret() };
+    expect(
+      loadConfig({ BANKFLOW_ENV: 'development', ...notify, NOTIFY_TEST_SPEEDUP: '10' }).notifications.speedup,
+    ).toBe(10);
+    expect(problemsOf({ ...strongProduction, ...notify, NOTIFY_TEST_SPEEDUP: '10' })).toMatch(
+      /NOTIFY_TEST_SPEEDUP: is for bankflow's own tests only and is refused when BANKFLOW_ENV=production/,
+    );
+    expect(problemsOf({ BANKFLOW_ENV: 'development', ...notify, NOTIFY_TEST_SPEEDUP: '0' })).toMatch(
+      /NOTIFY_TEST_SPEEDUP/,
+    );
+  });
 });

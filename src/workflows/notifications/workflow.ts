@@ -17,11 +17,21 @@ import {
 import { internalActivities } from '../activity-options.js';
 import { Outbox } from './outbox.js';
 
-const delivery = internalActivities<Pick<Activities, 'deliverNotification'>>({
-  startToCloseTimeout: notificationTimings.attemptTimeout,
-  scheduleToCloseTimeout: notificationTimings.deliveryWindow,
-  retry: notificationTimings.retry,
-});
+type Delivery = Pick<Activities, 'deliverNotification'>;
+
+/** The outbox's delivery activity; a test worker's speedup shortens each attempt and the retry intervals, never the window. */
+function deliveryActivities(speedup = 1): Delivery {
+  const { initialIntervalMs, backoffCoefficient, maximumIntervalMs } = notificationTimings.retry;
+  return internalActivities<Delivery>({
+    startToCloseTimeout: notificationTimings.attemptTimeoutMs / speedup,
+    scheduleToCloseTimeout: notificationTimings.deliveryWindow,
+    retry: {
+      initialInterval: initialIntervalMs / speedup,
+      backoffCoefficient,
+      maximumInterval: maximumIntervalMs / speedup,
+    },
+  });
+}
 
 /** The last answer a failed delivery got: its endpoint's, or why there was none. */
 function failedAnswer(error: unknown): { attempts: number; answer: string } {
@@ -44,6 +54,7 @@ function failedAnswer(error: unknown): { attempts: number; answer: string } {
  */
 export async function merchantNotificationsWorkflow(input: NotificationsInput): Promise<void> {
   const outbox = new Outbox(input.endpoints, input.resume ?? { events: [], deliveries: [] });
+  const delivery = deliveryActivities(input.speedup);
   const publish = () => upsertMemo({ [notificationsMemoKey]: outbox.log });
   setHandler(notificationSignal, (event) => {
     if (outbox.add(event)) publish();
@@ -55,7 +66,7 @@ export async function merchantNotificationsWorkflow(input: NotificationsInput): 
   publish();
 
   const historyFull = () => workflowInfo().historyLength > notificationTimings.historyBound;
-  const loops = input.endpoints.map((endpoint) => deliverTo(outbox, endpoint, publish));
+  const loops = input.endpoints.map((endpoint) => deliverTo(outbox, delivery, endpoint, publish));
   for (;;) {
     await condition(() => outbox.idle() || historyFull());
     if (historyFull()) break;
@@ -68,7 +79,12 @@ export async function merchantNotificationsWorkflow(input: NotificationsInput): 
 }
 
 /** Delivers `endpoint` its events one after another, until the outbox closes. */
-async function deliverTo(outbox: Outbox, endpoint: string, publish: () => void): Promise<void> {
+async function deliverTo(
+  outbox: Outbox,
+  delivery: Delivery,
+  endpoint: string,
+  publish: () => void,
+): Promise<void> {
   for (;;) {
     await condition(() => outbox.closing || outbox.next(endpoint) !== undefined);
     const entry = outbox.next(endpoint);
