@@ -68,15 +68,15 @@ function missing(endpoint: ChaosMerchantEndpoint, expected: ExpectedEvent[]): Ex
 }
 
 /**
- * Waits, at most `timeoutMs`, until the merchant accepted every final event owed: the endpoint is up from the end
- * of its down window on, and the outboxes' retries come back to it.
+ * Waits, at most `timeoutMs`, until the merchant accepted every final event owed: the endpoint recovers (up, no
+ * more faults) and the outboxes' retries come back to it.
  */
 export async function drainNotifications(
   endpoint: ChaosMerchantEndpoint,
   expected: ExpectedEvent[],
   timeoutMs: number,
 ): Promise<void> {
-  await endpoint.up();
+  await endpoint.recover();
   const deadline = Date.now() + timeoutMs;
   while (missing(endpoint, expected).length > 0 && Date.now() < deadline) await sleep(1_000);
 }

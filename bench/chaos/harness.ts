@@ -33,9 +33,14 @@ import { SandboxControl } from './sandbox-control.js';
 import { startChaosStack, type ChaosStack } from './stack.js';
 import { summarize } from './summary.js';
 import { Violations } from './violations.js';
+import { notificationTimings } from '../../src/contract/notifications.js';
+import { chaosNotifySpeedup } from './merchant-endpoint.js';
 
-/** How long the audit waits for the merchant to have accepted every final event owed. */
-const notificationsDrainMs = 120_000;
+/**
+ * How long the audit waits for the merchant to have accepted every final event owed, once it recovered: an event
+ * that failed often waits out the retry policy's longest interval (at the chaos speedup) before it comes again.
+ */
+const notificationsDrainMs = notificationTimings.retry.maximumIntervalMs / chaosNotifySpeedup + 30_000;
 
 /** Well past the bank's read lag the chaos faults set, so the sync's first page sees the attempts posted. */
 const readsSettleMs = (seed: number) => 5 * chaosFaults(seed).get_lag_ms;

@@ -72,6 +72,7 @@ export class ChaosMerchantEndpoint {
   private triggerDown: () => void = () => undefined;
   private readonly downTriggered = new Promise<void>((resolve) => (this.triggerDown = resolve));
   private downAfterRequests = Infinity;
+  private recovered = false;
 
   private constructor(
     readonly port: number,
@@ -115,6 +116,15 @@ export class ChaosMerchantEndpoint {
     await this.downWindow;
   }
 
+  /**
+   * From now on every request is answered 200 at once: the merchant fixed its backend. What the outboxes still
+   * owe arrives at their next retry, which comes at most the retry policy's longest interval later.
+   */
+  async recover(): Promise<void> {
+    await this.up();
+    this.recovered = true;
+  }
+
   async stop(): Promise<void> {
     this.stopping.abort();
     this.triggerDown();
@@ -156,7 +166,7 @@ export class ChaosMerchantEndpoint {
       endpointFaults.toleranceSec,
       at / 1000,
     );
-    const draw = this.random.next();
+    const draw = this.recovered ? 1 : this.random.next();
     const answer: ReceivedNotification['answer'] =
       draw < endpointFaults.errorRate
         ? 'error'
