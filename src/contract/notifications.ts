@@ -14,10 +14,17 @@ export const notificationTypes = [
   'payment.expired',
   'enrollment.authorized',
   'enrollment.revoked',
+  'recurrence.created',
+  'recurrence.attempt_created',
+  'recurrence.attempt_settled',
+  'recurrence.attempt_failed',
+  'recurrence.attempt_cancelled',
+  'recurrence.attempt_updated',
+  'boleto.cancelled',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
-export const notifiedResources = ['payment', 'enrollment'] as const;
+export const notifiedResources = ['payment', 'enrollment', 'recurrence', 'boleto'] as const;
 export type NotifiedResource = (typeof notifiedResources)[number];
 
 export interface NotificationEvent {
