@@ -24,6 +24,18 @@ export const notificationTypes = [
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
+/** The attempt statuses the spec and bankflow know (docs/decisions.md); any other is told as `attempt_updated`. */
+const attemptNotifications: Record<string, NotificationType> = {
+  created: 'recurrence.attempt_created',
+  settled: 'recurrence.attempt_settled',
+  failed: 'recurrence.attempt_failed',
+  cancelled: 'recurrence.attempt_cancelled',
+};
+
+/** The event a recurrence's attempt now in `status` owes the merchant. */
+export const attemptNotification = (status: string): NotificationType =>
+  attemptNotifications[status] ?? 'recurrence.attempt_updated';
+
 export const notifiedResources = ['payment', 'enrollment', 'recurrence', 'boleto'] as const;
 export type NotifiedResource = (typeof notifiedResources)[number];
 

@@ -1,23 +1,11 @@
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
-import type { NotificationType } from '../../contract/notifications.js';
+import { attemptNotification } from '../../contract/notifications.js';
 import type { RecurrenceAttempt } from '../../contract/recurrence.js';
 import {
   JourneyNotifier,
   recurrenceNotificationsPatch,
   type NotificationCounter,
 } from '../shared/notifications.js';
-
-/** The attempt statuses the spec and bankflow know (docs/decisions.md); any other is told as `attempt_updated`. */
-const attemptNotifications: Record<string, NotificationType> = {
-  created: 'recurrence.attempt_created',
-  settled: 'recurrence.attempt_settled',
-  failed: 'recurrence.attempt_failed',
-  cancelled: 'recurrence.attempt_cancelled',
-};
-
-/** The event an attempt now in `status` owes the merchant. */
-export const attemptNotification = (status: string): NotificationType =>
-  attemptNotifications[status] ?? 'recurrence.attempt_updated';
 
 /** The fields of the bank's recurrence a notification carries: not the payer's account. */
 export const notifiedRecurrence = (recurrence: Recurrence) => ({
