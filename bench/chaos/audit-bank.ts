@@ -1,4 +1,5 @@
 import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
+import type { Recurrence } from '../../src/bank/schemas/recurrence.js';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import type { AuthorizeCalls } from '../../devkit/sandbox/biometrics/state.js';
@@ -16,6 +17,8 @@ export interface BankRecords {
   enrollments: Enrollment[];
   /** Collection attempts in the sync's window. */
   attempts: CollectionAttempt[];
+  /** The recurrences the run generated. */
+  recurrences: Recurrence[];
 }
 
 const expectedOutcome: Record<JourneyKind, string> = {

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
 import type { EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
-import type { NotificationEvent, NotificationType } from '../../src/contract/notifications.js';
+import {
+  attemptNotification,
+  type NotificationEvent,
+  type NotificationType,
+} from '../../src/contract/notifications.js';
+import { isFinalAttemptStatus, reachedAttemptStatus } from '../../src/workflows/recurrence/attempt-table.js';
 import type { BankRecords } from './audit-bank.js';
 import type { JourneyRecord } from './journey.js';
 import type { ChaosMerchantEndpoint, ReceivedNotification } from './merchant-endpoint.js';
@@ -19,9 +24,21 @@ export const confirmedCheck = 'no notification of a state the bank’s record ne
 interface ExpectedEvent {
   resourceId: string;
   type: NotificationType;
+  /** For a recurrence's attempt event: which attempt. */
+  attemptId?: string;
 }
 
-/** The final events owed, from the journeys whose outcome the bank's record confirms. */
+/** What tells owed events apart: a recurrence owes one per attempt. */
+const owedKey = (owed: ExpectedEvent) => `${owed.resourceId} ${owed.type} ${owed.attemptId ?? ''}`;
+
+/** The attempt an event is about, for a recurrence's attempt events. */
+const attemptOf = (event: NotificationEvent | undefined) =>
+  (event?.data.attempt as { id?: string; status?: string } | undefined) ?? undefined;
+
+/**
+ * The final events owed, from the journeys whose outcome the bank's record confirms, and from the run's
+ * recurrences: each generated, and each attempt in a final status at the bank.
+ */
 export function expectedFinalEvents(journeys: JourneyRecord[], bank: BankRecords): ExpectedEvent[] {
   const payments = new Map(bank.payments.map((payment) => [payment.id, payment.status]));
   const enrollments = new Map(bank.enrollments.map((enrollment) => [enrollment.id, enrollment.status]));
@@ -43,6 +60,17 @@ export function expectedFinalEvents(journeys: JourneyRecord[], bank: BankRecords
     if (paymentStatus === 'failed' || paymentStatus === 'rejected')
       expected.push({ resourceId: journey.paymentId, type: 'payment.failed' });
   }
+  const recurrences = new Map(bank.recurrences.map((recurrence) => [recurrence.external_id, recurrence.id]));
+  for (const id of recurrences.values()) expected.push({ resourceId: id, type: 'recurrence.created' });
+  for (const attempt of bank.attempts) {
+    const recurrenceId = recurrences.get(attempt.external_id);
+    if (recurrenceId && isFinalAttemptStatus(attempt.status))
+      expected.push({
+        resourceId: recurrenceId,
+        type: attemptNotification(attempt.status),
+        attemptId: attempt.id,
+      });
+  }
   return expected;
 }
 
@@ -61,10 +89,14 @@ function missing(endpoint: ChaosMerchantEndpoint, expected: ExpectedEvent[]): Ex
   const got = new Set(
     endpoint.received.filter(accepted).map((request) => {
       const event = parsed(request);
-      return `${event?.resource.id} ${event?.type}`;
+      return owedKey({
+        resourceId: event?.resource.id ?? '',
+        type: event?.type as NotificationType,
+        attemptId: attemptOf(event)?.id,
+      });
     }),
   );
-  return expected.filter((owed) => !got.has(`${owed.resourceId} ${owed.type}`));
+  return expected.filter((owed) => !got.has(owedKey(owed)));
 }
 
 /**
@@ -102,8 +134,30 @@ const enrollmentLaterStatuses: Partial<Record<NotificationType, EnrollmentStatus
   'enrollment.revoked': ['revoked'],
 };
 
+/** Why a recurrence's `event` names what the bank's records never had, if it does. */
+function unconfirmedRecurrence(event: NotificationEvent, bank: BankRecords): string | undefined {
+  const recurrence = bank.recurrences.find((candidate) => candidate.id === event.resource.id);
+  if (!recurrence) return 'the bank holds no such recurrence';
+  if (event.type === 'recurrence.created')
+    return event.data.status === recurrence.status
+      ? undefined
+      : `data.status ${String(event.data.status)}; the bank shows ${recurrence.status}`;
+  const told = attemptOf(event);
+  const attempt = bank.attempts.find((candidate) => candidate.id === told?.id);
+  if (!told?.status || !attempt || attempt.external_id !== recurrence.external_id)
+    return `attempt ${told?.id} is not one of the recurrence's at the bank`;
+  if (
+    event.type !== attemptNotification(told.status) ||
+    !reachedAttemptStatus(attempt.status, told.status) ||
+    (isFinalAttemptStatus(told.status) && attempt.status !== told.status)
+  )
+    return `${event.type} (attempt status ${told.status}); the bank shows ${attempt.status}`;
+  return undefined;
+}
+
 /** Why `event` names a state the bank's final record never went through, if it does. */
 function unconfirmed(event: NotificationEvent, bank: BankRecords): string | undefined {
+  if (event.resource.type === 'recurrence') return unconfirmedRecurrence(event, bank);
   const shown = String(event.data.status);
   if (event.resource.type === 'enrollment') {
     const enrollment = bank.enrollments.find((candidate) => candidate.id === event.resource.id);
@@ -142,7 +196,7 @@ export function auditNotifications(
     violations.add(
       notifiedCheck,
       `${owed.type.split('.')[0]} ${owed.resourceId}`,
-      `${owed.type} never accepted`,
+      `${owed.type} never accepted${owed.attemptId ? ` (attempt ${owed.attemptId})` : ''}`,
     );
 
   const bodies = new Map<string, string>();

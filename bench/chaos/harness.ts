@@ -223,6 +223,9 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
       attempts: [...stack.sandbox.state.bankData.attempts.values()].filter(
         (attempt) => attempt.timestamp >= syncWindow.from && attempt.timestamp < syncWindow.to,
       ),
+      recurrences: [...stack.sandbox.state.bankData.recurrences.values()].filter((recurrence) =>
+        recurrenceResult.externalIds.includes(recurrence.external_id),
+      ),
     };
     const events = await control.get<WebhookEventRecord[]>('/sandbox/webhooks/events');
     const deliveries = await control.get<DeliveryAttempt[]>('/sandbox/webhooks/deliveries');

@@ -7,7 +7,7 @@ import {
   notificationTimings,
   type NotificationEvent,
 } from '../contract/notifications.js';
-import { signalOutbox } from '../notifications/outbox-signal.js';
+import { endedOutboxHolds, signalOutbox } from '../notifications/outbox-signal.js';
 import { signatureHeader } from '../notifications/signature.js';
 
 /** What of an endpoint's answer the log keeps. */
@@ -33,11 +33,12 @@ export function createNotificationActivities(
 ) {
   return {
     /**
-     * Hands `event` to its resource's outbox, starting it if none runs. Without endpoints nothing is sent, so
-     * nothing is started: the journey's history is the same either way.
+     * Hands `event` to its resource's outbox, starting it if none runs, unless an ended outbox holds it already.
+     * Without endpoints nothing is sent, so nothing is started: the journey's history is the same either way.
      */
     async handOffNotification(event: NotificationEvent): Promise<void> {
       if (config.endpoints.length === 0) return;
+      if (await endedOutboxHolds(temporal, event)) return;
       await signalOutbox(
         temporal,
         taskQueue,

@@ -14,10 +14,29 @@ export const notificationTypes = [
   'payment.expired',
   'enrollment.authorized',
   'enrollment.revoked',
+  'recurrence.created',
+  'recurrence.attempt_created',
+  'recurrence.attempt_settled',
+  'recurrence.attempt_failed',
+  'recurrence.attempt_cancelled',
+  'recurrence.attempt_updated',
+  'boleto.cancelled',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
-export const notifiedResources = ['payment', 'enrollment'] as const;
+/** The attempt statuses the spec and bankflow know (docs/decisions.md); any other is told as `attempt_updated`. */
+const attemptNotifications: Record<string, NotificationType> = {
+  created: 'recurrence.attempt_created',
+  settled: 'recurrence.attempt_settled',
+  failed: 'recurrence.attempt_failed',
+  cancelled: 'recurrence.attempt_cancelled',
+};
+
+/** The event a recurrence's attempt now in `status` owes the merchant. */
+export const attemptNotification = (status: string): NotificationType =>
+  attemptNotifications[status] ?? 'recurrence.attempt_updated';
+
+export const notifiedResources = ['payment', 'enrollment', 'recurrence', 'boleto'] as const;
 export type NotifiedResource = (typeof notifiedResources)[number];
 
 export interface NotificationEvent {

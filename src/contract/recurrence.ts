@@ -76,6 +76,8 @@ export interface RecurrenceCarry {
   confirming?: PendingConfirmation[];
   /** The newest webhook keys heard, oldest first: a duplicate delivered to the next run is still one. */
   webhookKeys?: string[];
+  /** The merchant notifications emitted so far: the next one's sequence follows it. */
+  notified?: number;
 }
 
 export interface RecurrenceInput {

@@ -1,12 +1,40 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/workflow';
 import {
+  notificationsMemoKey,
   notificationsWorkflowId,
   notificationsWorkflowType,
   type NotificationEvent,
+  type NotificationLog,
   type NotificationsInput,
+  type NotifiedResource,
 } from '../contract/notifications.js';
 import { searchAttributes } from '../contract/search-attributes.js';
+
+const resourceSearchAttribute = {
+  payment: searchAttributes.paymentId,
+  enrollment: searchAttributes.enrollmentId,
+  recurrence: searchAttributes.recurrenceId,
+  boleto: searchAttributes.boletoId,
+} satisfies Record<NotifiedResource, unknown>;
+
+/**
+ * Whether the resource's outbox has ended holding `event`'s id: the event was handed over before, by a run of the
+ * workflow that made it (a running outbox ignores an id it holds, so only an ended one is asked). A boleto's
+ * cancellation, run again, makes its one event again with a new time; this keeps its first content the only one,
+ * for as long as the namespace retains the ended outbox.
+ */
+export async function endedOutboxHolds(client: Client, event: NotificationEvent): Promise<boolean> {
+  try {
+    const described = await client.workflow.getHandle(notificationsWorkflowId(event.resource)).describe();
+    if (described.status.name === 'RUNNING') return false;
+    const log = described.memo?.[notificationsMemoKey] as NotificationLog | undefined;
+    return log?.events.some((held) => held.id === event.id) ?? false;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}
 
 /**
  * Signals `resource`'s outbox, starting it to deliver to `endpoints` if none runs (it ends when idle). Answers
@@ -32,10 +60,7 @@ export async function signalOutbox<Arg>(
     staticSummary: `notifications of ${resource.type} ${resource.id}`,
     typedSearchAttributes: [
       { key: searchAttributes.kind, value: 'notifications' },
-      {
-        key: resource.type === 'payment' ? searchAttributes.paymentId : searchAttributes.enrollmentId,
-        value: resource.id,
-      },
+      { key: resourceSearchAttribute[resource.type], value: resource.id },
     ],
   });
   return workflowId;

@@ -5,6 +5,7 @@ import type { CancelBoletoInput } from '../contract/boleto-cancel.js';
 import { failureTypes } from '../contract/failure-types.js';
 import { searchAttributes } from '../contract/search-attributes.js';
 import { bankCallOptions } from './activity-options.js';
+import { notifyBoletoCancelled } from './boleto-notifications.js';
 
 const { cancelBoleto } = proxyActivities<Pick<Activities, 'cancelBoleto'>>(bankCallOptions);
 
@@ -24,7 +25,8 @@ const confirms = (boleto: Boleto, boletoId: string) =>
  * (bad credentials, unknown boleto) fails the workflow at once with the bank's reason. The workflow ends only on
  * an answer that shows this boleto cancelled: the cancel is the only read the spec gives of a boleto, and it is
  * idempotent, so while the answer shows another status the workflow asks again with backoff, and fails with
- * `BoletoCancellationNotConfirmed` if the deadline passes first.
+ * `BoletoCancellationNotConfirmed` if the deadline passes first. The merchant is told (`boleto.cancelled`) only
+ * of the confirmed answer.
  */
 export async function cancelBoletoWorkflow({ boletoId }: CancelBoletoInput): Promise<Boleto> {
   let boleto = await cancelBoleto(boletoId);
@@ -46,5 +48,6 @@ export async function cancelBoletoWorkflow({ boletoId }: CancelBoletoInput): Pro
     boleto = await cancelBoleto(boletoId);
   }
   upsertSearchAttributes([{ key: searchAttributes.status, value: boleto.status }]);
+  await notifyBoletoCancelled(boleto);
   return boleto;
 }

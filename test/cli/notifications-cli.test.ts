@@ -115,14 +115,21 @@ describe('bankflow notifications list and resend', () => {
     };
     await refused(
       ['resend', 'order-1234'],
-      /event id: must be an event id, <payment\|enrollment>:<id>:<sequence>/,
+      /event id: must be an event id, <payment\|enrollment\|recurrence\|boleto>:<id>:<sequence>/,
     );
     await refused(['resend', `payment:${paymentId}:99`], /has no event payment:.*:99/);
     await refused(
       ['resend', `payment:${paymentId}:1`, '--endpoint', 'https://elsewhere.example/n'],
       /--endpoint: must be one the event went to/,
     );
-    await refused(['list'], /--payment: give the bank id of one payment, or --enrollment <id>, not both/);
+    const exactlyOne =
+      'give the bank id of exactly one resource: --payment <id>, --enrollment <id>, --recurrence <id>, --boleto <id>';
+    await refused(['list'], new RegExp(`--payment: ${exactlyOne}`));
+    await refused(
+      ['list', '--boleto', randomUUID(), '--recurrence', randomUUID()],
+      new RegExp(`--recurrence: ${exactlyOne}`),
+    );
     await refused(['list', '--enrollment', randomUUID()], /no notification was sent for enrollment/);
+    await refused(['list', '--recurrence', randomUUID()], /no notification was sent for recurrence/);
   });
 });

@@ -77,7 +77,9 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     expect(failure.message).toContain('BANK_CLIENT_ID');
     expect(failure.message).toContain('BANK_CLIENT_SECRET');
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(await activityAttempts(badCredentials.client, workflowIds.boletoCancel(boletoId))).toEqual([1]);
+    expect(
+      await activityAttempts(badCredentials.client, workflowIds.boletoCancel(boletoId), 'cancelBoleto'),
+    ).toEqual([1]);
     expect(badCredentials.sandbox.state.boletos.get(boletoId)?.status).toBe('confirmed');
     await recordHistory(
       badCredentials.client,
@@ -98,7 +100,9 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
 
     expect(boleto.status).toBe('cancelled');
     expect(stack.sandbox.faults.injected.ruleFailures - failuresBefore).toBe(3);
-    expect(await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId))).toEqual([4]);
+    expect(await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId), 'cancelBoleto')).toEqual([
+      4,
+    ]);
     await recordHistory(stack.client, workflowIds.boletoCancel(boletoId), 'boleto-cancel-retried');
   });
 
@@ -111,7 +115,7 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
       const boleto = await cancelBoleto(stack, { boletoId });
       expect(boleto).toMatchObject({ id: boletoId, status: 'cancelled' });
       // The first answers still showed the boleto as it was; the workflow asked again instead of ending on them.
-      const asked = await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId));
+      const asked = await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId), 'cancelBoleto');
       expect(asked.length).toBeGreaterThan(1);
       const description = await stack.client.workflow
         .getHandle(workflowIds.boletoCancel(boletoId))

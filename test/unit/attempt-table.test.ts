@@ -16,8 +16,8 @@ function attempt(id: string, status: string, timestamp: string): RecurrenceAttem
 }
 
 describe('AttemptTable', () => {
-  it('orders reports of one attempt by status first, then by time', () => {
-    const table = new AttemptTable([], noArchivedAttempts(), 10);
+  it('orders reports of one attempt by status first, then by time, telling a new status from a later time', () => {
+    let table = new AttemptTable([], noArchivedAttempts(), 10);
     expect(
       table.applyAll(
         [
@@ -30,7 +30,12 @@ describe('AttemptTable', () => {
         ],
         'webhook',
       ),
-    ).toEqual(['applied', 'applied', 'applied', 'stale', 'stale', 'duplicate']);
+    ).toEqual(['moved', 'moved', 'moved', 'stale', 'stale', 'duplicate']);
+    expect(table.applyAll([attempt('b', 'created', '2030-01-01T10:00:00Z')], 'sync')).toEqual(['moved']);
+    // The same status at a later time is taken, but the attempt did not move: nothing new to tell the merchant.
+    expect(table.applyAll([attempt('b', 'created', '2030-01-01T11:00:00Z')], 'sync')).toEqual(['applied']);
+    table = new AttemptTable([], noArchivedAttempts(), 10);
+    table.applyAll([attempt('a', 'settled', '2030-01-01T08:00:00Z')], 'webhook');
     expect(table.list()).toEqual([
       { ...attempt('a', 'settled', '2030-01-01T08:00:00Z'), sources: ['webhook'] },
     ]);
@@ -39,7 +44,7 @@ describe('AttemptTable', () => {
   it('counts a report once whichever path brings it, remembering both paths', () => {
     const table = new AttemptTable([], noArchivedAttempts(), 10);
     const report = attempt('a', 'created', '2030-01-01T10:00:00Z');
-    expect(table.applyAll([report], 'sync')).toEqual(['applied']);
+    expect(table.applyAll([report], 'sync')).toEqual(['moved']);
     expect(table.applyAll([report, report], 'webhook')).toEqual(['duplicate', 'duplicate']);
     expect(table.list()[0]!.sources).toEqual(['sync', 'webhook']);
     expect(table.size).toBe(1);
@@ -67,7 +72,7 @@ describe('AttemptTable', () => {
       'duplicate',
     ]);
     expect(table.applyAll([attempt('pending', 'settled', '2030-01-05T00:00:00Z')], 'webhook')).toEqual([
-      'applied',
+      'moved',
     ]);
     expect(table.countByStatus()).toEqual({ failed: 1, settled: 3 });
   });
@@ -98,7 +103,7 @@ describe('AttemptTable', () => {
         ],
         'sync',
       ),
-    ).toEqual(['duplicate', 'applied']);
+    ).toEqual(['duplicate', 'moved']);
     table.applyAll([attempt('newer', 'failed', '2030-01-12T00:00:00Z')], 'sync');
     expect(table.list().map((a) => a.id)).toEqual(['newer', 'late-pending']);
     expect(table.archived).toEqual({

@@ -130,6 +130,7 @@ describe('chaos audit: no workflow ended with a status the bank’s GET did not 
     enrollments,
     authorizeCalls: [],
     attempts: [],
+    recurrences: [],
   });
   const paid = (
     paymentId: string,

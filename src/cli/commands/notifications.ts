@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import type { DeliveryEntry, NotificationEvent } from '../../contract/notifications.js';
+import {
+  notifiedResources,
+  type DeliveryEntry,
+  type NotificationEvent,
+  type NotifiedResource,
+} from '../../contract/notifications.js';
 import { InvalidInputError } from '../../starter/errors.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
@@ -20,13 +25,18 @@ const deliveryColumns: Column<DeliveryRow>[] = [
   { title: 'EVENT', value: (row) => row.eventId },
 ];
 
-/** The resource `--payment` or `--enrollment` names: exactly one of them. */
-function resourceOf(options: { payment?: string; enrollment?: string }): NotificationEvent['resource'] {
-  if (options.payment !== undefined && options.enrollment === undefined)
-    return { type: 'payment', id: options.payment };
-  if (options.enrollment !== undefined && options.payment === undefined)
-    return { type: 'enrollment', id: options.enrollment };
-  throw new InvalidInputError('--payment', 'give the bank id of one payment, or --enrollment <id>, not both');
+type ResourceOptions = Partial<Record<NotifiedResource, string>>;
+
+/** The resource `--payment`, `--enrollment`, `--recurrence` or `--boleto` names: exactly one of them. */
+function resourceOf(options: ResourceOptions): NotificationEvent['resource'] {
+  const given = notifiedResources.filter((type) => options[type] !== undefined);
+  if (given.length !== 1)
+    throw new InvalidInputError(
+      `--${given[0] ?? 'payment'}`,
+      `give the bank id of exactly one resource: ${notifiedResources.map((type) => `--${type} <id>`).join(', ')}`,
+    );
+  const type = given[0]!;
+  return { type, id: options[type]! };
 }
 
 export function notificationCommands(program: Command): void {
@@ -40,12 +50,14 @@ export function notificationCommands(program: Command): void {
     notifications
       .command('list')
       .description(
-        "print the events of a payment or an enrollment and each delivery: status, attempts, the endpoint's last answer",
+        "print the events of a payment, enrollment, recurrence or boleto and each delivery: status, attempts, the endpoint's last answer",
       )
       .option('--payment <id>', "the payment's bank id (uuid)")
-      .option('--enrollment <id>', "the enrollment's bank id (uuid)"),
+      .option('--enrollment <id>', "the enrollment's bank id (uuid)")
+      .option('--recurrence <id>', "the recurrence's bank id (uuid): its events and its attempts'")
+      .option('--boleto <id>', "the boleto's bank id (uuid)"),
   ).action(
-    action(async (options: OutputOptions & { payment?: string; enrollment?: string }) => {
+    action(async (options: OutputOptions & ResourceOptions) => {
       const resource = resourceOf(options);
       const { readNotificationLog } = await import('../../notifications/log.js');
       const log = await withStarter(await cliContext(), ({ client }) =>

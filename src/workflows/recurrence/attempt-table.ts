@@ -1,6 +1,7 @@
 import type { ArchivedAttempts, AttemptSource, RecurrenceAttempt } from '../../contract/recurrence.js';
 
-export type AttemptUpdateOutcome = 'applied' | 'duplicate' | 'stale';
+/** `moved`: applied, and the attempt is new or its status changed; `applied`: only its timestamp moved on. */
+export type AttemptUpdateOutcome = 'moved' | 'applied' | 'duplicate' | 'stale';
 
 /** Only `created` moves on (the sandbox's state machine); an unknown status sits between. */
 const finalStatuses = new Set(['settled', 'failed', 'cancelled']);
@@ -68,7 +69,7 @@ export class AttemptTable {
     if (!known) {
       if (this.isArchived(incoming)) return 'duplicate';
       this.byId.set(update.id, incoming);
-      return 'applied';
+      return 'moved';
     }
     const order = compare(incoming, known);
     if (order < 0) return 'stale';
@@ -77,7 +78,7 @@ export class AttemptTable {
       return 'duplicate';
     }
     this.byId.set(update.id, incoming);
-    return 'applied';
+    return incoming.attempt.status === known.attempt.status ? 'applied' : 'moved';
   }
 
   private isArchived({ attempt, at }: TimedAttempt): boolean {

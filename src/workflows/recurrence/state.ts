@@ -5,6 +5,7 @@ import { AttemptTable } from './attempt-table.js';
 import { noArchivedAttempts, type AttemptSource, type RecurrenceAttempt } from '../../contract/recurrence.js';
 import { AttemptConfirmations } from './confirmations.js';
 import { EventInbox } from '../shared/event-inbox.js';
+import type { NotificationCounter } from '../shared/notifications.js';
 import {
   endedRecurrenceStatuses,
   initialRecurrenceSummary,
@@ -37,6 +38,8 @@ export class RecurrenceJourney {
   recurrence: Recurrence | undefined;
   /** The reason of the merchant's cancel, once one came: the run stops following the recurrence and ends. */
   cancelReason: string | undefined;
+  /** The merchant notifications emitted so far, across runs. */
+  readonly notifications: NotificationCounter;
 
   constructor(input: RecurrenceInput, maxAttemptsKept: number) {
     const resume = input.resume;
@@ -49,6 +52,7 @@ export class RecurrenceJourney {
     this.confirmations = new AttemptConfirmations(resume?.confirming);
     this.inbox = new EventInbox(resume?.webhookKeys);
     this.recurrence = resume?.recurrence;
+    this.notifications = { notified: resume?.notified };
     this.state = {
       ...initialRecurrenceSummary(this.externalId),
       ...(resume ? { updates: resume.updates, runs: resume.runs + 1 } : {}),
@@ -87,15 +91,18 @@ export class RecurrenceJourney {
     this.state.reason = reason;
   }
 
-  /** Attempts the sync found, or the bank's GET confirmed. */
-  took(attempts: RecurrenceAttempt[], source: AttemptSource): void {
+  /** Attempts the sync found, or the bank's GET confirmed; answers those now in a new status (or first heard of). */
+  took(attempts: RecurrenceAttempt[], source: AttemptSource): RecurrenceAttempt[] {
     const { updates } = this.state;
-    for (const outcome of this.table.applyAll(attempts, source)) {
-      if (outcome === 'applied') updates.applied++;
+    const moved: RecurrenceAttempt[] = [];
+    this.table.applyAll(attempts, source).forEach((outcome, index) => {
+      if (outcome === 'moved' || outcome === 'applied') updates.applied++;
       else if (outcome === 'duplicate') updates.duplicates++;
       else updates.stale++;
-    }
+      if (outcome === 'moved') moved.push(attempts[index]!);
+    });
     if (source === 'sync') updates.fromSync += attempts.length;
+    return moved;
   }
 
   /**
@@ -118,16 +125,17 @@ export class RecurrenceJourney {
     return true;
   }
 
-  /** The bank's GET of an announced attempt answered `attempt` (undefined: no answer, or it does not know it yet). */
-  read(attemptId: string, attempt: CollectionAttempt | undefined, now: number): void {
+  /** The bank's GET of an announced attempt answered `attempt` (undefined: none, or not known yet); as `took`. */
+  read(attemptId: string, attempt: CollectionAttempt | undefined, now: number): RecurrenceAttempt[] {
     if (attempt && !this.owns(attempt)) {
       this.confirmations.drop(attemptId);
       this.state.updates.ignored++;
-    } else {
-      if (attempt) this.took([toRecurrenceAttempt(attempt)], 'webhook');
-      if (this.confirmations.settle(attemptId, attempt?.status, now) === 'expired')
-        this.state.updates.ignored++;
+      return [];
     }
+    const moved = attempt ? this.took([toRecurrenceAttempt(attempt)], 'webhook') : [];
+    if (this.confirmations.settle(attemptId, attempt?.status, now) === 'expired')
+      this.state.updates.ignored++;
+    return moved;
   }
 
   /**
@@ -157,6 +165,7 @@ export class RecurrenceJourney {
       runs: this.state.runs,
       ...(this.confirmations.ids().length > 0 ? { confirming: this.confirmations.list() } : {}),
       webhookKeys: this.inbox.kept(),
+      ...(this.notifications.notified ? { notified: this.notifications.notified } : {}),
     };
   }
 

@@ -18,6 +18,7 @@ import { currentDetails } from './current-details.js';
 import {
   defaultRecurrenceSettings,
   sensitiveRecurrenceTerms,
+  type RecurrenceAttempt,
   type RecurrenceInput,
   type RecurrenceResult,
 } from '../../contract/recurrence.js';
@@ -30,6 +31,7 @@ import {
 } from '../../contract/recurrence-messages.js';
 import { runDeadline, runLifetimePatch } from '../shared/run-lifetime.js';
 import { checkCancel } from './cancel.js';
+import { RecurrenceNotifier } from './notifications.js';
 import { RecurrenceJourney } from './state.js';
 
 /**
@@ -49,25 +51,17 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   const runEnds = runDeadline(input.settings?.maxRunMs);
   const settings = { ...defaultRecurrenceSettings, ...input.settings };
   const journey = new RecurrenceJourney(input, settings.maxAttemptsKept);
-  const searchAttributesPublisher = new SearchAttributesPublisher();
+  const notifier = new RecurrenceNotifier(() => journey.notifications);
+  const publish = publisher(journey);
   let refusal: ApplicationFailure | undefined;
-
-  /** The summary to the memo, the search attributes and the current details, after every change. */
-  const publish = () => {
-    const state = journey.summary();
-    publishToMemo([{ key: memoKeys.state, value: state }]);
-    searchAttributesPublisher.publish([
-      { key: searchAttributes.status, value: state.status ?? state.phase },
-      ...(state.recurrenceId ? [{ key: searchAttributes.recurrenceId, value: state.recurrenceId }] : []),
-    ]);
-    setCurrentDetails(currentDetails(journey));
+  /** After the journey took attempts: the merchant is told of those in a new status, and the summary published. */
+  const tookAttempts = (moved: RecurrenceAttempt[]) => {
+    if (journey.recurrence && moved.length > 0) notifier.attemptsMoved(journey.recurrence, moved);
+    publish();
   };
 
   setHandler(recurrenceStateQuery, () => journey.query());
-  setHandler(recurrenceAttemptsSignal, (batch) => {
-    journey.took(batch.attempts, batch.source);
-    publish();
-  });
+  setHandler(recurrenceAttemptsSignal, (batch) => tookAttempts(journey.took(batch.attempts, batch.source)));
   setHandler(recurrenceWebhookSignal, (event) => {
     if (journey.heardWebhook(event, Date.now(), bounded)) publish();
   });
@@ -102,6 +96,7 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
       throw generated;
     }
     journey.generated(generated);
+    notifier.generated(generated);
     recurrence = generated;
   }
   publish();
@@ -112,16 +107,33 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
       workflowInfo().historyLength >= settings.maxHistoryEvents ||
       Date.now() >= runEnds;
     const cancelled = () => journey.cancelReason !== undefined;
-    await confirmAnnouncedAttempts(journey, () => cancelled() || continueAsNewDue(), runEnds, publish);
+    await confirmAnnouncedAttempts(journey, () => cancelled() || continueAsNewDue(), runEnds, tookAttempts);
     // A cancel's handler waits for the ending, so a cancel that came meanwhile ends the run instead.
-    if (!(await condition(() => cancelled() || allHandlersFinished()).then(cancelled)))
+    if (!(await condition(() => cancelled() || allHandlersFinished()).then(cancelled))) {
+      // Events emitted are handed over before the run goes; the next run numbers on from the carried count.
+      await notifier.handedOverAll();
       await continueAsNew<typeof recurrenceWorkflow>({ ...input, resume: journey.carry(recurrence) });
+    }
     journey.stop();
     publish();
   }
 
-  await condition(allHandlersFinished);
+  await notifier.runFinished();
   return journey.result(recurrence);
+}
+
+/** Publishes the summary to the memo, the search attributes and the current details, after every change. */
+function publisher(journey: RecurrenceJourney): () => void {
+  const searchAttributesPublisher = new SearchAttributesPublisher();
+  return () => {
+    const state = journey.summary();
+    publishToMemo([{ key: memoKeys.state, value: state }]);
+    searchAttributesPublisher.publish([
+      { key: searchAttributes.status, value: state.status ?? state.phase },
+      ...(state.recurrenceId ? [{ key: searchAttributes.recurrenceId, value: state.recurrenceId }] : []),
+    ]);
+    setCurrentDetails(currentDetails(journey));
+  };
 }
 
 /**
@@ -132,7 +144,7 @@ async function confirmAnnouncedAttempts(
   journey: RecurrenceJourney,
   stop: () => boolean,
   runEnds: number,
-  publish: () => void,
+  took: (moved: RecurrenceAttempt[]) => void,
 ): Promise<void> {
   const { confirmations } = journey;
   while (!stop()) {
@@ -144,9 +156,7 @@ async function confirmAnnouncedAttempts(
     // A run due to continue as new leaves its reads to the next run, which makes them at once: each read costs the
     // history about ten events, and a run must not grow far past `maxHistoryEvents`.
     if (stop()) return;
-    for (const attemptId of confirmations.due(Date.now())) {
-      journey.read(attemptId, await readAttempt(attemptId), Date.now());
-      publish();
-    }
+    for (const attemptId of confirmations.due(Date.now()))
+      took(journey.read(attemptId, await readAttempt(attemptId), Date.now()));
   }
 }

@@ -4,11 +4,13 @@ import type { NotificationEvent, NotificationType } from '../../contract/notific
 import { internalActivities, temporalCallOptions } from '../activity-options.js';
 
 /**
- * Since this patch a journey hands each state it adopts from the bank's record to its resource's outbox, which
- * POSTs it to the merchant (docs/merchant-notifications.md). Runs started before it send nothing up to the point
- * they run on code that has it.
+ * Since these patches a workflow hands each state it adopts from the bank's record to its resource's outbox, which
+ * POSTs it to the merchant (docs/merchant-notifications.md). Runs started before send nothing up to the point they
+ * run on code that has the patch. One per workflow type, so each is deprecated when its own old runs are gone.
  */
 export const merchantNotificationsPatch = 'merchant-notifications';
+export const recurrenceNotificationsPatch = 'recurrence-notifications';
+export const boletoNotificationsPatch = 'boleto-notifications';
 
 const outbox = internalActivities<Pick<Activities, 'handOffNotification'>>(temporalCallOptions);
 
@@ -24,12 +26,18 @@ export interface NotificationCounter {
 export class JourneyNotifier {
   private handedOver: Promise<void> = Promise.resolve();
 
-  /** `counter` answers where the journey counts its events (read when one is emitted). */
-  constructor(private readonly counter: () => NotificationCounter) {}
+  /**
+   * `counter` answers where the journey counts its events (read when one is emitted); `patch` is the one that
+   * brought notifications to the journey's workflow type.
+   */
+  constructor(
+    private readonly counter: () => NotificationCounter,
+    private readonly patch = merchantNotificationsPatch,
+  ) {}
 
   /** Emits `type` for `resource`, as the bank's record (`data`, public fields) shows it now. */
   emit(resource: NotificationEvent['resource'], type: NotificationType, data: Record<string, unknown>): void {
-    if (!patched(merchantNotificationsPatch)) return;
+    if (!patched(this.patch)) return;
     const counter = this.counter();
     const sequence = (counter.notified ?? 0) + 1;
     counter.notified = sequence;
@@ -44,9 +52,16 @@ export class JourneyNotifier {
     this.handedOver = this.handedOver.then(() => outbox.handOffNotification(event));
   }
 
-  /** Resolves once every event emitted is with its outbox: awaited before the run ends or continues as new. */
+  /**
+   * Resolves once every event emitted is with its outbox, those a handler emits meanwhile included: awaited before
+   * the run ends or continues as new.
+   */
   async handedOverAll(): Promise<void> {
-    await this.handedOver;
+    let awaited: Promise<void>;
+    do {
+      awaited = this.handedOver;
+      await awaited;
+    } while (awaited !== this.handedOver);
   }
 
   /** Resolves once the run may end: every handler finished and every event is with its outbox. */
