@@ -16,6 +16,7 @@ import { descendants } from './processes.js';
 import { rollingDeploy } from './rolling-deploy.js';
 import {
   demoJourney,
+  merchantApi,
   schedulesFire,
   serverRestarted,
   workerKilledMidPayment,
@@ -51,6 +52,7 @@ const env: Record<string, string> = {
   WEBHOOK_PORT: String(await freePort()),
   CODEC_PORT: String(await freePort()),
   CHECKOUT_PORT: String(await freePort()),
+  API_PORT: String(await freePort()),
 };
 const config = loadDevelopmentConfig('cluster', env);
 const address = `127.0.0.1:${frontend}`;
@@ -95,6 +97,7 @@ if (cluster) {
   const scheduleIds = /Schedules\s+(.+)/.exec(running.banner)?.[1]?.split(', ') ?? [];
 
   await timed('demo journey settles', () => demoJourney(ctx));
+  await timed('merchant API answers with its key, and only with it', () => merchantApi(ctx));
   await timed('worker SIGKILLed mid-payment, the other finishes it', () => workerKilledMidPayment(ctx));
   await timed('server SIGKILLed and restarted mid-payment, no workflow lost', () => serverRestarted(ctx));
   await timed('schedules triggered, their runs complete', () => schedulesFire(ctx, scheduleIds));

@@ -1,4 +1,5 @@
 import { Connection, type Client } from '@temporalio/client';
+import { developmentApiKey } from '../../src/api/keys.js';
 import type { BankReadContext } from '../../src/starter/index.js';
 import { alive, type ClusterProcess } from './cluster-process.js';
 import { runJourney, workflowTaskIdentities } from './journey.js';
@@ -26,6 +27,24 @@ const pidOf = (identity: string) => Number(identity.split('@')[0]);
 export async function demoJourney(ctx: ScenarioContext): Promise<Outcome> {
   const { result } = await runJourney(ctx);
   return { ok: result.outcome === 'settled', detail: `payment ${result.outcome}` };
+}
+
+/**
+ * The merchant API the cluster runs beside its workers: the bank's participants with the development key, 401
+ * without a key.
+ */
+export async function merchantApi(ctx: ScenarioContext): Promise<Outcome> {
+  const url = /Merchant API\s+(http\S+)/.exec(ctx.cluster.banner)?.[1];
+  if (!url) return { ok: false, detail: 'no Merchant API URL in the banner' };
+  const participants = await fetch(`${url}/v1/participants`, {
+    headers: { authorization: `Bearer ${developmentApiKey}` },
+  });
+  const listed = ((await participants.json()) as { data?: unknown[] }).data?.length ?? 0;
+  const anonymous = await fetch(`${url}/v1/participants`);
+  return {
+    ok: participants.status === 200 && listed > 0 && anonymous.status === 401,
+    detail: `${url}: ${participants.status} with the key (${listed} participants), ${anonymous.status} without`,
+  };
 }
 
 /** The payment waits for its authorization; the worker that ran it so far is SIGKILLed; the other finishes it. */

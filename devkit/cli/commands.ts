@@ -23,7 +23,7 @@ export function devkitCommands(program: Command): void {
   addServerCommand(program, {
     name: 'cluster',
     description:
-      'run a production-shaped stack: Temporal server on a private PostgreSQL (SQL visibility), its Web UI, CLUSTER_WORKERS worker processes, receiver, sandbox bank',
+      'run a production-shaped stack: Temporal server on a private PostgreSQL (SQL visibility), its Web UI, CLUSTER_WORKERS worker processes, receiver, merchant API, sandbox bank',
     start: async (config, logger) =>
       (await import('../stack/cluster/cluster-stack.js')).startClusterStack(config, logger),
     load: developmentConfig('cluster'),

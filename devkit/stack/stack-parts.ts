@@ -3,6 +3,7 @@ import { resolveBank } from '../../src/bank/base-url.js';
 import type { BankConfig, TemporalConfig } from '../../src/config.js';
 import type { DevConfig } from '../config.js';
 import { startCheckout } from './checkout-process.js';
+import { startApiServer } from '../../src/stack/api-process.js';
 import { startReceiver } from '../../src/stack/receiver-process.js';
 import { startConfiguredSandbox } from './sandbox-process.js';
 
@@ -73,4 +74,25 @@ export async function startBankSide(
   const bank = resolveBank(config, sandboxUrl);
   parts.urls['Bank API'] = bank.baseUrl;
   return bank;
+}
+
+/**
+ * The merchant HTTP API (`bankflow api`) in the stack's process, when keys open it: the development key by
+ * default in development, API_KEYS otherwise. Without keys the stack runs without it and says so.
+ */
+export async function startMerchantApi(
+  parts: StackParts,
+  config: DevConfig,
+  temporal: TemporalConfig,
+  bank: BankConfig & { baseUrl: string },
+  logger: Logger,
+): Promise<void> {
+  if (config.api.keys.length === 0) {
+    parts.urls['Merchant API'] = 'not started: set API_KEYS (bankflow api-key create <name> prints an entry)';
+    return;
+  }
+  const api = await startApiServer(config, temporal, bank, logger);
+  parts.add(() => api.stop());
+  parts.urls['Merchant API'] = api.url;
+  if (api.developmentKey) parts.urls['API key (development)'] = api.developmentKey;
 }

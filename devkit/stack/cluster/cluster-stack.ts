@@ -13,7 +13,7 @@ import { provideServerBinaries } from '../../temporal/server-binaries.js';
 import { objectStorePortsFrom, startObjectStore } from '../../object-store/seaweedfs.js';
 import { findWeed } from '../../object-store/weed-binary.js';
 import { startCodecServer } from '../../../src/stack/codec-process.js';
-import { buildStack, startBankSide, type RunningStack } from '../stack-parts.js';
+import { buildStack, startBankSide, startMerchantApi, type RunningStack } from '../stack-parts.js';
 import { assertPortsFree, namedServerPorts, serverPorts, type NamedPort } from './ports.js';
 import { findPostgres } from './postgres-install.js';
 import { startPostgres } from './postgres.js';
@@ -43,6 +43,7 @@ export function clusterPorts(config: DevConfig): NamedPort[] {
     named(config.temporal.uiPort, 'Temporal Web UI', 'TEMPORAL_UI_PORT'),
     named(config.codec.port, 'codec server', 'CODEC_PORT'),
     named(config.webhooks.port, 'webhook receiver', 'WEBHOOK_PORT'),
+    ...(config.api.keys.length > 0 ? [named(config.api.port, 'merchant API', 'API_PORT')] : []),
     ...(config.bank.baseUrl
       ? []
       : [
@@ -57,7 +58,8 @@ export function clusterPorts(config: DevConfig): NamedPort[] {
  * (default store and SQL visibility, applied idempotently), the Temporal server and its Web UI, the namespace
  * with bankflow's search attributes, the codec server, the webhook receiver and the sandbox bank (unless
  * BANK_BASE_URL), with CLUSTER_OBJECT_STORE_PORT a SeaweedFS object store holding the workers' reports,
- * CLUSTER_WORKERS worker processes, and the schedules; stopped in reverse order.
+ * CLUSTER_WORKERS worker processes, the merchant API (when keys open it) and the schedules; stopped in reverse
+ * order.
  */
 export async function startClusterStack(config: DevConfig, logger: Logger): Promise<RunningStack> {
   const postgresBin = findPostgres({ explicitBin: config.cluster.postgresBin });
@@ -151,6 +153,7 @@ export async function startClusterStack(config: DevConfig, logger: Logger): Prom
     });
     urls['Workers'] = workers.map((worker) => `${worker.spec.name} (pid ${worker.pid})`).join(', ');
     urls['Task queue'] = temporal.taskQueue;
+    await startMerchantApi(parts, config, temporal, bank, logger);
     const schedules = await applySchedulesAtStart(temporal, config.schedules, logger);
     urls['Schedules'] = schedules.map((schedule) => schedule.scheduleId).join(', ');
     urls['Data'] = clusterDir;
