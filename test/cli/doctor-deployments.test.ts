@@ -6,7 +6,7 @@ import { warnUnlessCurrent } from '../../src/temporal/unpromoted-version.js';
 import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { cliEnvFor, cliTestTimeoutMs, workerProcessEnv } from '../helpers/cli-env.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { cleanExit, runCli, startCli, stopCli, type StoppedCli } from '../helpers/cli.js';
 import { eventually } from '../helpers/journey.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
 
@@ -195,6 +195,7 @@ describe('bankflow doctor, worker deployment', () => {
           WORKER_VERSION_PROMOTION: 'never',
         }),
       );
+      let exit: StoppedCli | undefined;
       try {
         const line = await worker.waitFor(/.*has no current version: no worker gets a workflow task.*/);
         expect(JSON.parse(line)).toMatchObject({ level: 40 });
@@ -202,8 +203,9 @@ describe('bankflow doctor, worker deployment', () => {
           /`bankflow deployments promote [0-9a-f]{20}` makes this worker's version current/,
         );
       } finally {
-        expect(await worker.stop()).toBe(0);
+        exit = await stopCli(worker);
       }
+      expect(exit).toEqual(cleanExit);
     },
     cliTestTimeoutMs,
   );

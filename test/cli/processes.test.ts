@@ -7,7 +7,15 @@ import { signWebhookBody } from '../../src/bank/webhook-signature.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { SandboxState } from '../../devkit/sandbox/state.js';
 import { cancelBoleto } from '../../src/starter/index.js';
-import { freePort, isListening, runCli, startCli } from '../helpers/cli.js';
+import {
+  cleanExit,
+  freePort,
+  isListening,
+  runCli,
+  startCli,
+  stopCli,
+  type StoppedCli,
+} from '../helpers/cli.js';
 import { productionEnv } from '../helpers/config-env.js';
 import {
   encryptionKeys,
@@ -55,6 +63,7 @@ describe('long-running commands', () => {
       SCHEDULE_ID_PREFIX: `${taskQueue}-`,
       BANKFLOW_DATA_DIR: dataDir(),
     });
+    let exit: StoppedCli | undefined;
     try {
       await dev.waitFor(/Press Ctrl-C to stop/);
       expect(dev.output()).toMatch(new RegExp(`Sandbox bank +http://127\\.0\\.0\\.1:${sandboxPort}`));
@@ -71,10 +80,9 @@ describe('long-running commands', () => {
       const boleto = await cancelBoleto({ client: stack.client, taskQueue }, { boletoId: seededBoletoId() });
       expect(boleto.status).toBe('cancelled');
     } finally {
-      const code = await dev.stop('SIGTERM');
-      // The output's end says why a stop failed.
-      expect({ code, end: code === 0 ? '' : dev.output().slice(-3000) }).toEqual({ code: 0, end: '' });
+      exit = await stopCli(dev, 'SIGTERM');
     }
+    expect(exit).toEqual(cleanExit);
     expect(await isListening(sandboxPort)).toBe(false);
   });
 
@@ -97,6 +105,7 @@ describe('long-running commands', () => {
       API_PORT: String(await freePort()),
       BANKFLOW_DATA_DIR: dataDir(),
     });
+    let exit: StoppedCli | undefined;
     try {
       await dev.waitFor(/Press Ctrl-C to stop/, 90_000);
       expect(dev.output()).toMatch(new RegExp(`Temporal UI +http://localhost:${uiPort}`));
@@ -125,10 +134,9 @@ describe('long-running commands', () => {
       expect(cancel.code).toBe(0);
       expect(JSON.parse(cancel.stdout)).toMatchObject({ status: 'cancelled' });
     } finally {
-      const code = await dev.stop('SIGINT');
-      // The whole output when it fails: a shutdown error is logged, not returned.
-      expect({ code, output: code === 0 ? '' : dev.output() }).toEqual({ code: 0, output: '' });
+      exit = await stopCli(dev, 'SIGINT');
     }
+    expect(exit).toEqual(cleanExit);
     for (const port of [grpcPort, uiPort, sandboxPort, codecPort, checkoutPort])
       expect(await isListening(port)).toBe(false);
   }, 120_000);
@@ -140,6 +148,7 @@ describe('long-running commands', () => {
       WEBHOOK_PORT: String(port),
       WEBHOOK_SECRET: 'cli-secret',
     });
+    let exit: StoppedCli | undefined;
     try {
       await receiver.waitFor(/Press Ctrl-C to stop/);
       const body = JSON.stringify({
@@ -159,8 +168,9 @@ describe('long-running commands', () => {
       });
       expect(response.status).toBe(202);
     } finally {
-      expect(await receiver.stop()).toBe(0);
+      exit = await stopCli(receiver);
     }
+    expect(exit).toEqual(cleanExit);
     expect(await isListening(port)).toBe(false);
 
     const production = await runCli(['webhooks'], {
@@ -194,6 +204,7 @@ describe('long-running commands', () => {
       API_PORT: String(port),
       API_KEYS: entry,
     });
+    let exit: StoppedCli | undefined;
     try {
       await api.waitFor(/Press Ctrl-C to stop/);
       expect(api.output()).toMatch(new RegExp(`Merchant API +http://127\\.0\\.0\\.1:${port}`));
@@ -204,8 +215,9 @@ describe('long-running commands', () => {
       expect((await participants(key)).status).toBe(200);
       expect((await participants('bf_dev_development-only-api-key-never-in-production')).status).toBe(401);
     } finally {
-      expect(await api.stop()).toBe(0);
+      exit = await stopCli(api);
     }
+    expect(exit).toEqual(cleanExit);
     expect(await isListening(port)).toBe(false);
 
     const production = await runCli(['api'], {
@@ -225,6 +237,7 @@ describe('long-running commands', () => {
       CODEC_PORT: String(port),
       CODEC_AUTH_USERS: 'support:s3cret',
     });
+    let exit: StoppedCli | undefined;
     try {
       await codec.waitFor(/Press Ctrl-C to stop/);
       const [sealed] = await new EncryptionCodec(encryptionKeys, 'refuse').encode([
@@ -259,8 +272,9 @@ describe('long-running commands', () => {
       const decoded = (await signedIn.json()) as { payloads: { data: string }[] };
       expect(Buffer.from(decoded.payloads[0]?.data ?? '', 'base64').toString()).toBe('"Maria"');
     } finally {
-      expect(await codec.stop()).toBe(0);
+      exit = await stopCli(codec);
     }
+    expect(exit).toEqual(cleanExit);
     expect(await isListening(port)).toBe(false);
   });
 
@@ -272,6 +286,7 @@ describe('long-running commands', () => {
       SANDBOX_PORT: String(port),
       BANKFLOW_DATA_DIR: data,
     });
+    let exit: StoppedCli | undefined;
     try {
       await sandbox.waitFor(/Press Ctrl-C to stop/);
       const token = /Control token +([0-9a-f]{48})/.exec(sandbox.output())?.[1] ?? '';
@@ -294,8 +309,9 @@ describe('long-running commands', () => {
       );
       expect((await bank.cancelBoleto(seededBoletoId())).status).toBe('cancelled');
     } finally {
-      expect(await sandbox.stop()).toBe(0);
+      exit = await stopCli(sandbox);
     }
+    expect(exit).toEqual(cleanExit);
     expect(await isListening(port)).toBe(false);
   });
 
@@ -308,14 +324,16 @@ describe('long-running commands', () => {
       TEMPORAL_TASK_QUEUE: taskQueue,
       LOG_LEVEL: 'info',
     });
+    let exit: StoppedCli | undefined;
     try {
       await worker.waitFor(/worker running/);
       const boletoId = [...stack.sandbox.state.boletos.keys()][20] ?? '';
       const boleto = await cancelBoleto({ client: stack.client, taskQueue }, { boletoId });
       expect(boleto.status).toBe('cancelled');
     } finally {
-      expect(await worker.stop()).toBe(0);
+      exit = await stopCli(worker);
     }
+    expect(exit).toEqual(cleanExit);
   });
 
   it('`temporal-cli` prints the path of a working Temporal CLI', async () => {

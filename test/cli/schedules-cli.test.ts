@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { applySchedules } from '../../src/starter/index.js';
 import type { ReportSummary } from '../../src/contract/jobs.js';
 import { cliEnvFor } from '../helpers/cli-env.js';
-import { freePort, runCli, startCli } from '../helpers/cli.js';
+import { cleanExit, freePort, runCli, startCli, stopCli, type StoppedCli } from '../helpers/cli.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -183,6 +183,7 @@ describe('bankflow schedules', () => {
       API_PORT: String(await freePort()),
       REPORTS_DIR: reportsDir(),
     });
+    let exit: StoppedCli | undefined;
     try {
       await dev.waitFor(/Press Ctrl-C to stop/, 90_000);
       expect(dev.output()).toContain(`Schedules`);
@@ -192,7 +193,8 @@ describe('bankflow schedules', () => {
         expect(described.action.memo).toMatchObject({ bankflowJob: job });
       }
     } finally {
-      expect(await dev.stop('SIGTERM')).toBe(0);
+      exit = await stopCli(dev, 'SIGTERM');
     }
+    expect(exit).toEqual(cleanExit);
   }, 120_000);
 });

@@ -85,6 +85,22 @@ export function watchProcess(child: ChildProcessWithoutNullStreams): LongRunning
   };
 }
 
+/** How a long-running CLI ended: its exit code, and its whole output when that code is not 0. */
+export interface StoppedCli {
+  code: number | null;
+  output: string;
+}
+export const cleanExit: StoppedCli = { code: 0, output: '' };
+
+/**
+ * Stops `cli` with `signal`. Called in a `finally` and asserted after it, so a failure inside the `try` keeps its
+ * own message instead of being replaced by the exit code it caused.
+ */
+export async function stopCli(cli: LongRunningCli, signal?: NodeJS.Signals): Promise<StoppedCli> {
+  const code = await cli.stop(signal);
+  return { code, output: code === 0 ? '' : cli.output() };
+}
+
 export { freePort } from '../../bench/chaos/ports.js';
 
 /** True when something accepts TCP connections on 127.0.0.1:port. */
