@@ -365,8 +365,9 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
       ({ lengths, runs }) => lengths.length === runs,
     );
     expect(lengths.length).toBeGreaterThanOrEqual(synced.runs);
-    // A read costs about ten events, and one that moves an attempt six more to hand its notification over.
-    for (const length of lengths) expect(length).toBeLessThanOrEqual(40 + 16);
+    // The threshold is checked between reads: past it by one read (about ten events), the hand-over of its
+    // notification and of one still in flight (six each), and a few workflow tasks more on a loaded machine.
+    for (const length of lengths) expect(length).toBeLessThanOrEqual(40 + 30);
     // Its latest run: a table carried with its archive, then the sync's attempts taken as archived or listed.
     await recordHistory(stack.client, workflowId, 'recurrence-archived');
     const description = await stack.client.workflow.getHandle(workflowId).describe();
