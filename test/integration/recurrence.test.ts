@@ -366,8 +366,8 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     );
     expect(lengths.length).toBeGreaterThanOrEqual(synced.runs);
     // The threshold is checked between reads: past it by one read (about ten events), the hand-over of its
-    // notification and of one still in flight (six each), and a few workflow tasks more on a loaded machine.
-    for (const length of lengths) expect(length).toBeLessThanOrEqual(40 + 30);
+    // notification and of one still in flight (six each), and workflow tasks timing out on a loaded machine (66 seen).
+    for (const length of lengths) expect(length).toBeLessThanOrEqual(40 + 40);
     // Its latest run: a table carried with its archive, then the sync's attempts taken as archived or listed.
     await recordHistory(stack.client, workflowId, 'recurrence-archived');
     const description = await stack.client.workflow.getHandle(workflowId).describe();
