@@ -1,4 +1,5 @@
 import { defineSignal } from '@temporalio/workflow';
+import type { NotifiedResource } from './notified-resources.js';
 
 /**
  * What bankflow tells the merchant (docs/merchant-notifications.md): one event per state a journey adopted from
@@ -36,8 +37,7 @@ const attemptNotifications: Record<string, NotificationType> = {
 export const attemptNotification = (status: string): NotificationType =>
   attemptNotifications[status] ?? 'recurrence.attempt_updated';
 
-export const notifiedResources = ['payment', 'enrollment', 'recurrence', 'boleto'] as const;
-export type NotifiedResource = (typeof notifiedResources)[number];
+export { notifiedResources, type NotifiedResource } from './notified-resources.js';
 
 export interface NotificationEvent {
   /** `<resource>:<resource id>:<sequence>`: the same on every delivery and resend of this event. */

@@ -70,9 +70,11 @@ describe('bankflow cluster: configuration', () => {
         'TEMPORAL_DEV_PORT',
         'TEMPORAL_UI_PORT',
         'SANDBOX_PORT',
+        'API_PORT',
       ]),
     );
-    expect(withSandbox).toHaveLength(1 + 9 + 5);
+    // PostgreSQL, the server's nine, then the UI, codec, receiver, merchant API, sandbox and checkout.
+    expect(withSandbox).toHaveLength(1 + 9 + 6);
     const againstBank = clusterPorts(developmentConfig({ BANK_BASE_URL: 'https://bank.example' }));
     expect(againstBank.map((entry) => entry.variable)).not.toContain('SANDBOX_PORT');
     expect(() => clusterPorts(developmentConfig({ CLUSTER_POSTGRES_PORT: '0' }))).toThrow(

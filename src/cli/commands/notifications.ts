@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import {
-  notifiedResources,
-  type DeliveryEntry,
-  type NotificationEvent,
-  type NotifiedResource,
-} from '../../contract/notifications.js';
+import type { DeliveryEntry, NotificationEvent } from '../../contract/notifications.js';
+import { notifiedResources, type NotifiedResource } from '../../contract/notified-resources.js';
 import { InvalidInputError } from '../../starter/errors.js';
 import { cliContext, printJson, withStarter } from '../context.js';
 import { action } from '../errors.js';
