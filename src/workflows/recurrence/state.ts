@@ -5,7 +5,6 @@ import { AttemptTable } from './attempt-table.js';
 import { noArchivedAttempts, type AttemptSource, type RecurrenceAttempt } from '../../contract/recurrence.js';
 import { AttemptConfirmations } from './confirmations.js';
 import { EventInbox } from '../shared/event-inbox.js';
-import type { NotificationCounter } from '../shared/notifications.js';
 import {
   endedRecurrenceStatuses,
   initialRecurrenceSummary,
@@ -38,8 +37,8 @@ export class RecurrenceJourney {
   recurrence: Recurrence | undefined;
   /** The reason of the merchant's cancel, once one came: the run stops following the recurrence and ends. */
   cancelReason: string | undefined;
-  /** The merchant notifications emitted so far, across runs. */
-  readonly notifications: NotificationCounter;
+  /** The merchant notifications emitted so far, across runs (a JourneyNotifier's counter). */
+  readonly notifications: { notified?: number };
 
   constructor(input: RecurrenceInput, maxAttemptsKept: number) {
     const resume = input.resume;
