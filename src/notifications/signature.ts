@@ -1,17 +1,17 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signWebhookBody, verifyWebhookSignature } from '../bank/webhook-signature.js';
 
 const signaturePattern = /^[0-9a-f]{64}$/i;
 
-/** HMAC-SHA256 over `<t>.<body>`, hex: one v1 of the `Bankflow-Signature` header. */
-const sign = (timestamp: number, body: string, secret: string) =>
-  createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+/** What each v1 signs: the timestamp inside the MAC stops a recorded request's replay. */
+const signedText = (timestamp: number, body: string) => `${timestamp}.${body}`;
 
 /**
  * The `Bankflow-Signature` header for `body` sent at `timestamp` (unix seconds): one v1 per secret, the current
  * one first, so a merchant rotating its secret accepts both while it moves over.
  */
 export function signatureHeader(body: string, secrets: string[], timestamp: number): string {
-  return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${sign(timestamp, body, secret)}`)].join(',');
+  const signed = signedText(timestamp, body);
+  return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${signWebhookBody(signed, secret)}`)].join(',');
 }
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };
@@ -37,12 +37,11 @@ export function checkSignature(
   if (signatures.length === 0)
     return { ok: false, reason: 'the Bankflow-Signature header has no v1 signature' };
   if (secrets.length === 0) return { ok: false, reason: 'no secret to verify with' };
+  // The same HMAC-SHA256 hex as the bank's webhooks, over the timestamped text: every v1 is compared with every
+  // secret in constant time, whatever matches.
+  const signed = signedText(timestamp, body);
   let matched = false;
-  for (const secret of secrets) {
-    const expected = Buffer.from(sign(timestamp, body, secret), 'hex');
-    for (const [, value] of signatures)
-      matched = timingSafeEqual(expected, Buffer.from(value ?? '', 'hex')) || matched;
-  }
+  for (const [, value] of signatures) matched = verifyWebhookSignature(signed, value, secrets) || matched;
   if (!matched) return { ok: false, reason: 'no v1 signature matches the body under the given secrets' };
   if (Math.abs(nowSec - timestamp) > toleranceSec)
     return { ok: false, reason: `the signature's timestamp is more than ${toleranceSec} s from now` };
