@@ -78,6 +78,28 @@ const developmentKey = parseEncryptionKeys(developmentEncryptionKeys)[0]?.key;
 const holdsDevelopmentKey = (keys: string | undefined) =>
   parsedKeys(keys).some((entry) => developmentKey !== undefined && entry.key.equals(developmentKey));
 
+/**
+ * A shared signing secret the operator generates, for each of `variables`: refused when set and weaker than
+ * `secretStrength`, saying what guessing it allows. `checkedApart` is a value another check refuses with its own
+ * message (the public development secret).
+ */
+function strongSecretChecks(
+  variables: readonly (
+    'WEBHOOK_SECRET' | 'WEBHOOK_SECRET_PREVIOUS' | 'NOTIFY_SECRET' | 'NOTIFY_SECRET_PREVIOUS'
+  )[],
+  guessing: string,
+  checkedApart?: string,
+): ProductionCheck[] {
+  return variables.map((variable) => ({
+    variable,
+    message: `must be ${secretStrength}, when BANKFLOW_ENV=production (${guessing}; openssl rand -base64 32)`,
+    refuses: (env) => {
+      const value = env[variable];
+      return value !== undefined && value !== checkedApart && weak(value, generatedSecretLength);
+    },
+  }));
+}
+
 /** What BANKFLOW_ENV=production refuses at configuration time, in the order the errors are listed. */
 export const productionChecks: ProductionCheck[] = [
   {
@@ -206,16 +228,11 @@ export const productionChecks: ProductionCheck[] = [
     message: 'is the public development secret; unset it, or set the secret the bank signed with before',
     refuses: (env) => env.WEBHOOK_SECRET_PREVIOUS === developmentWebhookSecret,
   },
-  ...(['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PREVIOUS'] as const).map((variable): ProductionCheck => ({
-    variable,
-    message:
-      `must be ${secretStrength}, when BANKFLOW_ENV=production (whoever guesses it posts events as the bank; ` +
-      'openssl rand -base64 32)',
-    refuses: (env) => {
-      const value = env[variable];
-      return value !== undefined && value !== developmentWebhookSecret && weak(value, generatedSecretLength);
-    },
-  })),
+  ...strongSecretChecks(
+    ['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PREVIOUS'],
+    'whoever guesses it posts events as the bank',
+    developmentWebhookSecret,
+  ),
   {
     variable: 'API_KEYS',
     message:
@@ -240,16 +257,10 @@ export const productionChecks: ProductionCheck[] = [
       "is for bankflow's own tests only and is refused when BANKFLOW_ENV=production (merchants get the 30 s first retry)",
     refuses: (env) => env.NOTIFY_TEST_SPEEDUP !== undefined,
   },
-  ...(['NOTIFY_SECRET', 'NOTIFY_SECRET_PREVIOUS'] as const).map((variable): ProductionCheck => ({
-    variable,
-    message:
-      `must be ${secretStrength}, when BANKFLOW_ENV=production (whoever guesses it posts notifications as ` +
-      'bankflow; openssl rand -base64 32)',
-    refuses: (env) => {
-      const value = env[variable];
-      return value !== undefined && weak(value, generatedSecretLength);
-    },
-  })),
+  ...strongSecretChecks(
+    ['NOTIFY_SECRET', 'NOTIFY_SECRET_PREVIOUS'],
+    'whoever guesses it posts notifications as bankflow',
+  ),
   {
     variable: 'SUPPORT_LOOKUP_SECRET',
     message:
