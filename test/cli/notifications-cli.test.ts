@@ -1,3 +1,4 @@
+import { merchantSecret } from '../helpers/merchant-notifications.js';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { notificationHeaders, notificationsWorkflowId } from '../../src/contract/notifications.js';
@@ -9,8 +10,6 @@ import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 jest.setTimeout(cliTestTimeoutMs);
-
-const secret = 'merchant-notification-secret-of-32+chars';
 
 describe('bankflow notifications list and resend', () => {
   let stack: TestStack;
@@ -28,7 +27,7 @@ describe('bankflow notifications list and resend', () => {
     merchant = await startWebhookReceiver();
     stack = await startTestStack({
       receiver: true,
-      notifications: { endpoints: [merchant.url], secrets: [secret] },
+      notifications: { endpoints: [merchant.url], secrets: [merchantSecret] },
     });
     env = cliEnvFor(stack);
     const customer = await newCustomer(stack);

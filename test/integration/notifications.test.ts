@@ -1,3 +1,4 @@
+import { merchantSecret, verifiedEvent } from '../helpers/merchant-notifications.js';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createNotificationActivities } from '../../src/activities/notifications.js';
@@ -13,7 +14,6 @@ import {
   authorizePayment,
   getPayment,
   startPayment,
-  verifyNotification,
   waitForPaymentResult,
   type StartPaymentInput,
 } from '../../src/starter/index.js';
@@ -23,7 +23,6 @@ import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { sendUnconfirmedSettlement } from '../helpers/unconfirmed-webhooks.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const secret = 'merchant-notification-secret-of-32+chars';
 let sequence = 0;
 const uniqueRef = (label: string) => `${label}-${Date.now()}-${++sequence}`;
 
@@ -47,12 +46,7 @@ describe('merchant notifications of a payment journey, over HTTP to the merchant
     merchant.received
       .map((request) => ({
         request,
-        event: verifyNotification(
-          request.raw,
-          String(request.headers[notificationHeaders.signature]),
-          [secret],
-          300,
-        ),
+        event: verifiedEvent(request),
       }))
       .filter(({ event }) => event.resource.id === paymentId);
 
@@ -60,7 +54,7 @@ describe('merchant notifications of a payment journey, over HTTP to the merchant
     merchant = await startWebhookReceiver();
     stack = await startTestStack({
       receiver: true,
-      notifications: { endpoints: [merchant.url], secrets: [secret] },
+      notifications: { endpoints: [merchant.url], secrets: [merchantSecret] },
     });
     customer = await newCustomer(stack);
     enrollmentId = (await enroll(stack, customer)).result.enrollment?.id ?? '';

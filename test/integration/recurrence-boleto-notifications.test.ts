@@ -1,6 +1,6 @@
+import { merchantSecret, verifiedEvent } from '../helpers/merchant-notifications.js';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import {
-  notificationHeaders,
   notificationsMemoKey,
   notificationsWorkflowId,
   type NotificationEvent,
@@ -13,7 +13,6 @@ import {
   getRecurrence,
   runAttemptsSync,
   startRecurrence,
-  verifyNotification,
 } from '../../src/starter/index.js';
 import { control, eventually } from '../helpers/journey.js';
 import { recurrenceRequest } from '../helpers/recurrences.js';
@@ -21,24 +20,13 @@ import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const secret = 'merchant-notification-secret-of-32+chars';
-
 describe('merchant notifications of recurrences, their attempts and boletos', () => {
   let stack: TestStack;
   let merchant: WebhookReceiver;
 
   /** The events the merchant received about `resourceId`, each checked against its signature, in arrival order. */
   const eventsOf = (resourceId: string): NotificationEvent[] =>
-    merchant.received
-      .map((request) =>
-        verifyNotification(
-          request.raw,
-          String(request.headers[notificationHeaders.signature]),
-          [secret],
-          300,
-        ),
-      )
-      .filter((event) => event.resource.id === resourceId);
+    merchant.received.map(verifiedEvent).filter((event) => event.resource.id === resourceId);
   const produce = async (recurrenceId: string, attempts: Record<string, unknown>[]) =>
     (await control(stack, 'POST', `/sandbox/recurrences/${recurrenceId}/attempts`, {
       attempts,
@@ -51,7 +39,7 @@ describe('merchant notifications of recurrences, their attempts and boletos', ()
     merchant = await startWebhookReceiver();
     stack = await startTestStack({
       receiver: true,
-      notifications: { endpoints: [merchant.url], secrets: [secret] },
+      notifications: { endpoints: [merchant.url], secrets: [merchantSecret] },
     });
   });
   afterAll(async () => {

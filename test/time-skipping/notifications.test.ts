@@ -1,3 +1,4 @@
+import { merchantSecret, verifiedEvent } from '../helpers/merchant-notifications.js';
 import { randomUUID } from 'node:crypto';
 import {
   notificationHeaders,
@@ -5,7 +6,7 @@ import {
   notificationsWorkflowId,
   type NotificationLog,
 } from '../../src/contract/notifications.js';
-import { startPayment, verifyNotification } from '../../src/starter/index.js';
+import { startPayment } from '../../src/starter/index.js';
 import type { merchantNotificationsWorkflow } from '../../src/workflows/notifications/workflow.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
 import { enroll, newCustomer, world, type Customer } from '../helpers/journey.js';
@@ -15,8 +16,6 @@ import {
   type ReceiverAnswer,
   type WebhookReceiver,
 } from '../helpers/webhook-receiver.js';
-
-const secret = 'merchant-notification-secret-of-32+chars';
 
 describe('merchant notifications through an endpoint down for hours and for days, on a time-skipping server', () => {
   let stack: TimeSkippingStack;
@@ -31,7 +30,7 @@ describe('merchant notifications through an endpoint down for hours and for days
     stack = await startTimeSkippingStack({
       receiver: true,
       sandbox: { biometrics: { settlementDelayMs: null } },
-      notifications: { endpoints: [merchant.url], secrets: [secret] },
+      notifications: { endpoints: [merchant.url], secrets: [merchantSecret] },
     });
     customer = await newCustomer(stack);
     enrollmentId = (await enroll(stack, customer)).started.enrollmentId;
@@ -82,9 +81,7 @@ describe('merchant notifications through an endpoint down for hours and for days
     // Event 1 was tried while the endpoint was down, and again hours later: retried with backoff, not given up.
     expect(statuses.filter((status) => status === 'down').length).toBeGreaterThan(3);
     const delivered = requests.filter(({ index }) => !down.has(index + 1));
-    const events = delivered.map(({ request }) =>
-      verifyNotification(request.raw, String(request.headers[notificationHeaders.signature]), [secret], 300),
-    );
+    const events = delivered.map(({ request }) => verifiedEvent(request));
     expect(events.map((event) => event.type)).toEqual([
       'payment.created',
       'payment.awaiting_authorization',

@@ -1,9 +1,8 @@
+import { merchantSecret } from '../helpers/merchant-notifications.js';
 import { loadConfig } from '../../src/config.js';
 import { notificationChecks } from '../../src/doctor/notification-checks.js';
 import { freePort } from '../helpers/cli.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-
-const secret = 'merchant-notification-secret-of-32+chars';
 
 describe('bankflow doctor on the merchant notification endpoints', () => {
   let merchant: WebhookReceiver;
@@ -19,8 +18,8 @@ describe('bankflow doctor on the merchant notification endpoints', () => {
       loadConfig({
         BANKFLOW_ENV: 'development',
         NOTIFY_ENDPOINTS: `${merchant.url},${down}`,
-        NOTIFY_SECRET: secret,
-        NOTIFY_SECRET_PREVIOUS: `${secret}-old`,
+        NOTIFY_SECRET: merchantSecret,
+        NOTIFY_SECRET_PREVIOUS: `${merchantSecret}-old`,
       }),
     );
     expect(checks).toEqual([
@@ -39,7 +38,7 @@ describe('bankflow doctor on the merchant notification endpoints', () => {
     ]);
     // Doctor sends no event: the endpoint got a HEAD with no body.
     expect(merchant.received.map((request) => [request.method, request.raw.length])).toEqual([['HEAD', 0]]);
-    expect(JSON.stringify(checks)).not.toContain(secret);
+    expect(JSON.stringify(checks)).not.toContain(merchantSecret);
   });
 
   it('says nothing is sent when no endpoint is configured', async () => {
