@@ -16,7 +16,7 @@ import { world } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 import { commonJsBackend, merchantPackageJson, merchantTs, merchantTsconfig } from './merchant-project.js';
-import { importedPackages, isolatedEnv, run, succeeded } from './npm-project.js';
+import { copyOfCheckout, importedPackages, isolatedEnv, run, succeeded } from './npm-project.js';
 
 const repoRoot = path.resolve('.');
 const bankflowPackage = JSON.parse(readFileSync('package.json', 'utf8')) as {
@@ -44,11 +44,18 @@ interface PackResult {
 describe('the package a merchant backend installs', () => {
   const tempDir = tempDirs('bankflow-package-');
   let project: string;
+  let checkout: string;
   let packDir: string;
   let packed: PackResult;
   let typeCheck: CliResult;
   let packStart: number;
   const staleModule = `dist/src/stale-${randomUUID()}.js`;
+  /** When the checkout's own dist/ was last built, if it was: the pack must leave it alone. */
+  const checkoutBuild = () =>
+    existsSync('dist/src/cli/main.js') ? statSync('dist/src/cli/main.js').mtimeMs : 0;
+  const checkoutBuiltBefore = checkoutBuild();
+  /** A path in the copy of the checkout that was packed. */
+  const inCheckout = (file: string) => path.join(checkout, file);
   const seconds: Record<string, number> = {};
 
   async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
@@ -65,13 +72,15 @@ describe('the package a merchant backend installs', () => {
     project = tempDir();
     if (project.startsWith(repoRoot)) throw new Error(`${project} is inside the checkout`);
 
-    // `npm pack` runs `prepare`, which builds dist/ from the sources: a pack from a fresh clone holds it too. A
-    // module left in dist/ by an older build must not ship.
-    mkdirSync('dist/src', { recursive: true });
-    writeFileSync(staleModule, 'export {};\n');
+    // `npm pack` runs `prepare`, which empties and rebuilds dist/. It runs in a copy of the checkout (the files a
+    // clone holds, with this run's edits), because other tests and benchmarks run the checkout's own dist/ meanwhile.
+    checkout = copyOfCheckout(tempDir());
+    // A module left in dist/ by an older build must not ship.
+    mkdirSync(inCheckout('dist/src'), { recursive: true });
+    writeFileSync(inCheckout(staleModule), 'export {};\n');
     packStart = Date.now();
     const pack = await timed('pack', () =>
-      succeeded(run('npm', ['pack', '--json', '--pack-destination', packDir], repoRoot), 'npm pack'),
+      succeeded(run('npm', ['pack', '--json', '--pack-destination', packDir], checkout), 'npm pack'),
     );
     // The build's own output comes first on stdout; npm's JSON report is the last thing written.
     [packed] = JSON.parse(pack.stdout.slice(pack.stdout.lastIndexOf('\n[\n') + 1)) as [PackResult];
@@ -113,8 +122,9 @@ describe('the package a merchant backend installs', () => {
   });
 
   it('is built as it is packed, from an empty dist/', () => {
-    expect(statSync('dist/src/starter/index.js').mtimeMs).toBeGreaterThanOrEqual(packStart);
-    expect(existsSync(staleModule)).toBe(false);
+    expect(statSync(inCheckout('dist/src/starter/index.js')).mtimeMs).toBeGreaterThanOrEqual(packStart);
+    expect(existsSync(inCheckout(staleModule))).toBe(false);
+    expect(checkoutBuild()).toBe(checkoutBuiltBefore);
     expect(packed.files.map((file) => file.path)).not.toContain(staleModule);
   });
 
@@ -127,7 +137,7 @@ describe('the package a merchant backend installs', () => {
 
   it('holds the built code with its types, the workflow bundles, the binary and the docs, and nothing of development', () => {
     // The build compiles the development kit too (dist/devkit/, for `npm start`); the package leaves it out.
-    expect(existsSync('dist/devkit/cli/commands.js')).toBe(true);
+    expect(existsSync(inCheckout('dist/devkit/cli/commands.js'))).toBe(true);
     const files = new Set(packed.files.map((file) => file.path));
     for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/bankflow.js']) {
       expect(files).toContain(file);

@@ -1,10 +1,10 @@
 /**
- * What the package tests share: npm run outside the checkout, and what a built tree imports. The pack itself
- * happens once per run of test/package/install.test.ts (it builds dist/, which two packs side by side would race
- * on), and every installed copy starts from that tarball.
+ * What the package tests share: npm run outside the checkout, a copy of the checkout to pack, and what a built tree
+ * imports. The pack itself happens once per run of test/package/install.test.ts, and every installed copy starts
+ * from that tarball.
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
@@ -28,6 +28,23 @@ export function run(command: string, args: string[], cwd: string, env = isolated
   const child = spawn(command, args, { cwd, env });
   child.stdin.end();
   return outputOf(child);
+}
+
+/**
+ * The files a clone of this checkout holds, with the working tree's edits and new files (what git does not ignore),
+ * copied into `dir` beside a link to the checkout's node_modules. Returns `dir`.
+ */
+export function copyOfCheckout(dir: string): string {
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  // A tracked file deleted in the working tree is listed but absent.
+  for (const file of listed.split('\0').filter((name) => name !== '' && existsSync(name))) {
+    cpSync(file, path.join(dir, file), { preserveTimestamps: true });
+  }
+  symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
 }
 
 export async function succeeded(result: Promise<CliResult>, what: string): Promise<CliResult> {
