@@ -50,7 +50,15 @@ export class AttemptsDeliveryBatch {
   private inFlight = 0;
   private readonly waitingForSlot: (() => void)[] = [];
 
-  constructor(private readonly client: Client) {}
+  /**
+   * `progress` is called after every call to Temporal, so an activity delivering thousands of recurrences keeps
+   * heartbeating while its signals go out. Once `cancelled` aborts (the activity timed out or was cancelled, and a
+   * retry may already be delivering the same pages) no further call starts.
+   */
+  constructor(
+    private readonly client: Client,
+    private readonly options: { progress?: () => void; cancelled?: AbortSignal } = {},
+  ) {}
 
   /** Whether a signal has failed already: the batch will fail, so fetching more pages for it is wasted. */
   get failed(): boolean {
@@ -117,7 +125,9 @@ export class AttemptsDeliveryBatch {
     }
     this.inFlight++;
     try {
+      this.options.cancelled?.throwIfAborted();
       await call();
+      this.options.progress?.();
     } finally {
       this.inFlight--;
       this.waitingForSlot.shift()?.();

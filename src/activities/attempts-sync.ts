@@ -86,7 +86,9 @@ interface DeliveryProgress {
  * pages: each recurrence is signalled once a delivery with its attempts (AttemptsDeliveryBatch; a delivery the
  * length of the batch wakes a recurrence no more often than the local batches did), the delivery's recurrences
  * are left in the sink, and the cursor after it becomes the checkpoint the activity heartbeats, with the running
- * counts, after every page (so a lost worker is noticed within the heartbeat timeout). A retry resumes at the last
+ * counts, after every page and every signal (so a lost worker is noticed within the heartbeat timeout, and a live
+ * one signalling the recurrences of a large delivery is not taken for lost). An attempt that timed out or was
+ * cancelled starts no further call, so it never signals beside its own retry. A retry resumes at the last
  * checkpoint: only the delivery under way is fetched and signalled again, which the recurrences take as
  * duplicates, and it rewrites its own record. The next page is fetched
  * while the one before is taken apart (AttemptsPageReader), never past the activity's `maxPages` nor its end:
@@ -126,7 +128,7 @@ export async function deliverAttemptsPages(
         progress.cursor,
         request.maxPages - progress.totals.pages,
         { prefix: request.prefix, key: deliveryKey(request.firstPage + progress.totals.pages) },
-        () => context.heartbeat(checkpoint),
+        { heartbeat: () => context.heartbeat(checkpoint), cancelled: context.cancellationSignal },
       );
       progress = {
         cursor: delivered.next ?? undefined,
@@ -150,10 +152,13 @@ async function deliverPages(
   cursor: string | undefined,
   maxPages: number,
   record: DeliveryRecord,
-  heartbeat: () => void,
+  activity: { heartbeat: () => void; cancelled: AbortSignal },
 ): Promise<CountedDelivery & { next: string | null; cutShort: boolean }> {
   const started = Date.now();
-  const delivery = new AttemptsDeliveryBatch(client);
+  const delivery = new AttemptsDeliveryBatch(client, {
+    progress: activity.heartbeat,
+    cancelled: activity.cancelled,
+  });
   let pages = 0;
   let next: string | null = cursor ?? null;
   let cutShort = false;
@@ -168,7 +173,7 @@ async function deliverPages(
     pages++;
     delivery.add(read.page.data.map(toSyncedAttempt));
     next = read.page.metadata.has_next ? read.page.metadata.after : null;
-    heartbeat();
+    activity.heartbeat();
   } while (next && !delivery.failed && pages < maxPages && Date.now() - started < batchTimeMs);
   const counted = await recordDelivery(sink, record, await delivery.finish(pages));
   return { ...counted, next, cutShort };

@@ -1,5 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
-import { AttemptsDeliveryBatch, attemptsPerSignal } from '../../src/activities/attempts-delivery.js';
+import {
+  AttemptsDeliveryBatch,
+  attemptsPerSignal,
+  signalsInFlight,
+} from '../../src/activities/attempts-delivery.js';
 import { getRecurrence, startRecurrence } from '../../src/starter/index.js';
 import type { SyncedAttempt } from '../../src/contract/attempts-sync.js';
 import { eventually } from '../helpers/journey.js';
@@ -108,5 +112,42 @@ describe('AttemptsDeliveryBatch against a real Temporal server', () => {
     expect(delivery.failed).toBe(true);
     const state = await getRecurrence(stack, { externalId: recurrence.external_id });
     expect(state.updates.fromSync).toBe(0);
+  }, 60_000);
+
+  it('reports progress after every call to Temporal, so the activity delivering it keeps heartbeating', async () => {
+    const recurrences = 300;
+    let progress = 0;
+    const delivery = new AttemptsDeliveryBatch(stack.client, { progress: () => progress++ });
+    const runId = Date.now();
+    for (let index = 0; index < recurrences; index++) {
+      delivery.add(
+        attemptsOf(`unfollowed-${runId}-${index}`, `recurrence-${index}`, 1, '2036-03-01T00:00:00.000Z'),
+      );
+    }
+    const result = await delivery.finish(3);
+    expect(result.unknown).toHaveLength(recurrences);
+    expect(progress).toBe(recurrences);
+  }, 60_000);
+
+  it('starts no call once cancelled (a retry of its activity may be delivering the same pages), and fails', async () => {
+    const recurrences = 1_000;
+    const cancelled = new AbortController();
+    let progress = 0;
+    const delivery = new AttemptsDeliveryBatch(stack.client, {
+      progress: () => {
+        progress++;
+        if (progress === 10) cancelled.abort(new Error('activity timed out'));
+      },
+      cancelled: cancelled.signal,
+    });
+    const runId = Date.now();
+    for (let index = 0; index < recurrences; index++) {
+      delivery.add(
+        attemptsOf(`unfollowed-${runId}-${index}`, `recurrence-${index}`, 1, '2036-03-01T00:00:00.000Z'),
+      );
+    }
+    await expect(delivery.finish(10)).rejects.toThrow('activity timed out');
+    // Only the calls already under way when it was cancelled finish.
+    expect(progress).toBeLessThan(10 + signalsInFlight);
   }, 60_000);
 });
