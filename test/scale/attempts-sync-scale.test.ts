@@ -101,9 +101,17 @@ describe('syncRecurrenceAttempts at scale', () => {
     const events = histories.flatMap((history) => history.events ?? []);
     expect(events.filter((event) => event.workflowTaskFailedEventAttributes)).toEqual([]);
     const largest = Math.max(...events.map(payloadBytes));
-    process.stdout.write(`50,000 recurrences: ${seconds.toFixed(1)} s, largest event payload ${largest} B\n`);
+    const timedOut = events.filter((event) => event.workflowTaskTimedOutEventAttributes).length;
+    const tasks = events.filter((event) => event.workflowTaskStartedEventAttributes).length;
+    // An activity retried (its heartbeat lost under load) delivers its pages again: printed, as the time is.
+    const retried = events.filter(
+      (event) => (event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1,
+    ).length;
+    process.stdout.write(
+      `50,000 recurrences: ${seconds.toFixed(1)} s, largest event payload ${largest} B, ${events.length} events, ${tasks} workflow tasks, ${timedOut} timed out, ${retried} activities retried\n`,
+    );
     expect(largest).toBeLessThan(256 * 1024);
-    // About 75 s alone here; beside another suite on two cores it has taken over 300 s, so the time is printed,
-    // not asserted (docs/performance.md keeps speed targets in benchmarks).
+    // 40 to 100 s here, in the jest process of its own a full run gives test/scale/ (scripts/run-tests.mjs); the
+    // time is printed, not asserted (docs/performance.md keeps speed targets in benchmarks).
   }, 600_000);
 });
