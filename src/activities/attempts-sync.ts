@@ -193,10 +193,11 @@ function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
  */
 async function deliverAttempts(
   client: Client,
+  cancelled: AbortSignal,
   sink: ReportSink,
   request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord },
 ): Promise<AttemptsDelivery | CountedDelivery> {
-  const delivery = new AttemptsDeliveryBatch(client);
+  const delivery = new AttemptsDeliveryBatch(client, { cancelled });
   delivery.add(request.attempts);
   const delivered = await delivery.finish(request.pages);
   return request.record ? recordDelivery(sink, request.record, delivered) : delivered;
@@ -227,7 +228,7 @@ export function createAttemptsSyncActivities(
   return {
     fetchAttemptsSlicePage: bankActivity((query: AttemptsPageQuery) => fetchSlicePage(bank, query)),
     deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord }) =>
-      deliverAttempts(Context.current().client, sink, request),
+      deliverAttempts(Context.current().client, Context.current().cancellationSignal, sink, request),
     deliverAttemptsPages: bankActivity((request: AttemptsPagesDeliveryRequest) =>
       deliverAttemptsPages(bank, Context.current().client, sink, request),
     ),
