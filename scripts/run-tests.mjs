@@ -13,10 +13,8 @@ mkdirSync(resultsDir, { recursive: true });
 const args = process.argv.slice(2);
 const fullRun = args.every((arg) => arg.startsWith('-'));
 
-// The suites under test/scale/ load one process with tens of thousands of records. In a full run they run after
-// the others, in a jest process of their own, alone on the machine and without coverage. Run in a jest worker
-// after seventy other suites, the 50,000-record one twice took 470 s instead of 60 s, its worker at 15 GB: memory
-// outside the V8 heap, where jest's `workerIdleMemoryLimit` (the heap used) does not look.
+// The suites under test/scale/ load one process with tens of thousands of records: in a full run they run after
+// the others, in a jest process of their own, alone and without coverage (why: docs/testing.md).
 const scaleSuites = 'test/scale/';
 
 const buildMs = buildForTests();

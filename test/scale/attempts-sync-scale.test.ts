@@ -111,7 +111,7 @@ describe('syncRecurrenceAttempts at scale', () => {
       `50,000 recurrences: ${seconds.toFixed(1)} s, largest event payload ${largest} B, ${events.length} events, ${tasks} workflow tasks, ${timedOut} timed out, ${retried} activities retried\n`,
     );
     expect(largest).toBeLessThan(256 * 1024);
-    // 40 to 100 s here, in the jest process of its own a full run gives test/scale/ (scripts/run-tests.mjs); the
+    // 40 to 60 s here, in the jest process of its own a full run gives test/scale/ (scripts/run-tests.mjs); the
     // time is printed, not asserted (docs/performance.md keeps speed targets in benchmarks).
   }, 600_000);
 });
