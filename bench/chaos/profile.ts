@@ -21,6 +21,7 @@ export function chaosFaults(seed: number): FaultSettings {
     latency_spike_rate: 0.05,
     latency_spike_ms: 3_000,
     fail_next: [],
+    alter_next: [],
     webhook_drop_rate: 0.3,
     webhook_duplicate_rate: 0.3,
     webhook_reorder_rate: 0.2,

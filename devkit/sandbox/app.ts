@@ -6,6 +6,7 @@ import { guardSandbox, type SandboxAccess } from './control-guard.js';
 import { sendError } from './errors.js';
 import { limitBankRequests, type RateLimitCounts, type SandboxRateLimit } from './rate-limit.js';
 import { FaultInjector, type FaultSettings } from './faults.js';
+import { sendInjectedError } from './injected-errors.js';
 import { answerRequestErrorsInTheSpecShape, specShapedRouterOptions } from './request-errors.js';
 import type { BiometricsSettings } from './biometrics/state.js';
 import { sandboxWebAuthnSettings, trustListeningOrigins } from './biometrics/webauthn-settings.js';
@@ -63,6 +64,8 @@ export interface Sandbox {
 
 const isBankPath = (url: string) => !url.startsWith('/sandbox/') && url !== '/healthz';
 
+const pathOf = (url: string) => url.split('?')[0] ?? url;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The offline bank: the spec's endpoints behind Basic auth and fault injection, plus the /sandbox control API. */
@@ -93,21 +96,19 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!isBankPath(request.url)) return;
     await authenticate(request, reply);
     if (reply.sent) return;
-    const decision = faults.decide(request.method, request.url.split('?')[0] ?? request.url);
+    const path = pathOf(request.url);
+    const decision = faults.decide(request.method, path);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     if (decision.kind === 'error') {
-      if (decision.status === 429) {
-        reply.header('retry-after', String(decision.retryAfterSeconds ?? 1));
-        await sendError(reply, 429, 'RATE_LIMITED', 'Too many requests');
-      } else {
-        await sendError(
-          reply,
-          decision.status,
-          'INTEGRATION_ERROR',
-          'Unexpected integration error (injected)',
-        );
-      }
+      await sendInjectedError(reply, decision.status, path, decision.retryAfterSeconds);
     }
+  });
+  // After the route answered: only the answer changes, never the record the sandbox holds.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const json = String(reply.getHeader('content-type') ?? '').startsWith('application/json');
+    const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
+    if (!isBankPath(request.url) || !succeeded || !json || typeof payload !== 'string') return payload;
+    return faults.alter(request.method, pathOf(request.url), payload);
   });
   const rateLimit = options.rateLimit && limitBankRequests(app, options.rateLimit, isBankPath);
   app.addHook('onResponse', async (request, reply) => {
@@ -118,7 +119,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
   answerRequestErrorsInTheSpecShape(app);
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
+    sendError(reply, 404, 'NOT_FOUND', `no route ${request.method} ${pathOf(request.url)}`),
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));

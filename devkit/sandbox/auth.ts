@@ -24,14 +24,16 @@ function credentialsMatch(header: string | undefined, expected: SandboxCredentia
   return idOk && secretOk;
 }
 
+/** The spec's 401: one `UNAUTHORIZED` body for every endpoint (its Authentication section), with the challenge. */
+export const refuseCredentials = (reply: FastifyReply) =>
+  reply
+    .code(401)
+    .header('www-authenticate', 'Basic realm="bank"')
+    .send(singleError('UNAUTHORIZED', 'Invalid credentials'));
+
 /** HTTP Basic on every bank endpoint; a miss is the spec's 401 `UNAUTHORIZED` body. */
 export function basicAuth(expected: SandboxCredentials) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!credentialsMatch(request.headers.authorization, expected)) {
-      await reply
-        .code(401)
-        .header('www-authenticate', 'Basic realm="bank"')
-        .send(singleError('UNAUTHORIZED', 'Invalid credentials'));
-    }
+    if (!credentialsMatch(request.headers.authorization, expected)) await refuseCredentials(reply);
   };
 }

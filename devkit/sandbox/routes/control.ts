@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { faultSettingsSchema, type FaultInjector } from '../faults.js';
+import { addedRulesSchema, faultSettingsSchema, type FaultInjector } from '../faults.js';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
 import type { SandboxState } from '../state.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -21,9 +21,9 @@ export function controlRoutes(
     return { data: { seed: state.seed } };
   });
 
-  app.get('/sandbox/faults', async () => ({
-    data: { settings: faults.current(), injected: faults.injected },
-  }));
+  const faultsView = () => ({ data: { settings: faults.current(), injected: faults.injected } });
+
+  app.get('/sandbox/faults', async () => faultsView());
 
   app.put('/sandbox/faults', async (request, reply) => {
     const parsed = faultSettingsSchema.safeParse(request.body ?? {});
@@ -31,7 +31,17 @@ export function controlRoutes(
       return sendValidationErrors(reply, zodErrorItems(parsed.error));
     }
     faults.configure(parsed.data);
-    return { data: { settings: faults.current(), injected: faults.injected } };
+    return faultsView();
+  });
+
+  // Rules join the current settings, whose seeded streams go on: a disruption started mid-run replays alike.
+  app.post('/sandbox/faults/rules', async (request, reply) => {
+    const parsed = addedRulesSchema.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      return sendValidationErrors(reply, zodErrorItems(parsed.error));
+    }
+    faults.add(parsed.data);
+    return faultsView();
   });
 
   app.get('/sandbox/world', async () => ({ data: state.world }));
