@@ -30,8 +30,9 @@ export default tseslint.config(
   {
     files: ['src/workflows/**/*.ts'],
     rules: {
-      // Every line counts, comments included: a workflow file is read whole when its replay is in question.
-      'max-lines': ['error', { max: 200, skipBlankLines: false, skipComments: false }],
+      // Every line counts, comments included: a workflow file is read whole when its replay is in question. A
+      // guard against a file that holds two jobs, not a size to pack code into: a file near it is split by job.
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
       '@typescript-eslint/no-restricted-imports': [
         'error',

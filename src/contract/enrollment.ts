@@ -1,4 +1,5 @@
-import type { AccountInfo, Enrollment } from '../bank/schemas/enrollment.js';
+import type { AccountInfo, Enrollment, KnownEnrollment } from '../bank/schemas/enrollment.js';
+import type { BankTrouble } from './bank-trouble.js';
 import type { SuggestedAccount } from '../bank/schemas/enrollment-request.js';
 import type { RegisterFidoAssertion } from '../bank/schemas/fido.js';
 import type { KeptReplies } from './memo.js';
@@ -56,6 +57,13 @@ export interface EnrollmentState {
   accountInfo?: AccountInfo | null;
   /** Why the journey ended the way it did, in words for support staff. */
   reason?: string;
+  /**
+   * The status the bank's record shows, as the bank sent it, while it is one bankflow does not know: the journey
+   * stays in its phase and shows this beside it until the bank shows a status it knows.
+   */
+  unknownStatus?: string;
+  /** Why the bank's reads are failing, while they are (contract/bank-trouble.ts). */
+  bankTrouble?: BankTrouble;
   webhooksReceived: number;
   duplicateWebhooks: number;
   polls: number;
@@ -64,8 +72,11 @@ export interface EnrollmentState {
 /** The journey's durable part, carried by continue-as-new to the next run. */
 export interface EnrollmentJourney {
   state: EnrollmentState;
-  /** The enrollment as the bank's own record last showed it (create, register or its list), never a webhook's. */
-  enrollment?: Enrollment;
+  /**
+   * The enrollment as the bank's own record last showed it in a status bankflow knows (create, register or its
+   * list), never a webhook's.
+   */
+  enrollment?: KnownEnrollment;
   /** How many merchant notifications the journey emitted: the next one's sequence follows it. */
   notified?: number;
 }

@@ -1,4 +1,9 @@
-import type { BiometricPayment, BiometricPaymentStatus } from '../bank/schemas/biometric-payment.js';
+import type {
+  BiometricPayment,
+  BiometricPaymentStatus,
+  KnownBiometricPayment,
+} from '../bank/schemas/biometric-payment.js';
+import type { BankTrouble } from './bank-trouble.js';
 import type { AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
 import type { KeptReplies } from './memo.js';
 import type { PollingSettings } from './polling.js';
@@ -29,8 +34,9 @@ export interface PaymentInput {
   resume?: { journey: PaymentJourney; replies: KeptReplies<PaymentCreated> };
 }
 
+/** `unknown`: the bank's record shows a status bankflow does not know (`PaymentState.unknownStatus`). */
 export type PaymentPhase =
-  'checking_enrollment' | 'creating' | Exclude<BiometricPaymentStatus, 'pending'> | 'expired';
+  'checking_enrollment' | 'creating' | Exclude<BiometricPaymentStatus, 'pending'> | 'unknown' | 'expired';
 
 /** A final status the bank's own record confirmed, or `expired`: the workflow stopped following before that. */
 export type PaymentOutcome = FinalPaymentStatus | 'expired';
@@ -53,6 +59,10 @@ export interface PaymentState {
   consentDeadline?: string;
   authorizeAttempts: number;
   reason?: string;
+  /** The status the bank's record shows, as the bank sent it, while it is one bankflow does not know. */
+  unknownStatus?: string;
+  /** Why the bank's reads are failing, while they are (contract/bank-trouble.ts). */
+  bankTrouble?: BankTrouble;
   evidence: PaymentEvidence[];
   webhooksReceived: number;
   duplicateWebhooks: number;
@@ -65,8 +75,9 @@ export interface PaymentCreated {
   publicKeyEncoded: string;
 }
 
+/** `unknown`: the bank's answer could not be read, or shows a status bankflow does not know. */
 export type AuthorizationResult =
-  | { ok: true; status: BiometricPaymentStatus }
+  | { ok: true; status: BiometricPaymentStatus | 'unknown' }
   | { ok: false; status: BiometricPaymentStatus | 'unknown'; reason: string };
 
 /**
@@ -75,8 +86,11 @@ export type AuthorizationResult =
  */
 export interface PaymentJourney {
   state: PaymentState;
-  /** The payment as the bank's own record last showed it (create, authorize or GET), never a webhook's copy. */
-  payment?: BiometricPayment;
+  /**
+   * The payment as the bank's own record last showed it in a status bankflow knows (create, authorize or GET),
+   * never a webhook's copy; a status it does not know is kept in `state.unknownStatus` beside it.
+   */
+  payment?: KnownBiometricPayment;
   /** Whether the bank ever took the customer's assertion; a payment ending without it was never consented. */
   authorizedAtBank: boolean;
   /** End-to-end ids of the settled Pix cash-in events heard. */

@@ -22,7 +22,17 @@ export const searchAttributes = {
    * ten above take them all; `BankflowCustomerKey = '<key>'` finds it all the same.
    */
   customerKey: defineSearchAttributeKey('BankflowCustomerKey', SearchAttributeType.KEYWORD_LIST),
+  /**
+   * Why the bank's reads of a journey are failing, while they are: its failure type (`BankUnauthorized`,
+   * `BankUnavailable`, `BankInvalidResponse`, ...; contract/bank-trouble.ts). A list, for the same reason as the
+   * customer key: `BankflowBankTrouble = 'BankUnauthorized'` finds the journeys a credential rotation holds.
+   */
+  bankTrouble: defineSearchAttributeKey('BankflowBankTrouble', SearchAttributeType.KEYWORD_LIST),
 } as const;
+
+/** The value of `BankflowBankTrouble` for a journey's state: its trouble's type, or none. */
+export const bankTroubleValue = (state: { bankTrouble?: { type: string } }): string[] =>
+  state.bankTrouble ? [state.bankTrouble.type] : [];
 
 export const allSearchAttributeKeys = Object.values(searchAttributes);
 

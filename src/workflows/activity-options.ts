@@ -43,6 +43,41 @@ export const bankReadOptions: ActivityOptions = {
   retry: { ...bankCallOptions.retry, maximumInterval: '10 seconds' },
 };
 
+/**
+ * A journey's read of the record it follows (shared/bank-reads.ts): a refusal or an unreadable answer comes back
+ * at once, and an outage after a few minutes of retries, so the journey records the trouble, stays responsive to
+ * its hints and deadlines, and asks again at its own capped backoff.
+ */
+export const journeyReadOptions: ActivityOptions = {
+  ...bankReadOptions,
+  scheduleToCloseTimeout: '2 minutes',
+};
+
+/**
+ * A check a customer waits on (an enrollment read before a payment): every failure is retried, a refused
+ * credential or an unreadable answer included, until the window the caller bounds it with (boundedBy) closes.
+ */
+export const checkReadOptions: ActivityOptions = {
+  ...bankReadOptions,
+  retry: { ...outageRetry, maximumInterval: '10 seconds' },
+};
+
+/**
+ * A write a customer waits on, always bounded by its window (boundedBy). A refused credential cannot be told from
+ * a credential rotation at the bank, and an unreadable answer from a bank that changed its answers' shape: both
+ * are retried like an outage until the window closes, which each of these writes can bear (an external id, or one
+ * payment or step, makes a repeat answer the same). The bank's final refusals (validation, 404, 403/409) are not.
+ */
+export const customerWriteOptions: ActivityOptions = {
+  ...bankCallOptions,
+  retry: {
+    ...outageRetry,
+    nonRetryableErrorTypes: nonRetryableBankErrorTypes.filter(
+      (type) => type !== 'BankUnauthorized' && type !== 'BankInvalidResponse',
+    ),
+  },
+};
+
 /** A call to Temporal itself (schedules, the window cursor, other workflows): retried while the server is away. */
 export const temporalCallOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',

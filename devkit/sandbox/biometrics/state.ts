@@ -1,5 +1,5 @@
-import type { AccountInfo, Enrollment } from '../../../src/bank/schemas/enrollment.js';
-import type { BiometricPayment } from '../../../src/bank/schemas/biometric-payment.js';
+import type { AccountInfo, KnownEnrollment } from '../../../src/bank/schemas/enrollment.js';
+import type { KnownBiometricPayment } from '../../../src/bank/schemas/biometric-payment.js';
 import type { Device } from '../../../src/bank/schemas/device.js';
 import type { Participant } from '../../../src/bank/schemas/participant.js';
 import { seededRandomFor } from '../seed/random.js';
@@ -42,7 +42,7 @@ export interface DeviceEntry {
  * Stored without its participant, which list responses add; always with the account, which the spec has present
  * in create and register answers.
  */
-export type EnrollmentRecord = Enrollment & { account_info: AccountInfo };
+export type EnrollmentRecord = KnownEnrollment & { account_info: AccountInfo };
 
 export interface EnrollmentEntry {
   record: EnrollmentRecord;
@@ -65,7 +65,7 @@ export interface AuthorizeCalls {
 }
 
 export interface PaymentEntry {
-  record: BiometricPayment;
+  record: KnownBiometricPayment;
   enrollmentId: string;
   consentDeadline: number;
   /** Set when the consent window closed before an assertion was accepted. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { date, dateTime, moneySchema, uuid } from './common.js';
+import { date, dateTime, moneySchema, openStatus, uuid, type UnknownStatus } from './common.js';
 import { printable } from './printable.js';
 
 /** The spec's lifecycle plus `pending`, which its response examples show. */
@@ -21,6 +21,11 @@ export const finalBiometricPaymentStatuses: readonly BiometricPaymentStatus[] = 
   'rejected',
 ];
 
+/** Whether the bank sent a status bankflow knows. */
+export const isKnownPaymentStatus = (
+  status: BiometricPaymentStatus | UnknownStatus,
+): status is BiometricPaymentStatus => (biometricPaymentStatuses as readonly string[]).includes(status);
+
 const optionalReference = printable.nullable().optional();
 
 /**
@@ -33,7 +38,7 @@ export const biometricPaymentSchema = z.looseObject({
   description: z.string(),
   external_id: printable.nullable(),
   end_to_end_id: printable.nullable(),
-  status: biometricPaymentStatusSchema,
+  status: openStatus(biometricPaymentStatuses),
   transaction_date: date.nullable(),
   virtual_account_id: uuid,
   inserted_at: dateTime,
@@ -52,3 +57,8 @@ export const biometricPaymentSchema = z.looseObject({
   redirect_url: optionalReference,
 });
 export type BiometricPayment = z.infer<typeof biometricPaymentSchema>;
+/** A payment record whose status bankflow knows: what a journey follows, and what the sandbox holds. */
+export const knownBiometricPaymentSchema = biometricPaymentSchema.extend({
+  status: biometricPaymentStatusSchema,
+});
+export type KnownBiometricPayment = z.infer<typeof knownBiometricPaymentSchema>;

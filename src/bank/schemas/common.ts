@@ -7,6 +7,18 @@ import { printable } from './printable.js';
  */
 export const uuid = z.guid({ error: 'must be a uuid (8-4-4-4-12 hex digits)' });
 
+/**
+ * A status the bank sends that is none of the ones bankflow knows. Banks add statuses, and the spec's own examples
+ * show one its lifecycle does not list: such a record is data, kept as sent, not a malformed answer. The brand keeps
+ * it apart from the known ones, so code that decides by status has to say what it does with one it does not know.
+ */
+export const unknownStatusSchema = printable.min(1).max(64).brand<'UnknownBankStatus'>();
+export type UnknownStatus = z.infer<typeof unknownStatusSchema>;
+
+/** One of `known`, or a status bankflow does not know (unknownStatusSchema). */
+export const openStatus = <const Known extends readonly [string, ...string[]]>(known: Known) =>
+  z.union([z.enum(known), unknownStatusSchema]);
+
 /** ISO 8601 date-time; the bank writes UTC with or without fractional seconds. */
 export const dateTime = z.iso.datetime({ offset: true });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, uuid } from './common.js';
+import { dateTime, openStatus, uuid, type UnknownStatus } from './common.js';
 import { participantSchema } from './participant.js';
 import { printable } from './printable.js';
 
@@ -16,6 +16,11 @@ export type EnrollmentStatus = z.infer<typeof enrollmentStatusSchema>;
 
 /** Statuses an enrollment never leaves. */
 export const finalEnrollmentStatuses: readonly EnrollmentStatus[] = ['rejected', 'revoked', 'inactive'];
+
+/** Whether the bank sent a status bankflow knows. */
+export const isKnownEnrollmentStatus = (
+  status: EnrollmentStatus | UnknownStatus,
+): status is EnrollmentStatus => (enrollmentStatuses as readonly string[]).includes(status);
 
 /** The account the customer holds at the participant, as the bank reports it. */
 export const accountInfoSchema = z.looseObject({
@@ -34,7 +39,7 @@ export const enrollmentSchema = z.looseObject({
   device_id: uuid,
   participant_id: uuid,
   external_id: printable.nullable(),
-  status: enrollmentStatusSchema,
+  status: openStatus(enrollmentStatuses),
   redirect_url: printable,
   expiration_datetime: dateTime.nullable(),
   inserted_at: dateTime,
@@ -45,3 +50,6 @@ export const enrollmentSchema = z.looseObject({
   participant: participantSchema.optional(),
 });
 export type Enrollment = z.infer<typeof enrollmentSchema>;
+/** An enrollment record whose status bankflow knows: what a journey follows, and what the sandbox holds. */
+export const knownEnrollmentSchema = enrollmentSchema.extend({ status: enrollmentStatusSchema });
+export type KnownEnrollment = z.infer<typeof knownEnrollmentSchema>;

@@ -1,9 +1,10 @@
 import type { Activities } from '../../activities/index.js';
 import {
   bankCallOptions,
-  bankReadOptions,
   boundedBy,
+  customerWriteOptions,
   interactiveActivities,
+  journeyReadOptions,
   pollActivities,
 } from '../activity-options.js';
 
@@ -17,10 +18,10 @@ export const bank = interactiveActivities<keyof BankWrites>(bankCallOptions);
 
 /** The same writes, given up once `deadline` (workflow time) passes: the end of the step the customer is in. */
 export const boundedWrites = (deadline: number) =>
-  interactiveActivities<keyof BankWrites>(boundedBy(bankCallOptions, deadline, Date.now()));
+  interactiveActivities<keyof BankWrites>(boundedBy(customerWriteOptions, deadline, Date.now()));
 
 /**
  * The bank's reads, the enrollment's polls (on the poll budget), retried briefly: a read that waits minutes would
  * keep the journey from its next hint.
  */
-export const bankReads = pollActivities<'listEnrollments'>(bankReadOptions);
+export const bankReads = pollActivities<'listEnrollments'>(journeyReadOptions);

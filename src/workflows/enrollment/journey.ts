@@ -1,7 +1,12 @@
 // The enrollment journey as data and pure transitions, free of Temporal so it can be tested alone. Only the bank's
 // own record (its answer to create, to register, or its enrollment list) moves the journey; a webhook is a hint
 // that makes the workflow ask the bank.
-import type { AccountInfo, Enrollment } from '../../bank/schemas/enrollment.js';
+import {
+  isKnownEnrollmentStatus,
+  type AccountInfo,
+  type Enrollment,
+  type KnownEnrollment,
+} from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import {
   enrollmentTimings,
@@ -14,8 +19,9 @@ import {
   type EnrollmentState,
 } from '../../contract/enrollment.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
+import { troubleDetail } from '../../contract/bank-trouble.js';
 
-const endingFor: Partial<Record<Enrollment['status'], EnrollmentOutcome>> = {
+const endingFor: Partial<Record<KnownEnrollment['status'], EnrollmentOutcome>> = {
   rejected: 'rejected',
   revoked: 'revoked',
   inactive: 'expired',
@@ -39,14 +45,23 @@ export function conclude(journey: EnrollmentJourney, outcome: EnrollmentOutcome,
 
 /**
  * Takes the bank's own record of the enrollment. An older view than the one held changes nothing; a final status
- * ends the journey. Answers whether the journey changed.
+ * ends the journey. A status bankflow does not know is data: kept as sent beside the journey's phase, which stays
+ * where the last status it knows put it, until the bank shows one it knows. Answers whether the journey changed.
  */
 export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, source: string): boolean {
   const { state } = journey;
   const current = journey.enrollment;
   if (ended(journey) || (current && (record.id !== current.id || record.updated_at < current.updated_at)))
     return false;
-  if (current && JSON.stringify(current) === JSON.stringify(record)) return false;
+  if (!hasKnownStatus(record)) {
+    if (state.unknownStatus === record.status) return false;
+    state.unknownStatus = record.status;
+    state.enrollmentId ??= record.id;
+    return true;
+  }
+  const wasUnknown = state.unknownStatus !== undefined;
+  delete state.unknownStatus;
+  if (current && JSON.stringify(current) === JSON.stringify(record)) return wasUnknown;
   journey.enrollment = record;
   state.enrollmentId = record.id;
   state.redirectUrl = record.redirect_url;
@@ -59,6 +74,9 @@ export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, sou
   return true;
 }
 
+const hasKnownStatus = (record: Enrollment): record is KnownEnrollment =>
+  isKnownEnrollmentStatus(record.status);
+
 /**
  * Takes in a webhook as a hint; answers whether it sends the workflow to the bank: an event about this enrollment
  * that reports another status than the bank's record held does, for as long as that holds.
@@ -66,7 +84,9 @@ export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, sou
 export function webhookHeard(journey: EnrollmentJourney, event: ReceivedWebhook): boolean {
   const { resource } = event;
   if (resource?.kind !== 'enrollment' || resource.data.id !== journey.state.enrollmentId) return false;
-  return !ended(journey) && resource.data.status !== journey.enrollment?.status;
+  const { status } = resource.data;
+  if (!isKnownEnrollmentStatus(status)) return !ended(journey) && status !== journey.state.unknownStatus;
+  return !ended(journey) && status !== journey.enrollment?.status;
 }
 
 /** The bank's window for a step before authorization, from when the journey reached it. */
@@ -174,7 +194,9 @@ function waitingFor(state: EnrollmentState): string {
 
 /** The enrollment's current details in the Temporal UI, by paragraph. */
 export const enrollmentDetails = (state: EnrollmentState): string[] => [
-  `**Enrollment** ${state.enrollmentId ?? '(not created yet)'} — **${state.phase}**`,
+  `**Enrollment** ${state.enrollmentId ?? '(not created yet)'} — **${state.phase}**` +
+    (state.unknownStatus ? ` (the bank shows ${state.unknownStatus}, a status bankflow does not know)` : ''),
+  ...(state.bankTrouble ? [troubleDetail(state.bankTrouble)] : []),
   `Device ${state.deviceId}, participant ${state.participantId}`,
   state.reason ? `Outcome: ${state.reason}` : `Waiting for: ${waitingFor(state)}`,
   `Webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored), polls: ${state.polls}`,

@@ -1,4 +1,4 @@
-import { condition, patched } from '@temporalio/workflow';
+import { condition, patched, sleep } from '@temporalio/workflow';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import type {
@@ -9,10 +9,12 @@ import type {
   RegistrationResult,
 } from '../../contract/enrollment.js';
 import { memoKeys, type MerchantReply } from '../../contract/memo.js';
-import { searchAttributes } from '../../contract/search-attributes.js';
+import { bankTroubleValue, searchAttributes } from '../../contract/search-attributes.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
 import { boundedBankCallsPatch } from '../activity-options.js';
 import { bankRefusal, correctableRefusals, windowClosed } from '../shared/bank-failure.js';
+import { readBank } from '../shared/bank-reads.js';
+import { defaultPolling } from '../shared/polling.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { HintLedger } from '../shared/hint-ledger.js';
 import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
@@ -39,6 +41,7 @@ const presentation: JourneyPresentation<EnrollmentJourney> = {
   searchAttributes: ({ state }) => [
     { key: searchAttributes.status, value: state.phase },
     ...(state.enrollmentId ? [{ key: searchAttributes.enrollmentId, value: state.enrollmentId }] : []),
+    { key: searchAttributes.bankTrouble, value: bankTroubleValue(state) },
   ],
   details: ({ state }) => enrollmentDetails(state),
 };
@@ -173,14 +176,33 @@ export class EnrollmentRun {
     this.publish();
   }
 
-  /** Reads the bank's record of the enrollment, from the device's enrollment list. */
+  /**
+   * Reads the bank's record of the enrollment, from the device's enrollment list. A failed read changes nothing
+   * but the trouble the journey shows (shared/bank-reads.ts): an authorized enrollment lives for months, and a
+   * credential rotation at the bank must not end it.
+   */
   async poll(): Promise<void> {
     const { state } = this.journey;
     if (!state.enrollmentId) return;
     state.polls++;
-    const page = await bankReads.listEnrollments({ device_id: this.input.deviceId });
-    const latest = page.data.find((candidate) => candidate.id === state.enrollmentId);
+    const list = () => bankReads.listEnrollments({ device_id: this.input.deviceId });
+    const page = await readBank(state, list, () => this.publish());
+    const latest = page?.data.find((candidate) => candidate.id === state.enrollmentId);
     if (latest) this.take(latest, 'its enrollment list');
+  }
+
+  /**
+   * The device's enrollments as the bank lists them, asked until it answers: what the journey does next depends on
+   * whether the bank holds one, and a failed read does not say.
+   */
+  async devicesEnrollments(): Promise<Enrollment[]> {
+    const list = () => bankReads.listEnrollments({ device_id: this.input.deviceId });
+    const { polling = defaultPolling } = this.input;
+    for (let waitMs = polling.firstPollAfterMs; ; waitMs = Math.min(waitMs * 2, polling.maxPollIntervalMs)) {
+      const page = await readBank(this.journey.state, list, () => this.publish());
+      if (page) return page.data;
+      await sleep(waitMs);
+    }
   }
 
   /** Answers the start, and shows the answer to callers at once. */

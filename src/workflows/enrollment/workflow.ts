@@ -19,7 +19,6 @@ import { continueJourneyAsNew } from '../shared/continue-as-new.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import { runDeadline } from '../shared/run-lifetime.js';
 import { checkStartTerms } from '../shared/start-terms.js';
-import { bankReads } from './bank-calls.js';
 import {
   bankAuthorized,
   conclude,
@@ -100,8 +99,9 @@ async function create(enrollment: EnrollmentRun): Promise<void> {
  */
 async function createdAnyway(enrollment: EnrollmentRun): Promise<Enrollment> {
   const { input } = enrollment;
-  const page = await bankReads.listEnrollments({ device_id: input.deviceId });
-  const found = page.data.find((candidate) => candidate.external_id === input.externalId);
+  const found = (await enrollment.devicesEnrollments()).find(
+    (candidate) => candidate.external_id === input.externalId,
+  );
   if (found) return found;
   const reason =
     "the bank could not be reached within the account holder's window; nothing more is sent to it for this enrollment: enroll again with a new external id";
@@ -123,22 +123,40 @@ async function failStart(enrollment: EnrollmentRun, type: string, reason: string
  */
 async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
   const { journey, input } = enrollment;
+  const trouble = troubleFollow(enrollment);
   while (!ended(journey) && !bankAuthorized(journey)) {
     const step = pendingStep(journey);
     if (!step) break;
+    const moved = () => ended(journey) || bankAuthorized(journey) || pendingStep(journey) !== step;
     const arrived = await followBank({
-      done: () => ended(journey) || bankAuthorized(journey) || pendingStep(journey) !== step,
+      done: moved,
       deadline: Date.now() + stepWindowMs(input, step) + enrollmentTimings.afterWindowMs,
       poll: () => enrollment.poll(),
       polling: input.polling ?? defaultPolling,
       hints: enrollment.hints.forWait(() => enrollment.registering),
+      trouble,
     });
+    // The window passed while the bank's reads fail: the bank's record, once read, says whether the step expired.
+    if (arrived === 'deadline' && trouble.active())
+      await followBank({
+        done: () => moved() || !trouble.active(),
+        deadline: Infinity,
+        poll: () => enrollment.poll(),
+        polling: trouble.polling,
+        trouble,
+      });
     await condition(() => !enrollment.registering);
     if (arrived === 'deadline' && pendingStep(journey) === step) stepExpired(journey);
   }
   if (!ended(journey) && bankAuthorized(journey)) concludeAuthorized(journey, input);
   enrollment.publish();
 }
+
+/** How the enrollment follows the bank while its reads fail: at its step's polling, not a day apart. */
+const troubleFollow = ({ journey, input }: EnrollmentRun) => ({
+  active: () => journey.state.bankTrouble !== undefined,
+  polling: input.polling ?? defaultPolling,
+});
 
 /**
  * While authorized, the workflow stays with the enrollment until the bank revokes or expires it: a webhook sends
@@ -160,6 +178,7 @@ async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
       polling: { firstPollAfterMs: daily, maxPollIntervalMs: daily },
       hints: enrollment.hints.forWait(),
       historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
+      trouble: troubleFollow(enrollment),
     });
     if (end === 'history-full' || end === 'deadline')
       await continueJourneyAsNew(input, enrollment.carry(), enrollment.notifier);

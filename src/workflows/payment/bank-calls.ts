@@ -7,8 +7,11 @@ import {
   bankCallOptions,
   bankReadOptions,
   boundedBy,
+  checkReadOptions,
+  customerWriteOptions,
   interactiveActivities,
   internalActivities,
+  journeyReadOptions,
   pollActivities,
 } from '../activity-options.js';
 
@@ -34,8 +37,8 @@ export const bankReads = readsWith(bankReadOptions);
 
 /** The payment's polls by what asked for them: a webhook's go ahead of the timers' within the poll budget. */
 export const paymentPolls: Record<PollTrigger, Pick<BankReads, 'getBiometricPayment'>> = {
-  hint: pollActivities<'getBiometricPayment'>(bankReadOptions, 'hint'),
-  timer: pollActivities<'getBiometricPayment'>(bankReadOptions, 'timer'),
+  hint: pollActivities<'getBiometricPayment'>(journeyReadOptions, 'hint'),
+  timer: pollActivities<'getBiometricPayment'>(journeyReadOptions, 'timer'),
 };
 
 /** The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. */
@@ -45,8 +48,8 @@ export interface BankCalls {
 }
 
 export const boundedCalls = (deadline: number): BankCalls => ({
-  bank: interactiveActivities<keyof BankWrites>(boundedBy(bankCallOptions, deadline, Date.now())),
-  bankReads: readsWith(boundedBy(bankReadOptions, deadline, Date.now())),
+  bank: interactiveActivities<keyof BankWrites>(boundedBy(customerWriteOptions, deadline, Date.now())),
+  bankReads: readsWith(boundedBy(checkReadOptions, deadline, Date.now())),
 });
 
 /** Runs started before the `bounded-bank-calls` patch: the calls are retried for as long as the bank is away. */

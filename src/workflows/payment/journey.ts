@@ -1,6 +1,11 @@
 // The payment journey as data and pure transitions, free of Temporal. Only the bank's own record (its answer to
 // create, to authorize, or a GET) moves it; a webhook is a hint to ask the bank, none of its fields is adopted.
-import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
+import {
+  isKnownPaymentStatus,
+  type BiometricPayment,
+  type BiometricPaymentStatus,
+  type KnownBiometricPayment,
+} from '../../bank/schemas/biometric-payment.js';
 import { webhookCategories } from '../../bank/webhook-categories.js';
 import {
   initialPaymentState,
@@ -65,8 +70,9 @@ export function consentRefusal(journey: PaymentJourney, what: string, now: numbe
 
 /**
  * Takes the bank's own record of the payment. An older view (the bank answering from before a change it already
- * reported) changes nothing, but a field the bank newly fills for the same status is kept. Answers whether the
- * journey changed.
+ * reported) changes nothing, but a field the bank newly fills for the same status is kept. A status bankflow does
+ * not know is data: kept as sent and shown as `unknown` while the journey goes on from the last status it knows,
+ * until the bank shows one it does. Answers whether the journey changed.
  */
 export function bankAnswered(
   journey: PaymentJourney,
@@ -76,24 +82,55 @@ export function bankAnswered(
 ): boolean {
   const current = journey.payment;
   if (current && record.id !== current.id) return false;
+  if (!hasKnownStatus(record)) return unknownStatusAnswered(journey, record, source, at);
+  const { state } = journey;
+  const wasUnknown = state.unknownStatus !== undefined;
+  delete state.unknownStatus;
   if (current && !movesForward(current.status, record.status)) {
-    if (record.status !== current.status) return false;
+    if (wasUnknown) state.phase = phaseOf(current.status);
+    if (record.status !== current.status) return wasUnknown;
     const endToEndId = current.end_to_end_id ?? record.end_to_end_id;
     const transactionDate = current.transaction_date ?? record.transaction_date;
-    if (endToEndId === current.end_to_end_id && transactionDate === current.transaction_date) return false;
+    if (endToEndId === current.end_to_end_id && transactionDate === current.transaction_date)
+      return wasUnknown;
     journey.payment = { ...current, end_to_end_id: endToEndId, transaction_date: transactionDate };
   } else {
     journey.payment = record;
     note(journey, { source, status: record.status, at });
   }
-  const { state } = journey;
   const payment = journey.payment;
   state.paymentId = payment.id;
   state.endToEndId = payment.end_to_end_id;
   state.transactionDate = payment.transaction_date;
-  if (payment.status !== 'pending') state.phase = payment.status;
+  state.phase = phaseOf(payment.status, state.phase);
   if (source === 'authorize' || payment.status === 'awaiting_payment' || payment.status === 'settled')
     journey.authorizedAtBank = true;
+  return true;
+}
+
+const hasKnownStatus = (record: BiometricPayment): record is KnownBiometricPayment =>
+  isKnownPaymentStatus(record.status);
+
+/** The phase a known status puts the journey in; `pending` (before the bank's lifecycle) keeps the one it had. */
+function phaseOf(status: BiometricPaymentStatus, previous: PaymentJourney['state']['phase'] = 'creating') {
+  return status === 'pending' ? previous : status;
+}
+
+/** A record in a status bankflow does not know: noted once per status, the journey's record kept as it was. */
+function unknownStatusAnswered(
+  journey: PaymentJourney,
+  record: BiometricPayment,
+  source: BankRecordSource,
+  at: string,
+): boolean {
+  const { state } = journey;
+  if (state.unknownStatus === record.status) return false;
+  state.unknownStatus = record.status;
+  state.phase = 'unknown';
+  state.paymentId ??= record.id;
+  const detail =
+    'a status bankflow does not know: shown as unknown, the bank followed until it shows one it knows';
+  note(journey, { source, status: record.status, at, detail });
   return true;
 }
 
@@ -123,6 +160,10 @@ export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at
   const paymentId = journey.payment?.id ?? 'this one (not created yet)';
   if (hinted.id !== journey.payment?.id)
     return heard(hinted.status, `ignored: it names payment ${hinted.id}, not ${paymentId}`);
+  if (!isKnownPaymentStatus(hinted.status)) {
+    if (journey.state.unknownStatus === hinted.status) return false;
+    return heard(hinted.status, "a status bankflow does not know: the workflow asks the bank's GET", true);
+  }
   const current = journey.payment?.status;
   if (!movesForward(current, hinted.status)) return false;
   if (!changesCourse(current, hinted.status))
@@ -132,8 +173,8 @@ export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at
 
 /** Whether the bank's record, as the journey holds it, is still behind what a hint named (a cash-in: settled). */
 export function hintStillAhead(journey: PaymentJourney, event: ReceivedWebhook): boolean {
-  const named: BiometricPaymentStatus =
-    event.resource?.kind === 'payment' ? event.resource.data.status : 'settled';
+  const named = event.resource?.kind === 'payment' ? event.resource.data.status : 'settled';
+  if (!isKnownPaymentStatus(named)) return journey.state.unknownStatus !== named;
   return movesForward(journey.payment?.status, named);
 }
 

@@ -1,6 +1,7 @@
+import { troubleDetail } from '../../contract/bank-trouble.js';
 import { memoKeys } from '../../contract/memo.js';
 import type { PaymentInput, PaymentJourney } from '../../contract/payment.js';
-import { searchAttributes } from '../../contract/search-attributes.js';
+import { bankTroubleValue, searchAttributes } from '../../contract/search-attributes.js';
 import { formatReais } from '../../money.js';
 import type { JourneyPresentation } from '../shared/journey-publication.js';
 
@@ -11,9 +12,11 @@ export const presentation = (input: PaymentInput): JourneyPresentation<PaymentJo
     { key: searchAttributes.status, value: state.phase },
     ...(state.paymentId ? [{ key: searchAttributes.paymentId, value: state.paymentId }] : []),
     ...(state.endToEndId ? [{ key: searchAttributes.endToEndId, value: state.endToEndId }] : []),
+    { key: searchAttributes.bankTrouble, value: bankTroubleValue(state) },
   ],
   details: ({ state }) => [
-    `**Pix ${formatReais(input.amountCents)}** — **${state.phase}**`,
+    `**Pix ${formatReais(input.amountCents)}** — **${state.phase}**${state.unknownStatus ? ` (the bank shows ${state.unknownStatus})` : ''}`,
+    ...(state.bankTrouble ? [troubleDetail(state.bankTrouble)] : []),
     `Payment ${state.paymentId ?? '(not created yet)'} on enrollment ${input.enrollmentId}`,
     state.endToEndId ? `End-to-end id ${state.endToEndId}` : 'End-to-end id not known yet',
     state.reason

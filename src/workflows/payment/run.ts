@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
-import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
+import { isKnownPaymentStatus, type BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import { failureTypes } from '../../contract/failure-types.js';
 import { refused } from '../../contract/memo.js';
@@ -13,6 +13,7 @@ import type {
 import type { PollTrigger } from '../../contract/task-queues.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
+import { readBank } from '../shared/bank-reads.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { HintLedger } from '../shared/hint-ledger.js';
 import { pacedRead, PollPace } from '../shared/poll-pace.js';
@@ -33,6 +34,10 @@ import {
   webhookHeard,
   type BankRecordSource,
 } from './journey.js';
+
+/** The status the merchant is shown: the bank's own, or `unknown` for one bankflow does not know. */
+const shownStatus = (record: BiometricPayment) =>
+  isKnownPaymentStatus(record.status) ? record.status : ('unknown' as const);
 
 /** Workflow time, as the evidence notes it. */
 export const now = () => new Date().toISOString();
@@ -113,7 +118,7 @@ export class PaymentRun {
       });
       this.take(authorized, 'authorize');
       journey.authorizedAtBank = true;
-      return { ok: true, status: authorized.status };
+      return { ok: true, status: shownStatus(authorized) };
     } catch (error) {
       // Nothing more is sent once the window closed; the bank's record, followed after it, tells the ending.
       if (this.windows.closed(error)) {
@@ -123,11 +128,12 @@ export class PaymentRun {
       const refused = bankRefusal(error, correctableRefusals);
       // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record tells
       // whether the payment went through; the customer waits on it, so it goes ahead of the timers' polls.
-      const current = await paymentPolls.hint.getBiometricPayment(input.enrollmentId, paymentId);
-      this.take(current, 'poll');
-      if (!awaitingCustomer(journey)) return { ok: true, status: current.status };
+      const current = await this.read('hint');
+      if (current) this.take(current, 'poll');
+      const status = current ? shownStatus(current) : 'unknown';
+      if (!awaitingCustomer(journey)) return { ok: true, status };
       note(journey, { source: 'authorize', status: 'refused', at: now(), detail: refused.message });
-      return { ok: false, status: current.status, reason: refused.message };
+      return { ok: false, status, reason: refused.message };
     } finally {
       this.authorizing = false;
       this.publish();
@@ -159,13 +165,22 @@ export class PaymentRun {
   async poll(trigger: PollTrigger = 'timer'): Promise<void> {
     if (!this.journey.payment) return;
     this.journey.state.polls++;
-    try {
-      const read = () => paymentPolls[trigger].getBiometricPayment(this.input.enrollmentId, this.paymentId);
-      this.take(await pacedRead(this.pace, read), 'poll');
-    } catch (error) {
-      // The bank created this payment, so a 404 means its reads lag its writes: no news yet, ask again later.
-      bankRefusal(error, ['BankNotFound']);
-    }
+    const record = await this.read(trigger);
+    if (record) this.take(record, 'poll');
+  }
+
+  /**
+   * The bank's record of the payment, or undefined when the read failed (shared/bank-reads.ts): the journey then
+   * shows the trouble and asks again later. A 404 is one such answer: the bank created this payment, so its reads
+   * lag its writes, or it lost the record, which support must see.
+   */
+  private read(trigger: PollTrigger): Promise<BiometricPayment | undefined> {
+    const read = () => paymentPolls[trigger].getBiometricPayment(this.input.enrollmentId, this.paymentId);
+    return readBank(
+      this.journey.state,
+      () => pacedRead(this.pace, read),
+      () => this.publish(),
+    );
   }
 
   /** Answers the start, and shows the answer to callers at once. */

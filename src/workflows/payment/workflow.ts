@@ -111,6 +111,10 @@ async function waitForConsent(payment: PaymentRun, timer: PollTimer): Promise<vo
     polling: input.polling ?? defaultPolling,
     hints: payment.hints.forWait(() => payment.authorizing),
     timer,
+    trouble: {
+      active: () => journey.state.bankTrouble !== undefined,
+      polling: input.polling ?? defaultPolling,
+    },
   });
   await condition(() => !payment.authorizing);
 }
@@ -124,17 +128,25 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
   const { journey, input } = payment;
   // A run continued from the previous one asks at once: a hint the previous run heard last may be unanswered.
   if (input.resume) await payment.poll();
+  const trouble = {
+    active: () => journey.state.bankTrouble !== undefined,
+    polling: input.polling ?? defaultPolling,
+  };
   for (;;) {
     const plan = followPlan(journey, Date.now());
-    if (!plan) return;
+    // Past the follow's end while the bank's reads fail, the bank's record, once read, says how the payment ends.
+    if (!plan && !trouble.active()) return;
     const end = await followBank({
-      done: () => isFinal(journey) || awaitingCustomer(journey) !== plan.awaitingCustomer,
-      deadline: plan.until,
+      done: plan
+        ? () => isFinal(journey) || awaitingCustomer(journey) !== plan.awaitingCustomer
+        : () => !trouble.active(),
+      deadline: plan?.until ?? Infinity,
       poll: (trigger) => payment.poll(trigger),
-      polling: plan.frequent ? (input.polling ?? defaultPolling) : paymentTimings.sparsePolling,
+      polling: !plan || plan.frequent ? (input.polling ?? defaultPolling) : paymentTimings.sparsePolling,
       hints: payment.hints.forWait(),
       timer,
       historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
+      trouble,
     });
     if (end === 'history-full')
       await continueJourneyAsNew(input, { journey, replies: payment.startReply.kept() }, payment.notifier);

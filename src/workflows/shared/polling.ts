@@ -46,10 +46,16 @@ export async function followBank(options: {
   historyBound?: number;
   /** Keeps one poll timer across waits (poll-timer.ts); without it each wait has a timer of its own. */
   timer?: PollTimer;
+  /**
+   * While the bank's reads fail (shared/bank-reads.ts), the bank is asked again at this backoff rather than at a
+   * sparse wait's, so a journey that waits days between reads goes on soon after the bank answers again.
+   */
+  trouble?: { active: () => boolean; polling: PollingSettings };
 }): Promise<FollowEnd> {
-  const { done, poll, polling, hints, timer } = options;
+  const { done, poll, polling, hints, timer, trouble } = options;
   const pace = timer?.pace;
   let interval = polling.firstPollAfterMs;
+  let troubleInterval = trouble?.polling.firstPollAfterMs ?? Infinity;
   while (!done()) {
     if (options.historyBound !== undefined && historyFull(options.historyBound)) return 'history-full';
     const remaining = options.deadline - Date.now();
@@ -67,6 +73,10 @@ export async function followBank(options: {
     interval = fellDue
       ? Math.min(interval * 2, polling.maxPollIntervalMs)
       : Math.min(hintRecheckMs, polling.firstPollAfterMs);
+    if (trouble?.active()) {
+      interval = Math.min(interval, troubleInterval);
+      troubleInterval = Math.min(troubleInterval * 2, trouble.polling.maxPollIntervalMs);
+    } else if (trouble) troubleInterval = trouble.polling.firstPollAfterMs;
   }
   return 'done';
 }

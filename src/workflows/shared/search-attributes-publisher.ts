@@ -1,7 +1,8 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes } from '@temporalio/workflow';
 
-export type KeywordValue = SearchAttributeUpdatePair & { value: string };
+/** A Keyword attribute's value, or a KeywordList's (an empty list removes the attribute). */
+export type KeywordValue = SearchAttributeUpdatePair & { value: string | string[] };
 
 /**
  * Upserts only the search attributes whose value changed since this run last set them: every upsert is an event in
@@ -11,9 +12,9 @@ export class SearchAttributesPublisher {
   private readonly published = new Map<string, string>();
 
   publish(values: KeywordValue[]): void {
-    const changed = values.filter(({ key, value }) => this.published.get(key.name) !== value);
+    const changed = values.filter(({ key, value }) => this.published.get(key.name) !== JSON.stringify(value));
     if (changed.length === 0) return;
     upsertSearchAttributes(changed);
-    for (const { key, value } of changed) this.published.set(key.name, value);
+    for (const { key, value } of changed) this.published.set(key.name, JSON.stringify(value));
   }
 }
