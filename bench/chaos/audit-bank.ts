@@ -1,7 +1,7 @@
-import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
+import type { KnownBiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
 import type { Recurrence } from '../../src/bank/schemas/recurrence.js';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
-import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
+import type { KnownEnrollment } from '../../src/bank/schemas/enrollment.js';
 import type { AuthorizeCalls } from '../../devkit/sandbox/biometrics/state.js';
 import type { RecurrenceState } from '../../src/contract/recurrence.js';
 import type { JourneyRecord } from './journey.js';
@@ -12,9 +12,9 @@ import type { Violations } from './violations.js';
 
 /** The bank's records, read after the run through the sandbox's control API and state. */
 export interface BankRecords {
-  payments: BiometricPayment[];
+  payments: KnownBiometricPayment[];
   authorizeCalls: (AuthorizeCalls & { payment_id: string })[];
-  enrollments: Enrollment[];
+  enrollments: KnownEnrollment[];
   /** Collection attempts in the sync's window. */
   attempts: CollectionAttempt[];
   /** The recurrences the run generated. */
@@ -40,7 +40,7 @@ function finalOutcome(journey: JourneyRecord): string | undefined {
  * one successful authorize per payment, and one enrollment per device in the status the workflow reported.
  */
 export function auditJourneys(journeys: JourneyRecord[], bank: BankRecords, violations: Violations): void {
-  const paymentsByExternalId = new Map<string, BiometricPayment[]>();
+  const paymentsByExternalId = new Map<string, KnownBiometricPayment[]>();
   for (const payment of bank.payments) {
     const key = payment.external_id ?? '(none)';
     paymentsByExternalId.set(key, [...(paymentsByExternalId.get(key) ?? []), payment]);

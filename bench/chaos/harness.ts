@@ -2,8 +2,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage } from 'node:http';
-import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
-import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
+import type { KnownBiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
+import type { KnownEnrollment } from '../../src/bank/schemas/enrollment.js';
 import type { FaultInjector, FaultSettings } from '../../devkit/sandbox/faults.js';
 import type { DeliveryAttempt, WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import type { SandboxWorld } from '../../devkit/sandbox/seed/world.js';
@@ -217,9 +217,9 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     log('auditing: waiting for the bank to finish delivering webhooks');
     await settleWebhooks(control);
     const bank: BankRecords = {
-      payments: await control.get<BiometricPayment[]>('/sandbox/biometrics/payments'),
+      payments: await control.get<KnownBiometricPayment[]>('/sandbox/biometrics/payments'),
       authorizeCalls: await control.get<BankRecords['authorizeCalls']>('/sandbox/biometrics/authorize-calls'),
-      enrollments: await control.get<Enrollment[]>('/sandbox/biometrics/enrollments'),
+      enrollments: await control.get<KnownEnrollment[]>('/sandbox/biometrics/enrollments'),
       attempts: [...stack.sandbox.state.bankData.attempts.values()].filter(
         (attempt) => attempt.timestamp >= syncWindow.from && attempt.timestamp < syncWindow.to,
       ),

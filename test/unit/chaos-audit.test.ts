@@ -1,6 +1,6 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
-import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
+import type { KnownBiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
+import type { KnownEnrollment } from '../../src/bank/schemas/enrollment.js';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { BankRecords } from '../../bench/chaos/audit-bank.js';
 import { auditBuilds, promotionGraceMs } from '../../bench/chaos/audit-builds.js';
@@ -123,9 +123,9 @@ describe('chaos audit: no workflow ended with a status the bank’s GET did not 
       status,
       end_to_end_id: endToEndId,
       transaction_date: status === 'settled' ? '2025-06-01' : null,
-    }) as BiometricPayment;
-  const enrollment = (id: string, status: string) => ({ id, status }) as Enrollment;
-  const bank = (payments: BiometricPayment[], enrollments: Enrollment[] = []): BankRecords => ({
+    }) as KnownBiometricPayment;
+  const enrollment = (id: string, status: string) => ({ id, status }) as KnownEnrollment;
+  const bank = (payments: KnownBiometricPayment[], enrollments: KnownEnrollment[] = []): BankRecords => ({
     payments,
     enrollments,
     authorizeCalls: [],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { BiometricPayment } from '../../../src/bank/schemas/biometric-payment.js';
+import type { KnownBiometricPayment } from '../../../src/bank/schemas/biometric-payment.js';
 import { createBiometricPaymentRequestSchema } from '../../../src/bank/schemas/biometric-payment-request.js';
 import {
   credentialId,
@@ -79,7 +79,7 @@ export function biometricsPaymentRoutes(app: FastifyInstance, context: Biometric
     }
     const { device, participant } = biometrics().partiesOf(enrollment);
     const now = new Date();
-    const record: BiometricPayment = {
+    const record: KnownBiometricPayment = {
       id: randomUUID(),
       amount: { amount: body.amount, currency: 'BRL' },
       description: body.description,
