@@ -21,8 +21,22 @@ export const paymentPhases: readonly PaymentPhase[] = [
   'checking_enrollment',
   'creating',
   ...biometricPaymentStatuses.filter((status) => status !== 'pending'),
+  'unknown',
   'expired',
 ];
+
+/** Why the bank's reads of a journey fail, while they do (contract/bank-trouble.ts). */
+const bankTroubleSchema = z.object({
+  type: z.string(),
+  httpStatus: z.number().int().optional(),
+  since: z.string(),
+});
+
+/** What a journey shows of the bank's record beside its phase: a status bankflow does not know, read failures. */
+const bankConditions = {
+  unknownStatus: z.string().optional(),
+  bankTrouble: bankTroubleSchema.optional(),
+};
 
 export const paymentStateSchema: z.ZodType<PaymentState> = z.object({
   phase: z.enum(paymentPhases),
@@ -34,6 +48,7 @@ export const paymentStateSchema: z.ZodType<PaymentState> = z.object({
   consentDeadline: z.string().optional(),
   authorizeAttempts: z.number(),
   reason: z.string().optional(),
+  ...bankConditions,
   evidence: z.array(
     z.object({
       source: z.enum(['create', 'authorize', 'webhook', 'cash-in webhook', 'poll']),
@@ -71,6 +86,7 @@ export const enrollmentStateSchema: z.ZodType<EnrollmentState> = z.object({
   expirationDatetime: z.string().nullable().optional(),
   accountInfo: accountInfoSchema.nullable().optional(),
   reason: z.string().optional(),
+  ...bankConditions,
   webhooksReceived: z.number(),
   duplicateWebhooks: z.number(),
   polls: z.number(),

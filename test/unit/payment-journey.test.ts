@@ -221,4 +221,24 @@ describe('payment journey machine', () => {
     bankAnswered(journey, record('awaiting_payment'), 'authorize', at);
     expect(consentRefusal(journey, 'an authorization', Date.parse(at))).toMatch(/it is awaiting_payment/);
   });
+
+  it('keeps a status it does not know as sent, shown as unknown, and goes on from the last one it knows', () => {
+    const journey = journeyAt('awaiting_consent');
+    const drifted = record('awaiting_consent', { status: 'under_review' } as Partial<BiometricPayment>);
+    expect(bankAnswered(journey, drifted, 'poll', at)).toBe(true);
+    expect(journey.state).toMatchObject({ phase: 'unknown', unknownStatus: 'under_review' });
+    expect(journey.payment?.status).toBe('awaiting_consent');
+    expect(awaitingCustomer(journey)).toBe(true);
+    expect(isFinal(journey)).toBe(false);
+    expect(journey.state.evidence.at(-1)).toMatchObject({ source: 'poll', status: 'under_review' });
+    // The same unknown status again changes nothing; a webhook naming it asks the bank only if it is news.
+    expect(bankAnswered(journey, drifted, 'poll', at)).toBe(false);
+    expect(webhookHeard(journey, paymentWebhook(drifted), at)).toBe(false);
+    // The bank's next known status is taken, even the one it showed before the drift.
+    expect(bankAnswered(journey, record('awaiting_consent'), 'poll', at)).toBe(true);
+    expect(journey.state.phase).toBe('awaiting_consent');
+    expect(journey.state.unknownStatus).toBeUndefined();
+    expect(bankAnswered(journey, record('settled'), 'poll', at)).toBe(true);
+    expect(conclude(journey, Date.parse(at))).toMatchObject({ outcome: 'settled' });
+  });
 });
