@@ -8,19 +8,11 @@ import {
   type NotificationEvent,
 } from '../contract/notifications.js';
 import { endedOutboxHolds, signalOutbox } from '../notifications/outbox-signal.js';
+import { answerPrefix, answerText, isFinalAnswer, retryDelayMs } from '../notifications/answers.js';
 import { signatureHeader } from '../notifications/signature.js';
-
-/** What of an endpoint's answer the log keeps. */
-const keptAnswerChars = 200;
+import { retryAfterMs } from '../bank/http.js';
 
 export type DeliveryAnswer = { status: number; attempt: number };
-
-/** The endpoint's answer as the delivery log shows it: the status, and the start of the body on a failure. */
-async function answerOf(response: Response): Promise<string> {
-  if (response.ok) return `HTTP ${response.status}`;
-  const body = (await response.text().catch(() => '')).replace(/[^\x20-\x7e]+/g, ' ').trim();
-  return `HTTP ${response.status}${body ? `: ${body.slice(0, keptAnswerChars)}` : ''}`;
-}
 
 /**
  * The merchant's notifications (docs/merchant-notifications.md): a journey hands each event to the outbox of its
@@ -51,8 +43,10 @@ export function createNotificationActivities(
     },
 
     /**
-     * POSTs `event` to `endpoint`, signed now with the worker's secrets. A 2xx answer delivers it; anything else
-     * (an error status, no answer in time, no connection) fails the attempt, and Temporal retries it.
+     * POSTs `event` to `endpoint`, signed now with the worker's secrets. A 2xx answer delivers it. A 4xx other than
+     * 408 and 429 is final for the event: it fails without a retry. Any other answer (another status, a redirect, no
+     * answer in time, no connection) fails the attempt, and Temporal retries it, after a Retry-After when the answer
+     * has one. Only the start of an answer's body is read.
      */
     async deliverNotification(endpoint: string, event: NotificationEvent): Promise<DeliveryAnswer> {
       const { attempt } = Context.current().info;
@@ -86,11 +80,30 @@ export function createNotificationActivities(
           details: [attempt],
         });
       }
-      const answer = await answerOf(response);
+      const { status } = response;
+      if (response.ok) {
+        // The body of a 2xx says nothing the log keeps: it is not read.
+        await response.body?.cancel().catch(() => undefined);
+        log.info('notification answered', { ...where, answer: `HTTP ${status}`, ms: Date.now() - started });
+        return { status, attempt };
+      }
+      const answer = answerText(status, await answerPrefix(response).catch(() => Buffer.alloc(0)));
       log.info('notification answered', { ...where, answer, ms: Date.now() - started });
-      if (!response.ok)
-        throw ApplicationFailure.create({ message: answer, type: 'NotificationRefused', details: [attempt] });
-      return { status: response.status, attempt };
+      if (isFinalAnswer(status))
+        throw ApplicationFailure.create({
+          message: answer,
+          type: 'NotificationRejected',
+          nonRetryable: true,
+          details: [attempt, status],
+        });
+      const retryAfter = retryAfterMs(response.headers.get('retry-after') ?? undefined);
+      const delay = retryDelayMs(attempt, retryAfter, config.speedup);
+      throw ApplicationFailure.create({
+        message: answer,
+        type: 'NotificationRefused',
+        details: [attempt, status],
+        ...(delay === undefined ? {} : { nextRetryDelay: delay }),
+      });
     },
   };
 }
