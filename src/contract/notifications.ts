@@ -65,8 +65,8 @@ export interface NotificationsInput {
    * merchant's timings.
    */
   speedup?: number;
-  /** Set by continue-as-new: the events and the delivery log so far. */
-  resume?: NotificationLog;
+  /** Set by continue-as-new: what the outbox carries, bounded whatever the number of events it took. */
+  resume?: OutboxState;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -74,21 +74,77 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 /** One event's delivery to one endpoint, as support reads it. */
 export interface DeliveryEntry {
   eventId: string;
+  sequence: number;
+  type: NotificationType;
   endpoint: string;
   status: DeliveryStatus;
-  /** The attempts the last delivery took (a resend starts again from 1). */
+  /** The attempts the delivery took (a resend is a delivery of its own, from attempt 1). */
   attempts: number;
-  /** The endpoint's last answer (`HTTP 200`, `HTTP 500: …`) or why none came. */
+  /** The status of the endpoint's last answer, when one came. */
+  httpStatus?: number;
+  /** The endpoint's last answer (`HTTP 200`, `HTTP 404: <start of the body>`) or why none came. */
   answer?: string;
   /** Workflow time when the delivery ended. */
   at?: string;
 }
 
-/** An outbox run's events and deliveries, under `notificationsMemoKey` of its memo. */
-export interface NotificationLog {
-  events: NotificationEvent[];
-  deliveries: DeliveryEntry[];
+/** An endpoint's deliveries by outcome; a resend counts as one more delivery. */
+export interface EndpointCounts {
+  endpoint: string;
+  delivered: number;
+  /** Given up: a final answer (a 4xx other than 408 and 429), or no 2xx within the delivery window. */
+  failed: number;
+  pending: number;
 }
+
+/** `[first, last]`: the sequences from first to last, both included. */
+export type SequenceRange = [number, number];
+
+/** Whether `sequence` is in one of `ranges`. */
+export const heldIn = (ranges: SequenceRange[], sequence: number): boolean =>
+  ranges.some(([first, last]) => first <= sequence && sequence <= last);
+
+/**
+ * An outbox's delivery log under `notificationsMemoKey` of its memo, the same size whatever the number of events:
+ * counts, the deliveries pending and the last `notificationLogBounds.recentDeliveries` that ended, and the
+ * sequences taken. A run that continued as new carries it into the next, so the last run of a chain holds all of it.
+ */
+export interface NotificationLog {
+  endpoints: EndpointCounts[];
+  /** In sequence order, then the endpoints' order; one entry per event and endpoint, the latest delivery's. */
+  deliveries: DeliveryEntry[];
+  /** The events taken, by sequence; an id taken again is ignored. */
+  held: SequenceRange[];
+}
+
+/** An event still owed to some of the endpoints. */
+export interface OwedEvent {
+  event: NotificationEvent;
+  endpoints: string[];
+}
+
+/** What an outbox carries through continue-as-new: the log's parts and the events still owed, nothing else. */
+export interface OutboxState {
+  ended: Omit<EndpointCounts, 'pending'>[];
+  /** The deliveries that ended last, oldest first. */
+  recent: DeliveryEntry[];
+  held: SequenceRange[];
+  /** In sequence order; none is in flight when the outbox continues as new. */
+  owed: OwedEvent[];
+}
+
+/** How much an outbox's log keeps (docs/merchant-notifications.md). */
+export const notificationLogBounds = {
+  /** The deliveries that ended last, listed with their answers. */
+  recentDeliveries: 20,
+  /**
+   * The ranges of sequences taken: a journey hands its events over in order, so one range is the rule. Past this
+   * many the lowest is forgotten, and an event of it handed over again would be delivered again, as a merchant
+   * ignores an id it processed.
+   */
+  heldRanges: 20,
+} as const;
+
 export const notificationsMemoKey = 'bankflowNotifications';
 
 /** An event a journey hands over; an id the outbox already holds is ignored. */
@@ -107,7 +163,8 @@ export const notificationHeaders = {
 
 /**
  * How an outbox delivers (docs/decisions.md, "Merchant notifications"): each POST retried from 30 s, doubling, at
- * most an hour apart, for three days; an outbox with nothing left to deliver for `idleMs` ends.
+ * most an hour apart, for three days, unless the endpoint's answer is final (a 4xx other than 408 and 429); an
+ * outbox with nothing left to deliver for `idleMs` ends.
  */
 export const notificationTimings = {
   retry: { initialIntervalMs: 30_000, backoffCoefficient: 2, maximumIntervalMs: 60 * 60_000 },
@@ -116,6 +173,10 @@ export const notificationTimings = {
   deliveryWindow: '3 days',
   attemptTimeoutMs: 30_000,
   idleMs: 10 * 60_000,
-  /** Past this many history events an outbox continues as new, with its log, once its deliveries in flight end. */
+  /**
+   * Past this many history events an outbox continues as new, with its log and the events it still owes, once its
+   * deliveries in flight end: it owes at most the events it took while its history grew to this bound and while
+   * those deliveries ended.
+   */
   historyBound: 2_000,
 } as const;

@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/workflow';
 import {
+  heldIn,
   notificationsMemoKey,
   notificationsWorkflowId,
   notificationsWorkflowType,
@@ -29,7 +30,7 @@ export async function endedOutboxHolds(client: Client, event: NotificationEvent)
     const described = await client.workflow.getHandle(notificationsWorkflowId(event.resource)).describe();
     if (described.status.name === 'RUNNING') return false;
     const log = described.memo?.[notificationsMemoKey] as NotificationLog | undefined;
-    return log?.events.some((held) => held.id === event.id) ?? false;
+    return heldIn(log?.held ?? [], event.sequence);
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return false;
     throw error;

@@ -59,7 +59,7 @@ describe('bankflow notifications list and resend', () => {
       60_000,
     );
     expect(listed?.workflowId).toBe(notificationsWorkflowId({ type: 'payment', id: paymentId }));
-    expect(listed?.events.map((event) => event.type)).toEqual([
+    expect(listed?.deliveries.map((entry) => entry.type)).toEqual([
       'payment.created',
       'payment.awaiting_authorization',
       'payment.authorized',
@@ -67,16 +67,20 @@ describe('bankflow notifications list and resend', () => {
     ]);
     expect(listed?.deliveries[3]).toMatchObject({
       eventId: `payment:${paymentId}:4`,
+      sequence: 4,
       endpoint: merchant.url,
       status: 'delivered',
       attempts: 1,
+      httpStatus: 200,
       answer: 'HTTP 200',
     });
+    expect(listed?.endpoints).toEqual([{ endpoint: merchant.url, delivered: 4, failed: 0, pending: 0 }]);
 
     const table = await runCli(['notifications', 'list', '--payment', paymentId, '--table'], env);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/SEQ\s+TYPE\s+ENDPOINT\s+STATUS\s+ATTEMPTS\s+ANSWER/);
     expect(table.stdout).toMatch(/4\s+payment\.settled\s+\S+\s+delivered\s+1\s+HTTP 200/);
+    expect(table.stdout).toMatch(/ENDPOINT\s+DELIVERED\s+FAILED\s+PENDING\n\S+\s+4\s+0\s+0/);
   });
 
   it('resends an event with the same body, also once its outbox has ended', async () => {

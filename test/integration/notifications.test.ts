@@ -1,5 +1,7 @@
 import { merchantSecret, verifiedEvent } from '../helpers/merchant-notifications.js';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createNotificationActivities } from '../../src/activities/notifications.js';
 import {
@@ -9,7 +11,9 @@ import {
   notificationsWorkflowId,
   type NotificationEvent,
   type NotificationLog,
+  type NotificationType,
 } from '../../src/contract/notifications.js';
+import { readNotificationLog, resendNotification } from '../../src/notifications/log.js';
 import {
   authorizePayment,
   getPayment,
@@ -25,6 +29,68 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 
 let sequence = 0;
 const uniqueRef = (label: string) => `${label}-${Date.now()}-${++sequence}`;
+
+/** Event `n` of a payment no journey runs: the tests hand it to the outbox as a journey's hand-over does. */
+const paymentEvent = (
+  resource: NotificationEvent['resource'],
+  n: number,
+  type: NotificationType,
+): NotificationEvent => ({
+  id: `${resource.type}:${resource.id}:${n}`,
+  type,
+  resource,
+  sequence: n,
+  occurred_at: new Date().toISOString(),
+  data: { id: resource.id, status: type.slice('payment.'.length) },
+});
+
+/** The bytes of the answer body a server managed to write before the connection closed. */
+interface HugeAnswer {
+  url: string;
+  requests: number;
+  written: number;
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * An endpoint answering its first request 500 with a body of `bytes`, streamed as the client reads it, and every
+ * later one 200.
+ */
+async function startHugeAnswerEndpoint(bytes: number): Promise<HugeAnswer> {
+  let closed!: () => void;
+  const endpoint = {
+    requests: 0,
+    written: 0,
+    closed: new Promise<void>((resolve) => (closed = resolve)),
+  };
+  const chunk = Buffer.alloc(64 * 1024, 'e');
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (++endpoint.requests > 1) return response.writeHead(200).end();
+      response.on('close', closed);
+      response.writeHead(500, { 'content-type': 'text/plain', 'content-length': String(bytes) });
+      const pump = () => {
+        while (endpoint.written < bytes && !response.destroyed) {
+          endpoint.written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        response.end();
+      };
+      pump();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(endpoint, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notifications`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
 
 describe('merchant notifications of a payment journey, over HTTP to the merchant endpoint', () => {
   let stack: TestStack;
@@ -147,6 +213,109 @@ describe('merchant notifications of a payment journey, over HTTP to the merchant
     });
     // The customer's account at the participant stays out of the merchant's notifications.
     expect(received[0]?.event.data).not.toHaveProperty('account_info');
+  });
+
+  it('fails an event answered 404 after one attempt, delivers the next ones right after, lists it and resends it', async () => {
+    const resource = { type: 'payment' as const, id: randomUUID() };
+    const events = [
+      paymentEvent(resource, 1, 'payment.created'),
+      paymentEvent(resource, 2, 'payment.awaiting_authorization'),
+      paymentEvent(resource, 3, 'payment.authorized'),
+    ];
+    const refused = events[1]!.id;
+    let refusing = true;
+    const endpoint = await startWebhookReceiver((_, request) =>
+      refusing && request.headers[notificationHeaders.eventId] === refused ? 404 : 200,
+    );
+    const requestsFor = (eventId: string) =>
+      endpoint.received.filter((request) => request.headers[notificationHeaders.eventId] === eventId);
+    try {
+      const handing = createNotificationActivities(stack.client, stack.taskQueue, {
+        endpoints: [endpoint.url],
+        secrets: [merchantSecret],
+      });
+      for (const event of events) await handing.handOffNotification(event);
+
+      // The 404 is final: no retry (the first would come 30 s later) holds event 3 behind it.
+      await eventually(
+        async () => requestsFor(events[2]!.id),
+        (requests) => requests.length === 1,
+      );
+      expect(endpoint.received.map((request) => verifiedEvent(request).sequence)).toEqual([1, 2, 3]);
+      const [refusedAt, nextAt] = [requestsFor(refused)[0]!.at, requestsFor(events[2]!.id)[0]!.at];
+      expect(nextAt - refusedAt).toBeLessThan(5_000);
+
+      const listed = await eventually(
+        () => readNotificationLog(stack.client, resource),
+        (log) => log.deliveries.length === 3 && log.deliveries.every((entry) => entry.status !== 'pending'),
+      );
+      expect(listed.endpoints).toEqual([{ endpoint: endpoint.url, delivered: 2, failed: 1, pending: 0 }]);
+      expect(listed.deliveries.map((entry) => [entry.sequence, entry.status])).toEqual([
+        [1, 'delivered'],
+        [2, 'failed'],
+        [3, 'delivered'],
+      ]);
+      expect(listed.deliveries[1]).toMatchObject({
+        eventId: refused,
+        type: 'payment.awaiting_authorization',
+        endpoint: endpoint.url,
+        attempts: 1,
+        httpStatus: 404,
+        answer: 'HTTP 404: {"ok":true}',
+      });
+      expect(requestsFor(refused)).toHaveLength(1);
+
+      // Once the endpoint takes it, support sends it again: the same body, found though no memo keeps it.
+      refusing = false;
+      expect(await resendNotification(stack.client, stack.taskQueue, refused)).toEqual({
+        workflowId: notificationsWorkflowId(resource),
+        eventId: refused,
+        endpoints: [endpoint.url],
+      });
+      const resent = await eventually(
+        async () => requestsFor(refused),
+        (requests) => requests.length === 2,
+      );
+      expect(resent[1]?.raw.toString('utf8')).toBe(resent[0]?.raw.toString('utf8'));
+      const after = await eventually(
+        () => readNotificationLog(stack.client, resource),
+        (log) => log.deliveries[1]?.status === 'delivered',
+      );
+      expect(after.deliveries[1]).toMatchObject({ eventId: refused, attempts: 1, answer: 'HTTP 200' });
+      expect(after.endpoints).toEqual([{ endpoint: endpoint.url, delivered: 3, failed: 1, pending: 0 }]);
+      await recordHistory(stack.client, notificationsWorkflowId(resource), 'notifications-refused-resent');
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('reads only the start of an answer: a 500 with a 64 MB body is cut off, and the event tried again', async () => {
+    const bodyBytes = 64 * 1024 * 1024;
+    const endpoint = await startHugeAnswerEndpoint(bodyBytes);
+    const resource = { type: 'payment' as const, id: randomUUID() };
+    try {
+      // A speedup of 30 retries after 1 s instead of 30 s.
+      await createNotificationActivities(stack.client, stack.taskQueue, {
+        endpoints: [endpoint.url],
+        secrets: [merchantSecret],
+        speedup: 30,
+      }).handOffNotification(paymentEvent(resource, 1, 'payment.created'));
+      await endpoint.closed;
+      // What the kernel's socket buffers took before the worker closed the connection, far below the body.
+      expect(endpoint.written).toBeLessThan(16 * 1024 * 1024);
+      const log = await eventually(
+        () => readNotificationLog(stack.client, resource),
+        (read) => read.deliveries[0]?.status === 'delivered',
+      );
+      expect(log.deliveries[0]).toMatchObject({ attempts: 2, httpStatus: 200 });
+      expect(endpoint.requests).toBe(2);
+    } finally {
+      await stack.client.workflow
+        .getHandle(notificationsWorkflowId(resource))
+        .terminate('test done')
+        .catch(() => undefined);
+      await endpoint.close();
+    }
   });
 
   it('starts no outbox when the worker has no endpoint configured: the hand-over does nothing', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DeliveryEntry, NotificationEvent } from '../../contract/notifications.js';
+import type { DeliveryEntry, EndpointCounts, NotificationEvent } from '../../contract/notifications.js';
 import { notifiedResources, type NotifiedResource } from '../../contract/notified-resources.js';
 import { InvalidInputError } from '../../starter/errors.js';
 import { cliContext, printJson, withStarter } from '../context.js';
@@ -8,9 +8,7 @@ import { addTableOption, type OutputOptions } from '../output.js';
 import { formatTable, type Column } from '../table.js';
 import { printLines } from '../terminal-text.js';
 
-type DeliveryRow = DeliveryEntry & { sequence: number; type: string };
-
-const deliveryColumns: Column<DeliveryRow>[] = [
+const deliveryColumns: Column<DeliveryEntry>[] = [
   { title: 'SEQ', value: (row) => String(row.sequence), align: 'right' },
   { title: 'TYPE', value: (row) => row.type },
   { title: 'ENDPOINT', value: (row) => row.endpoint },
@@ -19,6 +17,13 @@ const deliveryColumns: Column<DeliveryRow>[] = [
   { title: 'ANSWER', value: (row) => row.answer ?? '-' },
   { title: 'AT', value: (row) => row.at ?? '-' },
   { title: 'EVENT', value: (row) => row.eventId },
+];
+
+const countColumns: Column<EndpointCounts>[] = [
+  { title: 'ENDPOINT', value: (row) => row.endpoint },
+  { title: 'DELIVERED', value: (row) => String(row.delivered), align: 'right' },
+  { title: 'FAILED', value: (row) => String(row.failed), align: 'right' },
+  { title: 'PENDING', value: (row) => String(row.pending), align: 'right' },
 ];
 
 type ResourceOptions = Partial<Record<NotifiedResource, string>>;
@@ -46,7 +51,7 @@ export function notificationCommands(program: Command): void {
     notifications
       .command('list')
       .description(
-        "print the events of a payment, enrollment, recurrence or boleto and each delivery: status, attempts, the endpoint's last answer",
+        "print the notifications of a payment, enrollment, recurrence or boleto: each endpoint's counts, and the deliveries pending and last ended (status, attempts, the endpoint's answer)",
       )
       .option('--payment <id>', "the payment's bank id (uuid)")
       .option('--enrollment <id>', "the enrollment's bank id (uuid)")
@@ -60,13 +65,9 @@ export function notificationCommands(program: Command): void {
         readNotificationLog(client, resource),
       );
       if (!options.table) return printJson(log);
-      const events = new Map(log.events.map((event) => [event.id, event]));
-      const rows = log.deliveries.map((entry) => ({
-        ...entry,
-        sequence: events.get(entry.eventId)?.sequence ?? 0,
-        type: events.get(entry.eventId)?.type ?? '-',
-      }));
-      printLines(formatTable(rows, deliveryColumns));
+      printLines(
+        `${formatTable(log.deliveries, deliveryColumns)}\n\n${formatTable(log.endpoints, countColumns)}`,
+      );
     }),
   );
 

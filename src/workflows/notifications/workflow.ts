@@ -15,7 +15,7 @@ import {
   type NotificationsInput,
 } from '../../contract/notifications.js';
 import { internalActivities } from '../activity-options.js';
-import { Outbox } from './outbox.js';
+import { Outbox, type DeliveryOutcome } from './outbox.js';
 
 type Delivery = Pick<Activities, 'deliverNotification'>;
 
@@ -34,12 +34,12 @@ function deliveryActivities(speedup = 1): Delivery {
 }
 
 /** The last answer a failed delivery got: its endpoint's, or why there was none. */
-function failedAnswer(error: unknown): { attempts: number; answer: string } {
+function failedAnswer(error: unknown): Omit<DeliveryOutcome, 'at'> {
   let cause: unknown = error;
   while (cause instanceof Error) {
     if (cause instanceof ApplicationFailure) {
-      const [attempt] = (cause.details ?? []) as number[];
-      return { attempts: attempt ?? 0, answer: cause.message };
+      const [attempt, httpStatus] = (cause.details ?? []) as (number | undefined)[];
+      return { attempts: attempt ?? 0, ...(httpStatus ? { httpStatus } : {}), answer: cause.message };
     }
     cause = cause.cause;
   }
@@ -48,22 +48,30 @@ function failedAnswer(error: unknown): { attempts: number; answer: string } {
 
 /**
  * The merchant's notifications of one resource (docs/merchant-notifications.md): each endpoint gets the events in
- * sequence order, each POST retried for three days; an event id held already is ignored. The log of events and
- * deliveries is in the memo, where support reads it after the run ended. The run ends once nothing was left to
- * deliver for a while; a journey's next event starts a new one.
+ * sequence order, each POST retried for three days unless the endpoint's answer is final (a 4xx other than 408 and
+ * 429), which fails that delivery at once and lets the next event go; an event id held already is ignored. The
+ * memo keeps a log of a bounded size (counts, the deliveries pending and the last ones), read after the run ended.
+ * The run ends once nothing was left to deliver for a while; a journey's next event starts a new one.
  */
 export async function merchantNotificationsWorkflow(input: NotificationsInput): Promise<void> {
-  const outbox = new Outbox(input.endpoints, input.resume ?? { events: [], deliveries: [] });
+  const outbox = new Outbox(input.endpoints, input.resume);
   const delivery = deliveryActivities(input.speedup);
-  const publish = () => upsertMemo({ [notificationsMemoKey]: outbox.log });
+  // Each upsert is a history event: the memo is written only when what it shows changed.
+  let published: string | undefined;
+  const publish = () => {
+    const log = outbox.log();
+    const text = JSON.stringify(log);
+    if (text === published) return;
+    published = text;
+    upsertMemo({ [notificationsMemoKey]: log });
+  };
   setHandler(notificationSignal, (event) => {
     if (outbox.add(event)) publish();
   });
   setHandler(resendNotificationSignal, ({ event, endpoint }) => {
-    outbox.resend(event, endpoint);
-    publish();
+    if (outbox.resend(event, endpoint)) publish();
   });
-  publish();
+  if (input.resume) publish();
 
   const historyFull = () => workflowInfo().historyLength > notificationTimings.historyBound;
   const loops = input.endpoints.map((endpoint) => deliverTo(outbox, delivery, endpoint, publish));
@@ -74,8 +82,10 @@ export async function merchantNotificationsWorkflow(input: NotificationsInput): 
   }
   outbox.closing = true;
   await Promise.all(loops);
+  // Nothing is in flight now, and no await comes between this check and continue-as-new: an event a signal
+  // brought while the deliveries ended is owed, and carried.
   if (!outbox.idle())
-    await continueAsNew<typeof merchantNotificationsWorkflow>({ ...input, resume: outbox.log });
+    await continueAsNew<typeof merchantNotificationsWorkflow>({ ...input, resume: outbox.carried() });
 }
 
 /** Delivers `endpoint` its events one after another, until the outbox closes. */
@@ -87,18 +97,19 @@ async function deliverTo(
 ): Promise<void> {
   for (;;) {
     await condition(() => outbox.closing || outbox.next(endpoint) !== undefined);
-    const entry = outbox.next(endpoint);
-    const event = entry && outbox.event(entry.eventId);
-    if (outbox.closing || !entry || !event) return;
+    const event = outbox.next(endpoint);
+    if (outbox.closing || !event) return;
+    outbox.start(endpoint, event);
     try {
       const answered = await delivery.deliverNotification(endpoint, event);
-      outbox.ended(entry, 'delivered', {
+      outbox.ended(endpoint, event, 'delivered', {
         attempts: answered.attempt,
+        httpStatus: answered.status,
         answer: `HTTP ${answered.status}`,
         at: new Date().toISOString(),
       });
     } catch (error) {
-      outbox.ended(entry, 'failed', { ...failedAnswer(error), at: new Date().toISOString() });
+      outbox.ended(endpoint, event, 'failed', { ...failedAnswer(error), at: new Date().toISOString() });
     }
     publish();
   }
