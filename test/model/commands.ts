@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
 import type { EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
-import type { Fault } from './faults.js';
+import { malformedBodyRule, unknownStatusRule, type Fault, type ReadFault } from './faults.js';
 
 const second = 1_000;
 const minute = 60 * second;
@@ -26,6 +26,8 @@ export type Command<S extends string> =
   | { do: 'foreign-webhook'; status: S }
   /** The next `count` bank calls fail this way. */
   | { do: 'fault'; fault: Fault; count: number }
+  /** The next `count` reads of the record are refused, or answered strangely: none of them may end the journey. */
+  | { do: 'read-fault'; fault: ReadFault; count: number }
   | { do: 'wait'; ms: number };
 
 /** After the commands: the bank brings its record to a final status (its `pick`-th), or leaves it as it is. */
@@ -37,6 +39,14 @@ const fault: fc.Arbitrary<Fault> = fc.oneof(
   fc.constant<Fault>({ kind: 'unavailable' }),
   fc.constant<Fault>({ kind: 'timeout' }),
   fc.constantFrom(1, 5, 30, 90).map((s): Fault => ({ kind: 'rate-limited', retryAfterMs: s * second })),
+);
+
+/** A credential rotation's 401, a 403, a status the spec does not list, a body cut short. */
+const readFault = fc.constantFrom<ReadFault>(
+  { kind: 'refused', status: 401 },
+  { kind: 'refused', status: 403 },
+  { kind: 'altered', rule: unknownStatusRule },
+  { kind: 'altered', rule: malformedBodyRule },
 );
 
 const wait = fc.constantFrom(second, 15 * second, minute, 5 * minute, 20 * minute, 2 * hour, 26 * hour);
@@ -70,6 +80,14 @@ function command<S extends string>(statuses: readonly S[]): fc.Arbitrary<Command
       arbitrary: fc.record({
         do: fc.constant('fault' as const),
         fault,
+        count: fc.integer({ min: 1, max: 3 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        do: fc.constant('read-fault' as const),
+        fault: readFault,
         count: fc.integer({ min: 1, max: 3 }),
       }),
     },

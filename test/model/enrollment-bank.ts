@@ -1,4 +1,9 @@
-import type { Enrollment, EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
+import { z } from 'zod';
+import {
+  enrollmentSchema,
+  type EnrollmentStatus,
+  type KnownEnrollment,
+} from '../../src/bank/schemas/enrollment.js';
 import type { CreateEnrollmentRequest } from '../../src/bank/schemas/enrollment-request.js';
 import type { RegisterCredentialRequest } from '../../src/bank/schemas/fido.js';
 import { toPage } from '../../src/bank/pagination.js';
@@ -35,7 +40,7 @@ const account = {
  * awaiting_enrollment is refused with 409.
  */
 export class EnrollmentBank {
-  readonly record = new RecordHistory<Enrollment>();
+  readonly record = new RecordHistory<KnownEnrollment>();
   readonly faults = new FaultQueue();
   readonly id: string;
 
@@ -47,10 +52,10 @@ export class EnrollmentBank {
     return this.record.latest?.status;
   }
 
-  change(status: EnrollmentStatus, lag = 0): Enrollment {
+  change(status: EnrollmentStatus, lag = 0): KnownEnrollment {
     const current = this.record.latest;
     if (!current) throw new Error('the enrollment does not exist yet');
-    const next: Enrollment = {
+    const next: KnownEnrollment = {
       ...current,
       status,
       updated_at: versionTime(this.record.versions.length),
@@ -66,22 +71,29 @@ export class EnrollmentBank {
         'createEnrollment',
         () => {
           if (!this.record.latest) this.record.push(this.initialRecord(request), 0);
-          return this.record.show(this.record.latest as Enrollment);
+          return this.record.show(this.record.latest as KnownEnrollment);
         },
         true,
       ),
-    listEnrollments: () =>
-      this.faults.call('listEnrollments', () => {
-        const record = this.record.read();
-        return toPage({ data: record ? [record] : [] });
-      }),
+    listEnrollments: () => {
+      const listed = this.faults.read(
+        'listEnrollments',
+        () => {
+          const record = this.record.current();
+          return record ? [record] : [];
+        },
+        z.array(enrollmentSchema),
+      );
+      for (const record of listed) this.record.show(record);
+      return toPage({ data: listed });
+    },
     getRegistrationOptions: () =>
       this.faults.call('getRegistrationOptions', () => ({ public_key_encoded: 'model-options' })),
     registerCredential: (request: RegisterCredentialRequest) =>
       this.faults.call('registerCredential', () => this.register(request), true),
   };
 
-  private register(request: RegisterCredentialRequest): Enrollment {
+  private register(request: RegisterCredentialRequest): KnownEnrollment {
     if (this.status !== 'awaiting_enrollment')
       throw conflict('registerCredential', `the enrollment is ${this.status ?? 'unknown'}`);
     if ((request.fido_assertion as { id?: string }).id !== validAssertion)
@@ -89,7 +101,7 @@ export class EnrollmentBank {
     return this.record.show(this.change('authorized'));
   }
 
-  private initialRecord(request: CreateEnrollmentRequest): Enrollment {
+  private initialRecord(request: CreateEnrollmentRequest): KnownEnrollment {
     return {
       id: this.id,
       device_id: request.device_id,

@@ -1,6 +1,6 @@
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import type { Enrollment, EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
+import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { type EnrollmentInput, type EnrollmentResult } from '../../src/contract/enrollment.js';
 import { registerCredentialUpdate, enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
 import { enrollmentTimings } from '../../src/contract/enrollment.js';
@@ -23,7 +23,7 @@ import { enrollmentWebhook } from './webhooks.js';
 
 let cases = 0;
 
-const pendingSteps: EnrollmentStatus[] = ['awaiting_account_holder_validation', 'awaiting_enrollment'];
+const pendingSteps: readonly string[] = ['awaiting_account_holder_validation', 'awaiting_enrollment'];
 
 /** The newest record among the bank's answers: the workflow ignores an answer older than the one it holds. */
 const lastShown = (bank: EnrollmentBank) =>
@@ -85,7 +85,7 @@ export async function runEnrollmentCase(world: ModelWorld, scenario: EnrollmentS
   }
 
   const result = await resultOf<EnrollmentResult>(handle, (detail) =>
-    violation('the workflow completes with a result', detail),
+    violation('6. no read ends the journey: the workflow completes with a result', detail),
   );
   const summary = `result ${JSON.stringify({ outcome: result.outcome, status: result.enrollment?.status, reason: result.reason })}`;
   const { runs, lifetimeMs } = await lifeOf(world, workflowId);

@@ -1,4 +1,8 @@
-import type { BiometricPayment, BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
+import {
+  biometricPaymentSchema,
+  type BiometricPaymentStatus,
+  type KnownBiometricPayment,
+} from '../../src/bank/schemas/biometric-payment.js';
 import type { CreateBiometricPaymentRequest } from '../../src/bank/schemas/biometric-payment-request.js';
 import type { AuthorizePaymentRequest } from '../../src/bank/schemas/fido.js';
 import { awaitsConsent, isFinalPaymentStatus } from '../../src/workflows/payment/status.js';
@@ -23,7 +27,7 @@ export const paymentMoves: Record<BiometricPaymentStatus, BiometricPaymentStatus
  * made. A repeated create answers the first payment (its external id); a second assertion is refused with 409.
  */
 export class PaymentBank {
-  readonly record = new RecordHistory<BiometricPayment>();
+  readonly record = new RecordHistory<KnownBiometricPayment>();
   readonly faults = new FaultQueue();
   acceptedAuthorizations = 0;
   readonly id: string;
@@ -40,10 +44,10 @@ export class PaymentBank {
   }
 
   /** Changes the true record, as the bank's own processing does. */
-  change(status: BiometricPaymentStatus, lag = 0): BiometricPayment {
+  change(status: BiometricPaymentStatus, lag = 0): KnownBiometricPayment {
     const current = this.record.latest;
     if (!current) throw new Error('the payment does not exist yet');
-    const next: BiometricPayment = {
+    const next: KnownBiometricPayment = {
       ...current,
       status,
       updated_at: versionTime(this.record.versions.length),
@@ -59,30 +63,36 @@ export class PaymentBank {
         'createBiometricPayment',
         () => {
           if (!this.record.latest) this.record.push(this.initialRecord(request), 0);
-          return this.record.show(this.record.latest as BiometricPayment);
+          return this.record.show(this.record.latest as KnownBiometricPayment);
         },
         true,
       ),
     getBiometricPayment: () =>
-      this.faults.call('getBiometricPayment', () => {
-        const record = this.record.read();
-        if (!record) throw conflict('getBiometricPayment', 'no such payment');
-        return record;
-      }),
+      this.record.show(
+        this.faults.read(
+          'getBiometricPayment',
+          () => {
+            const record = this.record.current();
+            if (!record) throw conflict('getBiometricPayment', 'no such payment');
+            return record;
+          },
+          biometricPaymentSchema,
+        ),
+      ),
     getPaymentAuthorizationOptions: () =>
       this.faults.call('getPaymentAuthorizationOptions', () => ({ public_key_encoded: 'model-options' })),
     authorizeBiometricPayment: (request: AuthorizePaymentRequest) =>
       this.faults.call('authorizeBiometricPayment', () => this.authorize(request), true),
   };
 
-  private authorize(request: AuthorizePaymentRequest): BiometricPayment {
+  private authorize(request: AuthorizePaymentRequest): KnownBiometricPayment {
     const current = this.record.latest;
     if (!current || !awaitsConsent(current.status) || isFinalPaymentStatus(current.status))
       throw conflict('authorizeBiometricPayment', `the payment is ${current?.status ?? 'unknown'}`);
     if ((request.fido_assertion as { id?: string }).id !== validAssertion)
       throw invalidAssertion('authorizeBiometricPayment');
     this.acceptedAuthorizations++;
-    const next: BiometricPayment = {
+    const next: KnownBiometricPayment = {
       ...current,
       status: 'awaiting_payment',
       end_to_end_id: `E00000000203001011200model${String(this.index).padStart(6, '0')}`,
@@ -92,7 +102,7 @@ export class PaymentBank {
     return this.record.show(next);
   }
 
-  private initialRecord(request: CreateBiometricPaymentRequest): BiometricPayment {
+  private initialRecord(request: CreateBiometricPaymentRequest): KnownBiometricPayment {
     return {
       id: this.id,
       amount: { amount: request.amount, currency: 'BRL' },
@@ -104,6 +114,6 @@ export class PaymentBank {
       virtual_account_id: request.virtual_account_id,
       inserted_at: versionTime(0),
       updated_at: versionTime(0),
-    } as BiometricPayment;
+    } as KnownBiometricPayment;
   }
 }

@@ -8,8 +8,11 @@ export const versionTime = (version: number) => new Date(base + version * 1_000)
  */
 export class RecordHistory<T extends { status: string }> {
   readonly versions: T[] = [];
-  /** Every status the bank's answers to the workflow carried, in order. */
-  readonly shown: T['status'][] = [];
+  /**
+   * Every status the bank's answers to the workflow carried, in order: a read the sandbox altered carries a status
+   * the record never had (`under_review`), a read it refused or cut short none.
+   */
+  readonly shown: string[] = [];
   private staleReads = 0;
 
   get latest(): T | undefined {
@@ -21,17 +24,17 @@ export class RecordHistory<T extends { status: string }> {
     this.staleReads = this.versions.length > 1 ? lag : 0;
   }
 
-  /** The record as a read answers it now. */
-  read(): T | undefined {
+  /** The record as a read finds it now; what the answer carries is noted once it is known (`show`). */
+  current(): T | undefined {
     if (this.staleReads > 0) {
       this.staleReads--;
-      return this.show(this.versions.at(-2));
+      return this.versions.at(-2);
     }
-    return this.show(this.latest);
+    return this.latest;
   }
 
   /** Notes a record the bank answered with (a read, or the answer to a write). */
-  show<R extends T | undefined>(record: R): R {
+  show<R extends { status: string } | undefined>(record: R): R {
     if (record) this.shown.push(record.status);
     return record;
   }

@@ -80,6 +80,8 @@ export class ScenarioPlayer<S extends string, R extends BankRecord> {
         return this.world.stack.skip(command.ms);
       case 'fault':
         return bank.faults.add(command.fault, command.count);
+      case 'read-fault':
+        return bank.faults.addToReads(command.fault, command.count);
       case 'deliver-held':
         for (const deliver of this.held.splice(0).reverse()) await deliver();
         return;
@@ -111,7 +113,10 @@ export class ScenarioPlayer<S extends string, R extends BankRecord> {
   }
 }
 
-/** The workflow's result; a workflow that failed breaks the first promise of both journeys, to end with one. */
+/**
+ * The workflow's result; a workflow that failed breaks the first promise of both journeys, to end with one, and
+ * the promise that no read (refused, failing, unreadable, in an unknown status) ends a journey.
+ */
 export async function resultOf<T>(handle: WorkflowHandle, violation: (detail: string) => Error): Promise<T> {
   try {
     return (await handle.result()) as T;
