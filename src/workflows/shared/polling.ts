@@ -54,8 +54,9 @@ export async function followBank(options: {
 }): Promise<FollowEnd> {
   const { done, poll, polling, hints, timer, trouble } = options;
   const pace = timer?.pace;
-  let interval = polling.firstPollAfterMs;
   let troubleInterval = trouble?.polling.firstPollAfterMs ?? Infinity;
+  // A run continued as new in trouble asks at the trouble's pace from its first wait, not after a day.
+  let interval = Math.min(polling.firstPollAfterMs, trouble?.active() ? troubleInterval : Infinity);
   while (!done()) {
     if (options.historyBound !== undefined && historyFull(options.historyBound)) return 'history-full';
     const remaining = options.deadline - Date.now();
