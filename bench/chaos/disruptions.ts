@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 import { deployNewBuild, type DeployRecord } from './deploy.js';
 import type { DisruptionPlan } from './plan.js';
+import { credentialRotation, schemaDrift } from './profile.js';
+import { SandboxControl } from './sandbox-control.js';
 import type { ChaosStack } from './stack.js';
 
 export interface RunningDisruptions {
@@ -11,12 +13,16 @@ export interface RunningDisruptions {
   errors: string[];
   /** The mid-run deploy of a new build, once its promotion went through. */
   deploy?: DeployRecord;
+  /** The bank's own disruptions that began: its credential rotation, its schema drift. */
+  bank: { credentialRotation: boolean; schemaDrift: boolean };
 }
 
 /**
  * Runs the plan against the stack from `startedAt`: the Temporal dev server and the receiver restarted once each
- * at their planned moments, one worker (a seeded one) redeployed on a new build that is then promoted, and
- * workers SIGKILLed at seeded intervals, each restarted after a seeded pause, until `stop()`.
+ * at their planned moments, one worker (a seeded one) redeployed on a new build that is then promoted, the bank
+ * rotating its credentials (every call 401 for a while) and its schema drifting (the journeys' reads in unknown
+ * statuses and members for a while), and workers SIGKILLed at seeded intervals, each restarted after a seeded
+ * pause, until `stop()`.
  */
 export function startDisruptions(
   stack: ChaosStack,
@@ -26,7 +32,12 @@ export function startDisruptions(
   log: (line: string) => void,
 ): RunningDisruptions {
   const errors: string[] = [];
-  const running: RunningDisruptions = { errors, stop: () => Promise.resolve() };
+  const running: RunningDisruptions = {
+    errors,
+    stop: () => Promise.resolve(),
+    bank: { credentialRotation: false, schemaDrift: false },
+  };
+  const control = new SandboxControl(stack.sandbox.url);
   const random = seededRandomFor(seed, 'chaos-kills');
   const stopping = new AbortController();
   const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(1)}s`;
@@ -64,6 +75,29 @@ export function startDisruptions(
     });
   })().catch(() => undefined);
 
+  // Added to the running faults, whose seeded streams go on: the rest of the run draws the same faults.
+  const rotation = (async () => {
+    await at(plan.credentialRotationAtMs);
+    log(
+      `[${elapsed()}] bank: rotating its credentials, every call refused 401 for ${plan.credentialRotationMs} ms`,
+    );
+    await attempt('credential rotation', async () => {
+      await control.post('/sandbox/faults/rules', credentialRotation(plan.credentialRotationMs));
+      running.bank.credentialRotation = true;
+    });
+  })().catch(() => undefined);
+
+  const drift = (async () => {
+    await at(plan.schemaDriftAtMs);
+    log(
+      `[${elapsed()}] bank: schema drift, reads in unknown statuses and members for ${plan.schemaDriftMs} ms`,
+    );
+    await attempt('schema drift', async () => {
+      await control.post('/sandbox/faults/rules', schemaDrift(plan.schemaDriftMs));
+      running.bank.schemaDrift = true;
+    });
+  })().catch(() => undefined);
+
   const kills = (async () => {
     while (!stopping.signal.aborted) {
       await sleep(random.int(plan.killGapMs.min, plan.killGapMs.max), undefined, { signal: stopping.signal });
@@ -80,7 +114,7 @@ export function startDisruptions(
 
   running.stop = async () => {
     stopping.abort();
-    await Promise.all([temporalRestart, receiverRestart, deploy, kills]);
+    await Promise.all([temporalRestart, receiverRestart, deploy, rotation, drift, kills]);
     await attempt('worker start', () => stack.workers.startAll());
   };
   return running;

@@ -18,6 +18,7 @@ import {
   refusalsWhileDown,
 } from './audit-notifications.js';
 import { auditConfirmedOutcomes } from './audit-outcomes.js';
+import { auditReadEndings } from './audit-reads.js';
 import { auditPendingTasks, auditWebhooks, auditWorkflows } from './audit-temporal.js';
 import { startDisruptions } from './disruptions.js';
 import { startHostileActor } from './hostile.js';
@@ -203,13 +204,17 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
       stack.temporal.restarts !== 1 ||
       stack.receiver.restarts !== 1 ||
       stack.workers.counts.killed === 0 ||
-      !disruptions.deploy
+      !disruptions.deploy ||
+      !disruptions.bank.credentialRotation ||
+      !disruptions.bank.schemaDrift
     ) {
       violations.add(
         'the planned disruptions ran',
         'harness',
         `Temporal restarts ${stack.temporal.restarts}, receiver restarts ${stack.receiver.restarts}, worker kills ${stack.workers.counts.killed}, ` +
-          `new build ${disruptions.deploy ? 'promoted' : 'not promoted'}`,
+          `new build ${disruptions.deploy ? 'promoted' : 'not promoted'}, ` +
+          `bank credential rotation ${disruptions.bank.credentialRotation ? 'begun' : 'not begun'}, ` +
+          `schema drift ${disruptions.bank.schemaDrift ? 'begun' : 'not begun'}`,
       );
     }
     const durationMs = Date.now() - startedAt;
@@ -250,6 +255,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
     auditWorkflows(runs, violations);
     const builds = auditBuilds(runs, disruptions.deploy, violations);
     auditConfirmedOutcomes(runs, bank, violations);
+    auditReadEndings(runs, violations);
     await auditPendingTasks(stack.client, runs, violations);
 
     const result = summarize(
@@ -260,6 +266,7 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
         stack,
         retries,
         injected: faults.injected,
+        disruptionPlan: plan.disruptions,
         getLagMs: faults.settings.get_lag_ms,
         bankCalls: bankCalls.count,
         events,

@@ -1,6 +1,7 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
+import { bankEndpoints } from '../../src/bank/resources/index.js';
 import { EncryptionCodec, type EncryptionKey } from '../../src/temporal/encryption.js';
 import { holdCashInSignal } from '../../src/contract/cash-in-holder.js';
 import { enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
@@ -28,6 +29,50 @@ const webhookSignals = new Set([
   paymentWebhookSignal.name,
   recurrenceWebhookSignal.name,
 ]);
+
+/** The activities that call the bank: their answers are the bank's records a journey took. */
+const bankCalls = new Set(
+  Object.entries(bankEndpoints)
+    .filter(([, endpoint]) => endpoint.activity)
+    .map(([name]) => name),
+);
+
+/** One failure of the chain a run failed with, outermost first. */
+export interface FailureLink {
+  /** Set when the failure is an activity's: the activity type, e.g. `getBiometricPayment`. */
+  activityType?: string;
+  /** An application failure's type, e.g. `BankUnauthorized`. */
+  type?: string;
+  message: string;
+}
+
+type ProtoFailure = proto.temporal.api.failure.v1.IFailure;
+
+function failureChain(failure: ProtoFailure | null | undefined): FailureLink[] {
+  const chain: FailureLink[] = [];
+  for (let link = failure; link && chain.length < 10; link = link.cause) {
+    chain.push({
+      ...(link.activityFailureInfo?.activityType?.name
+        ? { activityType: link.activityFailureInfo.activityType.name }
+        : {}),
+      ...(link.applicationFailureInfo?.type ? { type: link.applicationFailureInfo.type } : {}),
+      message: link.message ?? '',
+    });
+  }
+  return chain;
+}
+
+/** The statuses of the records a bank call answered: its record's, or those of its list's `data`. */
+function statusesIn(answer: unknown): string[] {
+  if (typeof answer !== 'object' || answer === null) return [];
+  const { status, data } = answer as { status?: unknown; data?: unknown };
+  if (typeof status === 'string') return [status];
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((item: unknown) => {
+    const itemStatus = (item as { status?: unknown } | null)?.status;
+    return typeof itemStatus === 'string' ? [itemStatus] : [];
+  });
+}
 
 /** One WorkflowTaskFailed event: its cause (e.g. `UNHANDLED_COMMAND`) and the failure's message. */
 export interface WorkflowTaskFailure {
@@ -80,15 +125,15 @@ export interface RunHistory {
   startedByClient: boolean;
   /** Memo keys its workflow code upserted. */
   upsertedMemoKeys: string[];
+  /** The failure it closed with, outermost first; absent unless it failed. */
+  failure?: FailureLink[];
+  /** The status of every record the bank's answers to its bank-call activities carried, in order. */
+  answeredStatuses: string[];
 }
 
-async function readRun(
-  client: Client,
-  codec: EncryptionCodec,
-  info: WorkflowExecutionInfo,
-): Promise<RunHistory> {
-  const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
-  const run: RunHistory = {
+/** A run as its history starts: nothing read from it yet. */
+export function emptyRunHistory(info: WorkflowExecutionInfo): RunHistory {
+  return {
     info,
     webhookKeys: [],
     refusedSignals: 0,
@@ -101,7 +146,18 @@ async function readRun(
     startedAt: 0,
     startedByClient: true,
     upsertedMemoKeys: [],
+    answeredStatuses: [],
   };
+}
+
+async function readRun(
+  client: Client,
+  codec: EncryptionCodec,
+  info: WorkflowExecutionInfo,
+): Promise<RunHistory> {
+  const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
+  const run = emptyRunHistory(info);
+  const activityTypes = new Map<string, string>();
   // New events since the last completed workflow task, and those the last completed task took.
   let arrived = 0;
   let takenByLastTask = 0;
@@ -148,6 +204,17 @@ async function readRun(
         at: epochMs(event.eventTime),
       });
     }
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) activityTypes.set(String(event.eventId), scheduled.activityType?.name ?? '');
+    const answered = event.activityTaskCompletedEventAttributes;
+    const answer = answered?.result?.payloads?.[0];
+    if (answered && answer && bankCalls.has(activityTypes.get(String(answered.scheduledEventId)) ?? '')) {
+      const [decoded] = await codec.decode([answer]);
+      if (decoded)
+        run.answeredStatuses.push(...statusesIn(defaultPayloadConverter.fromPayload<unknown>(decoded)));
+    }
+    const failedWith = event.workflowExecutionFailedEventAttributes?.failure;
+    if (failedWith) run.failure = failureChain(failedWith);
     const memo = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields;
     if (memo) run.upsertedMemoKeys.push(...Object.keys(memo));
     if (event.workflowTaskTimedOutEventAttributes) run.workflowTaskTimeouts++;

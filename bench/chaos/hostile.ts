@@ -48,7 +48,11 @@ async function liveTargets(control: SandboxControl): Promise<Target[]> {
   const enrollments = await control.get<Enrollment[]>('/sandbox/biometrics/enrollments');
   return [
     ...payments
-      .filter((payment) => payment.external_id && !(finalBiometricPaymentStatuses as readonly string[]).includes(payment.status))
+      .filter(
+        (payment) =>
+          payment.external_id &&
+          !(finalBiometricPaymentStatuses as readonly string[]).includes(payment.status),
+      )
       .map((record): Target => ({
         kind: 'payment',
         workflowId: workflowIds.payment(record.external_id ?? ''),
@@ -57,7 +61,8 @@ async function liveTargets(control: SandboxControl): Promise<Target[]> {
     ...enrollments
       .filter(
         (enrollment) =>
-          !(finalEnrollmentStatuses as readonly string[]).includes(enrollment.status) && enrollment.status !== 'authorized',
+          !(finalEnrollmentStatuses as readonly string[]).includes(enrollment.status) &&
+          enrollment.status !== 'authorized',
       )
       .map((record): Target => ({
         kind: 'enrollment',

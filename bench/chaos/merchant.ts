@@ -8,10 +8,12 @@ import { journeyDeadlineMs } from './profile.js';
 
 /**
  * An answer is what the merchant must act on (the workflow's or the bank's "no", bad input); anything else means
- * Temporal or the bank could not be reached or answered too late, and the call is worth repeating.
+ * Temporal or the bank could not be reached or answered too late, and the call is worth repeating. A refused
+ * credential is repeated too: the merchant's own bank calls share the workers' credentials, which the bank may be
+ * rotating.
  */
 function isAnswer(error: unknown): boolean {
-  if (error instanceof BankError) return !error.retryable;
+  if (error instanceof BankError) return !error.retryable && error.type !== 'BankUnauthorized';
   return (
     error instanceof RequestRefusedError ||
     error instanceof WorkflowFailedError ||

@@ -35,6 +35,12 @@ export interface DisruptionPlan {
   killGapMs: { min: number; max: number };
   /** How long a killed worker stays down before it is started again. */
   killDownMs: { min: number; max: number };
+  /** When every bank call starts being refused with 401 (a credential rotation at the bank), and for how long. */
+  credentialRotationAtMs: number;
+  credentialRotationMs: number;
+  /** When the journeys' reads start answering a status and members the spec does not list, and for how long. */
+  schemaDriftAtMs: number;
+  schemaDriftMs: number;
 }
 
 export interface ChaosPlan {
@@ -92,6 +98,12 @@ export function planChaos(seed: number, journeyCount: number): ChaosPlan {
       merchantDownMs: timing.int(10_000, 20_000),
       killGapMs: { min: 5_000, max: 12_000 },
       killDownMs: { min: 500, max: 3_000 },
+      // Drawn after the others, so that adding them moved none of the earlier moments. A third to all of the
+      // arrival span (20 to 60 s at the default size): journeys start, consent and are followed through it.
+      credentialRotationAtMs: within(0.25, 0.45),
+      credentialRotationMs: timing.int(Math.round(arrivalSpanMs / 3), arrivalSpanMs),
+      schemaDriftAtMs: within(0.5, 0.7),
+      schemaDriftMs: timing.int(Math.round(arrivalSpanMs / 4), Math.round(arrivalSpanMs / 2)),
     },
   };
 }

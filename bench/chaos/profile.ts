@@ -1,4 +1,5 @@
-import type { FaultSettings } from '../../devkit/sandbox/faults.js';
+import type { z } from 'zod';
+import type { addedRulesSchema, FaultSettings } from '../../devkit/sandbox/faults.js';
 
 /**
  * Shorter than a latency spike, so every spike is a timeout for the caller: the request still reaches the bank
@@ -33,6 +34,28 @@ export function chaosFaults(seed: number): FaultSettings {
     get_lag_ms: 400,
   };
 }
+
+type AddedRules = z.input<typeof addedRulesSchema>;
+
+/** A credential rotation at the bank: every bank call, the merchant's own included, refused 401 for `forMs`. */
+export const credentialRotation = (forMs: number): AddedRules => ({
+  fail_next: [{ status: 401, for_ms: forMs }],
+});
+
+/** The reads of the records the journeys follow: enrollments listed and payments read. */
+const journeyReadsPrefix = '/banking/cashin/pix/biometrics/';
+
+/**
+ * A schema drift at the bank: for `forMs` the journeys' reads answer each record in a status the spec does not list
+ * and with a member it does not name, nested too. The attempts sync's pages are left as they are: a sync keeps what
+ * a page says, where a journey reads its record again.
+ */
+export const schemaDrift = (forMs: number): AddedRules => ({
+  alter_next: [
+    { mode: 'unknown_status', path_prefix: journeyReadsPrefix, for_ms: forMs },
+    { mode: 'unknown_member', nested: true, path_prefix: journeyReadsPrefix, for_ms: forMs },
+  ],
+});
 
 /**
  * What the merchant passes to the workflows: quick polling once webhooks go quiet, and a short wait for the Pix

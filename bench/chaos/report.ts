@@ -36,6 +36,10 @@ export interface ChaosReport {
     webhooksForeignIds: number;
     /** How far the bank's reads lagged its writes. */
     getLagMs: number;
+    /** Every bank call refused 401 for a while (the bank rotating credentials): when, how long, calls refused. */
+    credentialRotation: { atMs: number; forMs: number; refused: number };
+    /** The journeys' reads answered in a drifted schema for a while: when, how long, answers altered. */
+    schemaDrift: { atMs: number; forMs: number; altered: number };
     /** Delivery attempts the receiver did not answer 2xx, by status code or network error. */
     deliveriesRefused: Counts;
     /** Events whose every delivery attempt failed (the bank gave up); workflows learn of them by polling. */
@@ -141,6 +145,16 @@ export function formatReport(report: ChaosReport): string {
       ['  delayed', faults.webhooksDelayed],
       ['  naming another resource', faults.webhooksForeignIds],
       ['bank reads lagging writes by', `${faults.getLagMs} ms`],
+      [
+        'bank credential rotation',
+        `every call 401 from ${inSeconds(faults.credentialRotation.atMs)} for ${inSeconds(faults.credentialRotation.forMs)}: ` +
+          `${faults.credentialRotation.refused} calls refused`,
+      ],
+      [
+        'bank schema drift',
+        `reads in unknown statuses and members from ${inSeconds(faults.schemaDrift.atMs)} for ${inSeconds(faults.schemaDrift.forMs)}: ` +
+          `${faults.schemaDrift.altered} answers altered`,
+      ],
       ['deliveries refused', `${sum(faults.deliveriesRefused)} (${spread(faults.deliveriesRefused)})`],
       ['webhooks the bank gave up on', faults.webhooksGivenUp],
       ['worker SIGKILLs', faults.workerKills],

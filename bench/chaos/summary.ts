@@ -6,6 +6,7 @@ import type { BankRecords } from './audit-bank.js';
 import type { RunHistory } from './histories.js';
 import type { JourneyRecord } from './journey.js';
 import type { MerchantRetries } from './merchant.js';
+import type { DisruptionPlan } from './plan.js';
 import type { ChaosOptions } from './options.js';
 import type { RecurrenceRun } from './recurrences.js';
 import type { ChaosReport, Counts } from './report.js';
@@ -19,6 +20,7 @@ export interface RunFacts {
   stack: ChaosStack;
   retries: MerchantRetries;
   injected: FaultInjector['injected'];
+  disruptionPlan: DisruptionPlan;
   getLagMs: number;
   bankCalls: number;
   events: WebhookEventRecord[];
@@ -60,7 +62,7 @@ export function summarize(
   facts: RunFacts,
   violations: Violations,
 ): ChaosReport {
-  const { injected, runs, bank, journeys, stack, retries } = facts;
+  const { injected, runs, bank, journeys, stack, retries, disruptionPlan: plan } = facts;
   return {
     settings: {
       journeys: options.journeys,
@@ -91,6 +93,17 @@ export function summarize(
       webhooksDelayed: injected.webhooksDelayed,
       webhooksForeignIds: injected.webhooksForeignIds,
       getLagMs: facts.getLagMs,
+      // The chaos run's only fail_next and alter_next rules are these two disruptions'.
+      credentialRotation: {
+        atMs: plan.credentialRotationAtMs,
+        forMs: plan.credentialRotationMs,
+        refused: injected.ruleFailures,
+      },
+      schemaDrift: {
+        atMs: plan.schemaDriftAtMs,
+        forMs: plan.schemaDriftMs,
+        altered: injected.answersAltered,
+      },
       deliveriesRefused: refusedDeliveries(facts.deliveries),
       webhooksGivenUp: facts.events.filter(
         (event) => event.status === 'failed' && event.delivered_copies === 0,

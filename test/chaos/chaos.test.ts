@@ -5,7 +5,7 @@ import { formatReport } from '../../bench/chaos/report.js';
  * The chaos run of `npm run chaos` at a size the test command can afford. It starts its own Temporal dev server
  * (it restarts it), its own sandbox bank, receiver and `bankflow worker` processes.
  */
-describe('chaos: journeys and a recurrence sync while the bank, webhooks, workers, Temporal and the receiver fail, and a hostile actor sends forged payloads', () => {
+describe('chaos: journeys and a recurrence sync while the bank (its credentials and its schema too), webhooks, workers, Temporal and the receiver fail, and a hostile actor sends forged payloads', () => {
   it('loses no payment, pays nothing twice, accounts for every delivered webhook, notifies every outcome and strands no workflow', async () => {
     const report = await runChaos({ journeys: 20, seed: 7 });
     // On failure the whole table shows: the violations and what the run injected.
@@ -20,6 +20,10 @@ describe('chaos: journeys and a recurrence sync while the bank, webhooks, worker
     expect(report.faults.getLagMs).toBeGreaterThan(0);
     expect(report.faults.webhooksForeignIds).toBeGreaterThan(0);
     expect(report.outcomes.sync?.unknownAttempts).toBe(0);
+    // The bank rotated its credentials (every call 401 a while) and its schema drifted (the journeys' reads in
+    // unknown statuses and members a while): no read ended a journey, no unknown status became an outcome.
+    expect(report.faults.credentialRotation.refused).toBeGreaterThan(0);
+    expect(report.faults.schemaDrift.altered).toBeGreaterThan(0);
     // The hostile actor reached live journeys with each of its sends, and the workflows dropped its signals.
     const { hostile } = report.faults;
     expect(

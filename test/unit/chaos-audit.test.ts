@@ -41,6 +41,7 @@ function run(
     startedAt: 0,
     startedByClient: true,
     upsertedMemoKeys: [],
+    answeredStatuses: [],
   };
 }
 
