@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { failureConverterPath } from './temporal/data-converter.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** `.ts` when run from source (tests), `.js` from `dist/`. */
@@ -32,7 +33,10 @@ export function workflowInterceptorModules(traced: boolean): string[] {
 export const prebuiltWorkflowBundlePath = (traced: boolean) =>
   path.join(here, traced ? 'workflows-bundle-traced.js' : 'workflows-bundle.js');
 
-/** Bundles bankflow's workflows, as the worker would at start. */
+/**
+ * Bundles bankflow's workflows, as the worker would at start, with the failure converter the clients use: a
+ * workflow's own failures (a refusal, a job's bad window) are encrypted like its activities'.
+ */
 export function bundleWorkflows(
   traced: boolean,
   logger?: BundleOptions['logger'],
@@ -40,6 +44,7 @@ export function bundleWorkflows(
   return bundleWorkflowCode({
     workflowsPath,
     workflowInterceptorModules: workflowInterceptorModules(traced),
+    failureConverterPath,
     ...(logger ? { logger } : {}),
   });
 }

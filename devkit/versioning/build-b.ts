@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { failureConverterPath } from '../../src/temporal/data-converter.js';
 import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
 import { workflowInterceptorModules, workflowsPath } from '../../src/workflow-bundle.js';
 import { runsOf } from '../temporal/runs.js';
@@ -23,6 +24,7 @@ export async function bundleBuildB(): Promise<{ code: string; buildId: string }>
       ...workflowInterceptorModules(false),
       path.join(here, `build-b-payment${path.extname(fileURLToPath(import.meta.url))}`),
     ],
+    failureConverterPath,
   });
   return { code, buildId: workflowBuildId(code) };
 }

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, type Payload } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { createCodecServer } from '../../src/codec-server/app.js';
 import { developmentSupportLookupSecret } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
 import { customerKey } from '../../src/starter/customer-key.js';
+import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import {
+  cancelBoleto,
   getRegistrationOptions,
   registerCredential,
   startEnrollment,
@@ -13,6 +18,7 @@ import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/con
 import { failureTypes } from '../../src/contract/failure-types.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { resolveUnmatchedWebhookSignal } from '../../src/contract/unmatched-webhook.js';
+import { refundReport } from '../../src/workflows/index.js';
 import { unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
 import {
   UndecodableCodec,
@@ -39,6 +45,20 @@ function rawText(value: unknown): string {
   if (value && typeof value === 'object') return Object.values(value).map(rawText).join('\n');
   return '';
 }
+
+type ProtoFailure = temporal.api.failure.v1.IFailure;
+
+/** Every failure a history holds, each cause too, as the server stores them. */
+function failuresIn(value: unknown): ProtoFailure[] {
+  if (!value || typeof value !== 'object' || value instanceof Uint8Array) return [];
+  if (Array.isArray(value)) return value.flatMap(failuresIn);
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === 'failure' || key === 'cause' ? [inner as ProtoFailure, ...failuresIn(inner)] : failuresIn(inner),
+  );
+}
+
+/** A stack frame (`    at fn (file.ts:12:3)`) or a source position, in clear. */
+const stackTraceText = /\n\s+at |\.[cm]?[jt]s:\d+/;
 
 describe('customer data in Temporal histories', () => {
   let stack: TestStack;
@@ -104,6 +124,112 @@ describe('customer data in Temporal histories', () => {
       await stack.client.workflow.getHandle(workflowIds.payment(externalId)).result(),
     );
     expect(readable).toContain(created.payment.id);
+  });
+
+  describe("a failure's message and stack trace", () => {
+    /** Whether `failure` is one a worker wrote: its message and stack trace stand in a payload, none in clear. */
+    const expectEncoded = (failure: ProtoFailure) => {
+      expect(failure.message).toBe('Encoded failure');
+      expect(failure.stackTrace ?? '').toBe('');
+      expect(failure.encodedAttributes?.metadata?.encoding).toEqual(Buffer.from('binary/encrypted'));
+    };
+
+    it("are unreadable in the raw history of a journey the bank refused, and readable with the key: the client's and the codec server's", async () => {
+      // Unknown to the bank: it answers 404 "boleto <id> not found", and the cancel fails with that text.
+      const boletoId = randomUUID();
+      const workflowId = workflowIds.boletoCancel(boletoId);
+      const failed = await cancelBoleto(stack, { boletoId }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const bankText = ['not found (HTTP 404)', `boleto ${boletoId} not found`];
+
+      const history = await raw.workflow.getHandle(workflowId).fetchHistory();
+      const text = rawText(history);
+      for (const secret of [...bankText, 'HTTP 404', 'cancelBoleto:', 'BankNotFoundError']) {
+        expect(text).not.toContain(secret);
+      }
+      expect(text).not.toMatch(stackTraceText);
+      const refused = (history.events ?? []).find((event) => event.activityTaskFailedEventAttributes)
+        ?.activityTaskFailedEventAttributes?.failure;
+      expect(refused?.applicationFailureInfo?.type).toBe('BankNotFound');
+      const written = failuresIn(history).filter((failure) => failure.encodedAttributes);
+      expect(written.length).toBeGreaterThan(0);
+      for (const failure of written) expectEncoded(failure);
+      expectEncoded(refused as ProtoFailure);
+
+      // The merchant's client holds the key: the failure reads as the bank wrote it, stack trace included.
+      expect(failed).toBeInstanceOf(WorkflowFailedError);
+      const activity = (failed as WorkflowFailedError).cause;
+      expect(activity).toBeInstanceOf(ActivityFailure);
+      const bankFailure = (activity as ActivityFailure).cause;
+      expect(bankFailure).toBeInstanceOf(ApplicationFailure);
+      for (const secret of bankText) expect(bankFailure?.message).toContain(secret);
+      expect(bankFailure?.stack).toMatch(stackTraceText);
+
+      // The Temporal UI sends a failure's encoded attributes to the codec server, as any payload, and shows
+      // what comes back: support staff with a codec credential read the bank's message.
+      const codecServer = createCodecServer({
+        codec: new EncryptionCodec(encryptionKeys, 'pass'),
+        auth: { users: [], tokens: ['support-token'] },
+        corsOrigins: [],
+        logger: createLogger('silent'),
+      });
+      const codecUrl = await codecServer.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        const attributes = refused?.encodedAttributes as Payload;
+        const response = await fetch(`${codecUrl}/decode`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer support-token' },
+          body: JSON.stringify({
+            payloads: [
+              {
+                metadata: Object.fromEntries(
+                  Object.entries(attributes.metadata ?? {}).map(([key, value]) => [
+                    key,
+                    Buffer.from(value ?? []).toString('base64'),
+                  ]),
+                ),
+                data: Buffer.from(attributes.data ?? []).toString('base64'),
+              },
+            ],
+          }),
+        });
+        expect(response.status).toBe(200);
+        const { payloads } = (await response.json()) as { payloads: { data: string }[] };
+        const shown = JSON.parse(Buffer.from(payloads[0]?.data ?? '', 'base64').toString()) as {
+          message: string;
+          stack_trace: string;
+        };
+        for (const secret of bankText) expect(shown.message).toContain(secret);
+        expect(shown.stack_trace).toMatch(stackTraceText);
+      } finally {
+        await codecServer.close();
+      }
+    });
+
+    it("are unreadable in the raw history when the workflow's own code fails it, and readable with the key", async () => {
+      const workflowId = `test-failure-text-${randomUUID()}`;
+      const failed = await stack.client.workflow
+        .execute(refundReport, { taskQueue: stack.taskQueue, workflowId, args: [] })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      const message = 'input: from and to are required when the workflow is not started by a Schedule';
+
+      const history = await raw.workflow.getHandle(workflowId).fetchHistory();
+      const text = rawText(history);
+      expect(text).not.toContain('from and to are required');
+      expect(text).not.toMatch(stackTraceText);
+      const closing = (history.events ?? []).find((event) => event.workflowExecutionFailedEventAttributes)
+        ?.workflowExecutionFailedEventAttributes?.failure;
+      expect(closing?.applicationFailureInfo?.type).toBe('InvalidJobWindow');
+      expectEncoded(closing as ProtoFailure);
+
+      expect(failed).toBeInstanceOf(WorkflowFailedError);
+      expect((failed as WorkflowFailedError).cause?.message).toBe(message);
+    });
   });
 
   describe('a client without the codec', () => {
