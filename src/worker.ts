@@ -57,6 +57,11 @@ export interface BankflowWorkerOptions {
     WorkerOptions,
     'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'
   >;
+  /**
+   * How long `shutdown()` lets the activities under way finish (WORKER_SHUTDOWN_GRACE_SECONDS); those still
+   * running then are cancelled. Unset: cancelled at once, as tests that stop a worker mid-journey want.
+   */
+  shutdownGraceMs?: number;
 }
 
 /**
@@ -92,7 +97,11 @@ function givenBundleBuildId(bundle: NonNullable<WorkerOptions['workflowBundle']>
  * version, started and stopped together.
  */
 export class BankflowWorker {
-  constructor(private readonly byWorkload: Record<Workload, Worker>) {}
+  constructor(
+    private readonly byWorkload: Record<Workload, Worker>,
+    /** Aborted when the worker begins to stop: activities that loop start no new call after it. */
+    private readonly stopping = new AbortController(),
+  ) {}
 
   /** The workflow queue's Worker, whose options name the deployment version. */
   get options(): Worker['options'] {
@@ -108,7 +117,12 @@ export class BankflowWorker {
     return this.byWorkload.background.getState();
   }
 
+  /**
+   * Stops polling on every queue; the activities under way get the grace time (`shutdownGraceMs`) to finish, and
+   * those that loop end after the call in flight.
+   */
   shutdown(): void {
+    this.stopping.abort();
     for (const worker of Object.values(this.byWorkload)) {
       if (worker.getState() === 'RUNNING') worker.shutdown();
     }
@@ -134,6 +148,7 @@ const pick = (activities: Record<string, unknown>, names: (name: string) => bool
 export async function createBankflowWorker(options: BankflowWorkerOptions): Promise<BankflowWorker> {
   const bank = new BankClient(options.bank, options.logger);
   const dataConverter = bankflowDataConverter(options.encryptionKeys, 'mark');
+  const stopping = new AbortController();
   const rates = bankQueueRates(options.bank);
   const activities = createActivities({
     bank,
@@ -142,6 +157,7 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
     taskQueue: options.taskQueue,
     jobs: options.jobs,
     notifications: options.notifications,
+    stopping: stopping.signal,
     // The same keys as the worker's: activities read and signal workflows whose payloads are encrypted; as a
     // client, it refuses plaintext outright.
     temporal: new Client({
@@ -163,6 +179,8 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
       activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
     },
     dataConverter,
+    // A deploy's SIGTERM lets a notification's POST or a bank call finish rather than cut it and send it again.
+    shutdownGraceTime: options.shutdownGraceMs ?? 0,
     // Each workflow type declares its own behavior (src/workflows/versioning.ts); pinned is the safe default.
     workerDeploymentOptions: {
       version: { deploymentName: options.deployment.name, buildId },
@@ -182,7 +200,7 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
     });
   const interactive = new Set<string>(interactiveBankCalls);
   const polls = new Set<string>(journeyPollReads);
-  return new BankflowWorker({
+  const byWorkload = {
     background: await Worker.create({
       ...common,
       taskQueue: workloadTaskQueue(options.taskQueue, 'background'),
@@ -203,5 +221,6 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
     // The fleet's poll budget: however many journeys are open, their polls never take more of the bank.
     polls: await activityWorker('polls', (name) => polls.has(name), rates.polls),
     internal: await activityWorker('internal', (name) => !bankCalls.has(name)),
-  });
+  };
+  return new BankflowWorker(byWorkload, stopping);
 }

@@ -27,8 +27,8 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   TEMPORAL_CLI: { meaning: 'path of the `temporal` binary to use' },
   TEMPORAL_ENCRYPTION_KEYS: {
     meaning:
-      '`id:base64key,...` (32-byte keys), current first: every Temporal payload is encrypted with AES-256-GCM; ' +
-      'required in production',
+      '`id:base64key,...` (32-byte keys), current first: every Temporal payload, and the message and stack trace ' +
+      'of every failure, is encrypted with AES-256-GCM ([security.md](security.md)); required in production',
     unset: 'a public development key',
   },
   TEMPORAL_MAX_CACHED_WORKFLOWS: {
@@ -64,6 +64,13 @@ export const variableDescriptions: Record<string, VariableDescription> = {
   WORKER_METRICS_PORT: {
     meaning: "port of bankflow's bank-call metrics (`/metrics`); a port in use is logged and skipped",
     unset: 'not served',
+  },
+  WORKER_SHUTDOWN_GRACE_SECONDS: {
+    meaning:
+      'how long a worker told to stop (SIGTERM, Ctrl-C) takes no new task and lets the activities under way ' +
+      'finish (a bank call, a notification POST, the page of an attempts sync in flight); those still running then ' +
+      "are cancelled and tried again on another worker; `0` cancels them at once. Set the platform's termination " +
+      'grace period above it ([operations.md](operations.md#stopping-a-worker))',
   },
   TEMPORAL_DEV_PORT: {
     meaning:

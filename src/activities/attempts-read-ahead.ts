@@ -28,7 +28,7 @@ export class AttemptsPageReader {
     private readonly fetchPage: (query: AttemptsPageQuery) => Promise<AttemptsPage>,
     start: AttemptsPageQuery,
     private readonly ahead: number,
-    private readonly limit = Number.POSITIVE_INFINITY,
+    private limit = Number.POSITIVE_INFINITY,
   ) {
     this.nextQuery = start;
     this.fill();
@@ -42,6 +42,16 @@ export class AttemptsPageReader {
     const next = this.waiting.shift();
     this.fill();
     return next ?? Promise.resolve({ error: new RangeError('the attempts page reader has no page left') });
+  }
+
+  /** Fetches nothing more; the pages fetched or in flight are still read. */
+  fetchNoMore(): void {
+    this.limit = this.fetched;
+  }
+
+  /** Whether a page fetched or in flight waits to be read. */
+  get holdsPage(): boolean {
+    return this.waiting.length > 0;
   }
 
   /** Fetches nothing more; what is in flight finishes unread. */

@@ -93,13 +93,17 @@ interface DeliveryProgress {
  * duplicates, and it rewrites its own record. The next page is fetched
  * while the one before is taken apart (AttemptsPageReader), never past the activity's `maxPages` nor its end:
  * every bank call is inside the activity, and none is repeated but a retry's. A page that fails after others of
- * its delivery were fetched ends the activity there, its cursor handed back as `next`.
+ * its delivery were fetched ends the activity there, its cursor handed back as `next`. Once the worker begins to
+ * stop (`stopping`), the reader asks for no further page: the delivery under way takes in the page on its way (an
+ * activity started then, its first) and ends, and so does the activity, within the worker's grace time; the next
+ * activity, on another worker, resumes at `next`.
  */
 export async function deliverAttemptsPages(
   bank: BankClient,
   client: Client,
   sink: ReportSink,
   request: AttemptsPagesDeliveryRequest,
+  stopping?: AbortSignal,
 ): Promise<AttemptsPagesDeliveryResult> {
   const context = Context.current();
   const started = Date.now();
@@ -114,6 +118,10 @@ export async function deliverAttemptsPages(
     1,
     request.maxPages - progress.totals.pages,
   );
+  // Once the worker begins to stop, the reader asks for no further page (see deliverPages).
+  const fetchNoMore = () => reader.fetchNoMore();
+  if (stopping?.aborted) fetchNoMore();
+  stopping?.addEventListener('abort', fetchNoMore);
   try {
     while (
       !progress.done &&
@@ -128,7 +136,7 @@ export async function deliverAttemptsPages(
         progress.cursor,
         request.maxPages - progress.totals.pages,
         { prefix: request.prefix, key: deliveryKey(request.firstPage + progress.totals.pages) },
-        { heartbeat: () => context.heartbeat(checkpoint), cancelled: context.cancellationSignal },
+        { heartbeat: () => context.heartbeat(checkpoint), cancelled: context.cancellationSignal, stopping },
       );
       progress = {
         cursor: delivered.next ?? undefined,
@@ -136,9 +144,10 @@ export async function deliverAttemptsPages(
         totals: addCounted(progress.totals, delivered),
       };
       context.heartbeat(progress);
-      if (delivered.cutShort) break;
+      if (delivered.cutShort || stopping?.aborted) break;
     }
   } finally {
+    stopping?.removeEventListener('abort', fetchNoMore);
     reader.stop();
   }
   return { ...progress.totals, next: progress.done ? null : (progress.cursor ?? null) };
@@ -152,7 +161,7 @@ async function deliverPages(
   cursor: string | undefined,
   maxPages: number,
   record: DeliveryRecord,
-  activity: { heartbeat: () => void; cancelled: AbortSignal },
+  activity: { heartbeat: () => void; cancelled: AbortSignal; stopping?: AbortSignal },
 ): Promise<CountedDelivery & { next: string | null; cutShort: boolean }> {
   const started = Date.now();
   const delivery = new AttemptsDeliveryBatch(client, {
@@ -174,7 +183,14 @@ async function deliverPages(
     delivery.add(read.page.data.map(toSyncedAttempt));
     next = read.page.metadata.has_next ? read.page.metadata.after : null;
     activity.heartbeat();
-  } while (next && !delivery.failed && pages < maxPages && Date.now() - started < batchTimeMs);
+  } while (
+    next &&
+    !delivery.failed &&
+    // Stopping, the page already on its way is taken in and none is asked for after it.
+    (!activity.stopping?.aborted || reader.holdsPage) &&
+    pages < maxPages &&
+    Date.now() - started < batchTimeMs
+  );
   const counted = await recordDelivery(sink, record, await delivery.finish(pages));
   return { ...counted, next, cutShort };
 }
@@ -223,6 +239,7 @@ export function createAttemptsSyncActivities(
   bank: BankClient,
   bankRequestsPerSecond: number | undefined,
   sink: ReportSink,
+  stopping?: AbortSignal,
 ) {
   const readAhead = new AttemptsReadAhead((query) => bank.listCollectionAttempts(query));
   return {
@@ -230,7 +247,7 @@ export function createAttemptsSyncActivities(
     deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord }) =>
       deliverAttempts(Context.current().client, Context.current().cancellationSignal, sink, request),
     deliverAttemptsPages: bankActivity((request: AttemptsPagesDeliveryRequest) =>
-      deliverAttemptsPages(bank, Context.current().client, sink, request),
+      deliverAttemptsPages(bank, Context.current().client, sink, request, stopping),
     ),
     summarizeAttemptsSyncRecurrences: (prefix: string) => summarizeDeliveries(sink, prefix),
     /** The fleet's bank rate limit, which decides whether and how wide the sync runs in slices. */

@@ -21,13 +21,23 @@ export interface ActivityDeps {
   taskQueue: string;
   /** The merchant's notification endpoints and signing secrets; none configured sends nothing. */
   notifications?: NotificationsConfig;
+  /**
+   * Aborted once the worker begins to stop: an activity that loops finishes the call in flight and ends there,
+   * handing back how far it got, instead of starting calls its grace time may cut.
+   */
+  stopping?: AbortSignal;
 }
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createBankCallActivities(deps.bank),
-    ...createAttemptsSyncActivities(deps.bank, deps.bankRequestsPerSecond, reportSinkFor(deps.jobs)),
+    ...createAttemptsSyncActivities(
+      deps.bank,
+      deps.bankRequestsPerSecond,
+      reportSinkFor(deps.jobs),
+      deps.stopping,
+    ),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
     ...createScheduleActivities(deps.temporal, deps.taskQueue),
     ...createUnmatchedEventActivities(deps.temporal, deps.taskQueue),

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { versionPromotions, type WorkerDeployment } from '../temporal/worker-deployment.js';
-import { cachedWorkflowsBounds, cachedWorkflowsForHeap } from '../temporal/worker-defaults.js';
+import {
+  cachedWorkflowsBounds,
+  cachedWorkflowsForHeap,
+  defaultShutdownGraceSeconds,
+  maxShutdownGraceSeconds,
+} from '../temporal/worker-defaults.js';
 import { optionalPort, optionalText, type Parsed } from './fields.js';
 import type { GeneralEnv } from './general.js';
 import type { TemporalConnectionEnv } from './temporal-connection.js';
@@ -39,6 +44,18 @@ export const workerVariables = {
   WORKER_VERSION_PROMOTION: z.enum(versionPromotions).optional(),
   TEMPORAL_METRICS_PORT: optionalPort,
   WORKER_METRICS_PORT: optionalPort,
+  /**
+   * How long a worker told to stop (SIGTERM, Ctrl-C) takes no new task and lets the activities under way finish;
+   * those still running then are cancelled and tried again elsewhere. 0 cancels them at once.
+   */
+  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds (e.g. 30)' })
+    .int({ message: 'must be a whole number of seconds (e.g. 30)' })
+    .min(0, { message: 'must be a number of seconds (e.g. 30), or 0 to cancel running activities at once' })
+    .max(maxShutdownGraceSeconds, {
+      message: `must be at most ${maxShutdownGraceSeconds} (an hour); it counts seconds, not milliseconds`,
+    })
+    .default(defaultShutdownGraceSeconds),
 };
 
 export type WorkerEnv = Parsed<typeof workerVariables>;
@@ -50,6 +67,8 @@ export interface WorkerConfig {
   deployment: WorkerDeployment;
   /** Prometheus endpoints of a worker process; each off when its port is unset. */
   metrics?: { host: string; sdkPort: number | undefined; workerPort: number | undefined };
+  /** How long a stopping worker lets its running activities finish before it cancels them. */
+  shutdownGraceMs: number;
 }
 
 export function workerConfig(
@@ -66,5 +85,6 @@ export function workerConfig(
       sdkPort: env.TEMPORAL_METRICS_PORT,
       workerPort: env.WORKER_METRICS_PORT,
     },
+    shutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_SECONDS * 1000,
   };
 }

@@ -54,6 +54,7 @@ export async function startWorker(
     metrics: metricsServer ? metrics : undefined,
     tracing,
     tuning: { maxCachedWorkflows: temporal.maxCachedWorkflows },
+    shutdownGraceMs: temporal.shutdownGraceMs,
     workflowBundle,
     deployment: { name: temporal.deployment.name },
   });
@@ -95,7 +96,10 @@ export async function startWorker(
     worker,
     done,
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      if (worker.getState() === 'RUNNING') {
+        logger.info({ graceMs: temporal.shutdownGraceMs }, 'worker draining: running activities may finish');
+        worker.shutdown();
+      }
       await done;
     },
   };

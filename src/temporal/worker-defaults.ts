@@ -31,3 +31,14 @@ export function cachedWorkflowsForHeap(heapLimitBytes = v8.getHeapStatistics().h
  * task that does move costs one replay elsewhere (docs/decisions.md).
  */
 export const stickyQueueScheduleToStartTimeout = '3 seconds';
+
+/**
+ * How long a worker told to stop (SIGTERM, Ctrl-C) lets the activities it runs finish when
+ * WORKER_SHUTDOWN_GRACE_SECONDS is unset: the longest single call an activity makes, a merchant notification's POST
+ * (20 s before it counts as failed) or a bank call (BANK_TIMEOUT_MS, at most 20 s), with room to report the result.
+ * An activity cut short is tried again, and a POST cut short may have reached the merchant: sent twice.
+ */
+export const defaultShutdownGraceSeconds = 30;
+
+/** The most WORKER_SHUTDOWN_GRACE_SECONDS accepts: a value in milliseconds by mistake is refused, not waited out. */
+export const maxShutdownGraceSeconds = 3_600;

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { loadConfig } from '../../src/config.js';
-import { cachedWorkflowsForHeap } from '../../src/temporal/worker-defaults.js';
+import { cachedWorkflowsForHeap, defaultShutdownGraceSeconds } from '../../src/temporal/worker-defaults.js';
+import { problemsOf } from '../helpers/config-env.js';
 
 const MiB = 2 ** 20;
 
@@ -52,6 +53,27 @@ describe("a worker's production defaults", () => {
     expect(cacheOf({ TEMPORAL_MAX_CACHED_WORKFLOWS: '50' })).toBe(50);
     expect(cacheOf({ TEMPORAL_MAX_CACHED_WORKFLOWS: '0' })).toBe(0);
     expect(() => cacheOf({ TEMPORAL_MAX_CACHED_WORKFLOWS: '1' })).toThrow(/TEMPORAL_MAX_CACHED_WORKFLOWS: /);
+  });
+
+  it('lets running activities finish for 30 s when stopped, WORKER_SHUTDOWN_GRACE_SECONDS saying otherwise', () => {
+    const graceOf = (env: Record<string, string>) =>
+      loadConfig({ BANKFLOW_ENV: 'development', ...env }).temporal.shutdownGraceMs;
+    expect(defaultShutdownGraceSeconds).toBe(30);
+    expect(graceOf({})).toBe(30_000);
+    expect(graceOf({ WORKER_SHUTDOWN_GRACE_SECONDS: '90' })).toBe(90_000);
+    expect(graceOf({ WORKER_SHUTDOWN_GRACE_SECONDS: '0' })).toBe(0);
+    const refused = (value: string) =>
+      problemsOf({ BANKFLOW_ENV: 'development', WORKER_SHUTDOWN_GRACE_SECONDS: value });
+    expect(refused('30000')).toMatch(
+      /WORKER_SHUTDOWN_GRACE_SECONDS: must be at most 3600 \(an hour\); it counts seconds, not milliseconds/,
+    );
+    expect(refused('-5')).toMatch(
+      /WORKER_SHUTDOWN_GRACE_SECONDS: must be a number of seconds \(e.g. 30\), or 0 to cancel running activities at once \(got "-5"\)/,
+    );
+    expect(refused('2.5')).toMatch(
+      /WORKER_SHUTDOWN_GRACE_SECONDS: must be a whole number of seconds \(e.g. 30\)/,
+    );
+    expect(refused('30s')).toMatch(/WORKER_SHUTDOWN_GRACE_SECONDS: must be a number of seconds \(e.g. 30\)/);
   });
 
   it("follows node's --max-old-space-size, which caps the workflow thread's heap as well as the main one's", () => {

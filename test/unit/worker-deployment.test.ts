@@ -9,6 +9,7 @@ const workerEnv = (overrides: Partial<WorkerEnv> = {}): WorkerEnv => ({
   TEMPORAL_MAX_CACHED_WORKFLOWS: 50,
   METRICS_HOST: '127.0.0.1',
   TEMPORAL_DEPLOYMENT_NAME: undefined,
+  WORKER_SHUTDOWN_GRACE_SECONDS: 30,
   ...overrides,
 });
 
