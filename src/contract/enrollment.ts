@@ -24,9 +24,15 @@ export interface EnrollmentInput {
   maxRunMs?: number;
   /**
    * Set by continue-as-new: the journey so far, the answers given and the newest webhook keys heard (so a
-   * duplicate delivered to the next run is still one), followed on in a fresh run.
+   * duplicate delivered to the next run is still one), followed on in a fresh run; `unansweredHint` when a webhook
+   * the run heard still waited for a read of the bank, which the next run then makes at once.
    */
-  resume?: { journey: EnrollmentJourney; replies: KeptReplies<EnrollmentStarted>; webhookKeys?: string[] };
+  resume?: {
+    journey: EnrollmentJourney;
+    replies: KeptReplies<EnrollmentStarted>;
+    webhookKeys?: string[];
+    unansweredHint?: boolean;
+  };
 }
 
 /** Where the journey stands. `authorized` is the outcome of the journey and a state the enrollment then stays

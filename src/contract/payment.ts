@@ -30,8 +30,11 @@ export interface PaymentInput {
   /** How long a settlement waits for the Pix cash-in event before the bank's GET stands in for it. */
   cashInWaitMs?: number;
   polling?: PollingSettings;
-  /** Set by continue-as-new: the journey so far and the answers given, followed on in a fresh run. */
-  resume?: { journey: PaymentJourney; replies: KeptReplies<PaymentCreated> };
+  /**
+   * Set by continue-as-new: the journey so far, the answers given and the newest webhook keys heard (so a
+   * duplicate delivered to the next run is still one), followed on in a fresh run.
+   */
+  resume?: { journey: PaymentJourney; replies: KeptReplies<PaymentCreated>; webhookKeys?: string[] };
 }
 
 /** `unknown`: the bank's record shows a status bankflow does not know (`PaymentState.unknownStatus`). */

@@ -159,7 +159,12 @@ export class EnrollmentRun {
 
   /** What the next run carries on from this one. */
   carry(): NonNullable<EnrollmentInput['resume']> {
-    return { journey: this.journey, replies: this.startReply.kept(), webhookKeys: this.inbox.kept() };
+    return {
+      journey: this.journey,
+      replies: this.startReply.kept(),
+      webhookKeys: this.inbox.kept(),
+      ...(this.hints.forWait().pending() ? { unansweredHint: true } : {}),
+    };
   }
 
   /** Takes the bank's own record; publishes only when it changed the journey. */

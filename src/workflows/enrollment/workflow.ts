@@ -166,8 +166,10 @@ const troubleFollow = ({ journey, input }: EnrollmentRun) => ({
  */
 async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
   const { journey, input } = enrollment;
-  // A run continued from the previous one makes sure the memo holds the journey before it waits for a day.
+  // A run continued from the previous one makes sure the memo holds the journey before it waits for a day, and
+  // first reads the bank for a webhook the previous run heard too late to ask about.
   enrollment.publishToCallers();
+  if (input.resume?.unansweredHint) await enrollment.poll();
   const daily = enrollmentTimings.authorizedCheckIntervalMs;
   const deadline = runDeadline(input.maxRunMs);
   while (!ended(journey)) {
@@ -181,6 +183,6 @@ async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
       trouble: troubleFollow(enrollment),
     });
     if (end === 'history-full' || end === 'deadline')
-      await continueJourneyAsNew(input, enrollment.carry(), enrollment.notifier);
+      await continueJourneyAsNew(input, () => enrollment.carry(), enrollment.notifier);
   }
 }

@@ -55,7 +55,7 @@ export class PaymentRun {
   authorizing = false;
   /** The merchant's notifications of the states the journey adopts from the bank. */
   readonly notifier: PaymentNotifier;
-  private readonly inbox = new EventInbox();
+  private readonly inbox: EventInbox;
   private readonly publication: JourneyPublication<PaymentJourney, PaymentCreated>;
 
   /** The windows the customer's bank calls end with. */
@@ -68,6 +68,7 @@ export class PaymentRun {
     this.journey = input.resume?.journey ?? startJourney(input);
     this.notifier = new PaymentNotifier(() => this.journey);
     this.startReply = new StartReply(input.resume?.replies.start);
+    this.inbox = new EventInbox(input.resume?.webhookKeys);
     this.hints = new HintLedger((event) => hintStillAhead(this.journey, event));
     this.publication = new JourneyPublication(this.journey, this.startReply, presentation(input));
   }
@@ -146,6 +147,14 @@ export class PaymentRun {
       this.hints.heard(event);
     // What the merchant reads changes only with the bank's record; the details show the webhook at once.
     this.publication.details();
+  }
+
+  /**
+   * What the next run carries on from this one. A hint not asked about yet needs no carrying: a continued run reads
+   * the bank at once.
+   */
+  carry(): NonNullable<PaymentInput['resume']> {
+    return { journey: this.journey, replies: this.startReply.kept(), webhookKeys: this.inbox.kept() };
   }
 
   /** Takes the bank's record; publishes a change, a final one together with the outcome. */

@@ -148,8 +148,7 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
       historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
       trouble,
     });
-    if (end === 'history-full')
-      await continueJourneyAsNew(input, { journey, replies: payment.startReply.kept() }, payment.notifier);
+    if (end === 'history-full') await continueJourneyAsNew(input, () => payment.carry(), payment.notifier);
   }
 }
 

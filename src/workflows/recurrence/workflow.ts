@@ -108,10 +108,12 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
       Date.now() >= runEnds;
     const cancelled = () => journey.cancelReason !== undefined;
     await confirmAnnouncedAttempts(journey, () => cancelled() || continueAsNewDue(), runEnds, tookAttempts);
-    // A cancel's handler waits for the ending, so a cancel that came meanwhile ends the run instead.
-    if (!(await condition(() => cancelled() || allHandlersFinished()).then(cancelled))) {
-      // Events emitted are handed over before the run goes; the next run numbers on from the carried count.
-      await notifier.handedOverAll();
+    // A cancel's handler waits for the ending, so a cancel accepted until the run may continue as new (its events
+    // handed over: the next run numbers on from the carried count) ends the run instead. The check and the
+    // continue-as-new share one workflow task, so no cancel comes between them.
+    await condition(() => cancelled() || notifier.mayEnd());
+    if (!cancelled()) {
+      await notifier.runFinished();
       await continueAsNew<typeof recurrenceWorkflow>({ ...input, resume: journey.carry(recurrence) });
     }
     journey.stop();

@@ -25,6 +25,8 @@ export interface NotificationCounter {
  */
 export class JourneyNotifier {
   private handedOver: Promise<void> = Promise.resolve();
+  /** Events emitted whose hand-off has not answered yet: while any has not, the run may not end. */
+  private inFlight = 0;
 
   /**
    * `counter` answers where the journey counts its events (read when one is emitted); `patch` is the one that
@@ -50,12 +52,16 @@ export class JourneyNotifier {
       data,
     };
     this.handedOver = this.handedOver.then(() => outbox.handOffNotification(event));
+    // Counted on a branch of its own: a link in the chain would delay each next hand-off by a step, and so move its
+    // command after others the same workflow task makes, which recorded histories would not replay.
+    this.inFlight++;
+    const answered = () => {
+      this.inFlight--;
+    };
+    void this.handedOver.then(answered, answered);
   }
 
-  /**
-   * Resolves once every event emitted is with its outbox, those a handler emits meanwhile included: awaited before
-   * the run ends or continues as new.
-   */
+  /** Resolves once every event emitted is with its outbox, those a handler emits meanwhile included. */
   async handedOverAll(): Promise<void> {
     let awaited: Promise<void>;
     do {
@@ -64,9 +70,18 @@ export class JourneyNotifier {
     } while (awaited !== this.handedOver);
   }
 
-  /** Resolves once the run may end: every handler finished and every event is with its outbox. */
+  /** Whether the run may end or continue as new now: every handler finished and every event is with its outbox. */
+  mayEnd(): boolean {
+    return allHandlersFinished() && this.inFlight === 0;
+  }
+
+  /**
+   * Resolves once the run may end or continue as new (`mayEnd`), both checked at once. The caller ends the run in
+   * the workflow task this resolves in, awaiting nothing else before: a message accepted until then makes the check
+   * wait for its handler and for the events it emitted, and none is accepted after it. A failed hand-off rejects.
+   */
   async runFinished(): Promise<void> {
-    await condition(allHandlersFinished);
-    await this.handedOverAll();
+    await condition(() => this.mayEnd());
+    await this.handedOver;
   }
 }
