@@ -16,17 +16,32 @@ const finalPaymentOutcomes = new Set<string>(['settled', 'failed', 'rejected']);
 
 const subjectOf = (run: RunHistory) => `${run.info.workflowId} (${run.info.type})`;
 
-/** A run that failed with a journey's read somewhere in its failure's chain: the read ended it. */
+/**
+ * A run that failed with a journey's read somewhere in its failure's chain, or right after the bank's last answer
+ * to it carried a status the spec does not list (a check that took one for a refusal): the read ended it.
+ */
 function endedByRead(run: RunHistory, violations: Violations): void {
+  if (run.info.status.name !== 'FAILED') return;
   const chain = run.failure ?? [];
   const read = chain.find((link) => link.activityType !== undefined && reads.has(link.activityType));
-  if (!read) return;
   const cause = chain.at(-1);
-  violations.add(
-    readEndedCheck,
-    subjectOf(run),
-    `failed because its read ${read.activityType} failed (${cause?.type ?? 'no type'}: ${cause?.message.slice(0, 160) ?? ''})`,
-  );
+  const why = `${cause?.type ?? 'no type'}: ${cause?.message.slice(0, 160) ?? ''}`;
+  if (read) {
+    violations.add(
+      readEndedCheck,
+      subjectOf(run),
+      `failed because its read ${read.activityType} failed (${why})`,
+    );
+    return;
+  }
+  const last = run.answeredStatuses.at(-1);
+  if (last !== undefined && !knownStatuses.has(last)) {
+    violations.add(
+      readEndedCheck,
+      subjectOf(run),
+      `failed (${why}) after the bank's last answer to it carried ${last}, a status the spec does not list`,
+    );
+  }
 }
 
 /**
@@ -51,8 +66,9 @@ function endedOn(run: RunHistory): string | undefined {
 /**
  * Every journey followed the bank through whatever its reads met, and no read ended one: no run failed because a
  * read of the record it follows failed (`journeyPollReads`: a refused credential, an outage, an unreadable
- * answer), and no journey ended on a status the spec does not list, nor on one no answer of the bank to that
- * journey carried (its runs' bank calls together: an unknown status taken for a known one).
+ * answer) or answered a status the spec does not list, and no journey ended on such a status, nor on one no
+ * answer of the bank to that journey carried (its runs' bank calls together: an unknown status taken for a known
+ * one).
  */
 export function auditReadEndings(runs: RunHistory[], violations: Violations): void {
   const answered = new Map<string, Set<string>>();

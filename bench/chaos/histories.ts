@@ -48,15 +48,24 @@ export interface FailureLink {
 
 type ProtoFailure = proto.temporal.api.failure.v1.IFailure;
 
-function failureChain(failure: ProtoFailure | null | undefined): FailureLink[] {
+/** A failure's message, read from its encrypted attributes when the worker encoded them ("Encoded failure"). */
+async function messageOf(failure: ProtoFailure, codec: EncryptionCodec): Promise<string> {
+  const attributes = failure.encodedAttributes;
+  if (!attributes) return failure.message ?? '';
+  const [decoded] = await codec.decode([attributes]);
+  const message = decoded && defaultPayloadConverter.fromPayload<{ message?: unknown }>(decoded)?.message;
+  return typeof message === 'string' ? message : (failure.message ?? '');
+}
+
+async function failureChain(failure: ProtoFailure, codec: EncryptionCodec): Promise<FailureLink[]> {
   const chain: FailureLink[] = [];
-  for (let link = failure; link && chain.length < 10; link = link.cause) {
+  for (let link: ProtoFailure | null | undefined = failure; link && chain.length < 10; link = link.cause) {
     chain.push({
       ...(link.activityFailureInfo?.activityType?.name
         ? { activityType: link.activityFailureInfo.activityType.name }
         : {}),
       ...(link.applicationFailureInfo?.type ? { type: link.applicationFailureInfo.type } : {}),
-      message: link.message ?? '',
+      message: await messageOf(link, codec),
     });
   }
   return chain;
@@ -214,7 +223,7 @@ async function readRun(
         run.answeredStatuses.push(...statusesIn(defaultPayloadConverter.fromPayload<unknown>(decoded)));
     }
     const failedWith = event.workflowExecutionFailedEventAttributes?.failure;
-    if (failedWith) run.failure = failureChain(failedWith);
+    if (failedWith) run.failure = await failureChain(failedWith, codec);
     const memo = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields;
     if (memo) run.upsertedMemoKeys.push(...Object.keys(memo));
     if (event.workflowTaskTimedOutEventAttributes) run.workflowTaskTimeouts++;

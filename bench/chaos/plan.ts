@@ -63,6 +63,27 @@ function amountFor(kind: JourneyKind, reais: number, cents: number): number {
   return reais * 100 + lastTwo;
 }
 
+/**
+ * The bank's own disruptions, drawn after the others so that adding them moved none of the earlier moments. The
+ * credential rotation lasts a third to all of the arrival span (20 to 60 s at the default size): journeys start,
+ * consent and are followed through it. The schema drift begins 2-5 s after it ended, since a call refused 401 is
+ * answered before any alteration, and lasts a quarter to half of the span, while journeys are still followed.
+ */
+function bankDisruptions(
+  arrivalSpanMs: number,
+  within: (from: number, to: number) => number,
+  int: (min: number, max: number) => number,
+) {
+  const credentialRotationAtMs = within(0.15, 0.3);
+  const credentialRotationMs = int(Math.round(arrivalSpanMs / 3), arrivalSpanMs);
+  return {
+    credentialRotationAtMs,
+    credentialRotationMs,
+    schemaDriftAtMs: credentialRotationAtMs + credentialRotationMs + int(2_000, 5_000),
+    schemaDriftMs: int(Math.round(arrivalSpanMs / 4), Math.round(arrivalSpanMs / 2)),
+  };
+}
+
 /** Every choice of the run, from the seed alone: the same seed replays the same journeys and disruptions. */
 export function planChaos(seed: number, journeyCount: number): ChaosPlan {
   const arrivalSpanMs = Math.max(20_000, journeyCount * 300);
@@ -98,12 +119,7 @@ export function planChaos(seed: number, journeyCount: number): ChaosPlan {
       merchantDownMs: timing.int(10_000, 20_000),
       killGapMs: { min: 5_000, max: 12_000 },
       killDownMs: { min: 500, max: 3_000 },
-      // Drawn after the others, so that adding them moved none of the earlier moments. A third to all of the
-      // arrival span (20 to 60 s at the default size): journeys start, consent and are followed through it.
-      credentialRotationAtMs: within(0.25, 0.45),
-      credentialRotationMs: timing.int(Math.round(arrivalSpanMs / 3), arrivalSpanMs),
-      schemaDriftAtMs: within(0.5, 0.7),
-      schemaDriftMs: timing.int(Math.round(arrivalSpanMs / 4), Math.round(arrivalSpanMs / 2)),
+      ...bankDisruptions(arrivalSpanMs, within, timing.int.bind(timing)),
     },
   };
 }

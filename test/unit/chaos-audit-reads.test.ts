@@ -41,6 +41,10 @@ describe('chaos audit: no journey ended by a read', () => {
         run('payment:3', 'biometricPaymentWorkflow', 'FAILED', {
           failure: [{ type: 'BankUnreachable', message: 'the bank could not be reached' }],
         }),
+        run('payment:6', 'biometricPaymentWorkflow', 'FAILED', {
+          failure: [{ type: 'EnrollmentNotAuthorized', message: 'enrollment e1 is revoked, not authorized' }],
+          answeredStatuses: ['under_review', 'revoked'],
+        }),
         run('boleto-cancel:1', 'cancelBoletoWorkflow', 'FAILED', {
           failure: [
             { activityType: 'cancelBoleto', message: 'Activity task failed' },
@@ -65,6 +69,23 @@ describe('chaos audit: no journey ended by a read', () => {
     ).toEqual([
       `${readEndedCheck} | payment:4 (biometricPaymentWorkflow) | failed because its read getBiometricPayment failed ` +
         '(BankUnauthorized: the bank refused the credentials (HTTP 401 UNAUTHORIZED))',
+    ]);
+  });
+
+  it('reports a run that failed right after the bank answered it a status the spec does not list', () => {
+    expect(
+      audit([
+        run('payment:7', 'biometricPaymentWorkflow', 'FAILED', {
+          failure: [
+            { type: 'EnrollmentNotAuthorized', message: 'enrollment e1 is under_review, not authorized' },
+          ],
+          answeredStatuses: ['authorized', 'under_review'],
+        }),
+      ]),
+    ).toEqual([
+      `${readEndedCheck} | payment:7 (biometricPaymentWorkflow) | failed (EnrollmentNotAuthorized: enrollment e1 is ` +
+        "under_review, not authorized) after the bank's last answer to it carried under_review, a status the spec " +
+        'does not list',
     ]);
   });
 
