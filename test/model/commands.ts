@@ -104,6 +104,8 @@ const commands = <S extends string>(statuses: readonly S[]) =>
   fc.array(command(statuses), { minLength: 1, maxLength: 8 });
 
 export interface PaymentScenario {
+  /** What the first reads, the enrollment check's, meet at the bank. */
+  checkFaults: ReadFault[];
   /** The status the bank's answer to create shows. */
   created: BiometricPaymentStatus;
   commands: Command<BiometricPaymentStatus>[];
@@ -111,6 +113,10 @@ export interface PaymentScenario {
 }
 
 export const paymentScenario: fc.Arbitrary<PaymentScenario> = fc.record({
+  checkFaults: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<ReadFault[]>([]) },
+    fc.array(readFault, { maxLength: 2 }),
+  ),
   created: fc.constantFrom<BiometricPaymentStatus>(
     'awaiting_consent',
     'awaiting_consent',

@@ -2,8 +2,6 @@ import { Context } from '@temporalio/activity';
 import { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { bankActivity } from '../../src/activities/failures.js';
-import { toPage } from '../../src/bank/pagination.js';
-import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import type { Activities } from '../../src/activities/index.js';
 import { workerTaskQueues } from '../../src/contract/task-queues.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
@@ -56,11 +54,11 @@ export async function startModelWorld(): Promise<ModelWorld> {
     return bank.activities;
   };
   const activities: ModelActivities = {
-    // A payment's workflow checks its enrollment first: the model's is always authorized.
+    // A payment's workflow checks its enrollment first, at its payment's bank: the model's is always authorized.
     listEnrollments: bankActivity(async (query: { device_id: string }) =>
       enrollments.has(workflowId())
         ? enrollmentOf().listEnrollments()
-        : toPage<Enrollment>({ data: [{ ...authorizedEnrollment, device_id: query.device_id }] }),
+        : paymentOf().listEnrollments(query.device_id),
     ),
     createBiometricPayment: bankActivity(async (_enrollmentId, request) =>
       paymentOf().createBiometricPayment(request),
@@ -114,17 +112,3 @@ export async function startModelWorld(): Promise<ModelWorld> {
     },
   };
 }
-
-export const modelEnrollmentId = '20000000-0000-4000-8000-000000000001';
-
-const authorizedEnrollment = {
-  id: modelEnrollmentId,
-  device_id: '',
-  participant_id: '30000000-0000-4000-8000-000000000001',
-  external_id: null,
-  status: 'authorized' as const,
-  redirect_url: 'https://participant.example/authorize',
-  expiration_datetime: null,
-  inserted_at: '2030-01-01T12:00:00.000Z',
-  updated_at: '2030-01-01T12:00:00.000Z',
-};

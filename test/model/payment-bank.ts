@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { toPage } from '../../src/bank/pagination.js';
 import {
   biometricPaymentSchema,
   type BiometricPaymentStatus,
@@ -5,11 +7,27 @@ import {
 } from '../../src/bank/schemas/biometric-payment.js';
 import type { CreateBiometricPaymentRequest } from '../../src/bank/schemas/biometric-payment-request.js';
 import type { AuthorizePaymentRequest } from '../../src/bank/schemas/fido.js';
+import { enrollmentSchema, type KnownEnrollment } from '../../src/bank/schemas/enrollment.js';
 import { awaitsConsent, isFinalPaymentStatus } from '../../src/workflows/payment/status.js';
 import { conflict, FaultQueue, invalidAssertion } from './faults.js';
 import { RecordHistory, versionTime } from './record-history.js';
 
 export const validAssertion = 'valid-assertion';
+
+export const modelEnrollmentId = '20000000-0000-4000-8000-000000000001';
+
+/** The enrollment every model payment is made on, authorized at the bank. */
+const authorizedEnrollment = (deviceId: string): KnownEnrollment => ({
+  id: modelEnrollmentId,
+  device_id: deviceId,
+  participant_id: '30000000-0000-4000-8000-000000000001',
+  external_id: null,
+  status: 'authorized',
+  redirect_url: 'https://participant.example/authorize',
+  expiration_datetime: null,
+  inserted_at: '2030-01-01T12:00:00.000Z',
+  updated_at: '2030-01-01T12:00:00.000Z',
+});
 
 /** Where the bank itself may take a payment from each status (authorization is the customer's move). */
 export const paymentMoves: Record<BiometricPaymentStatus, BiometricPaymentStatus[]> = {
@@ -58,6 +76,15 @@ export class PaymentBank {
   }
 
   readonly activities = {
+    /** The check before the payment: a read like the payment's own, meeting the same read faults. */
+    listEnrollments: (deviceId: string) =>
+      toPage({
+        data: this.faults.read(
+          'listEnrollments',
+          () => [authorizedEnrollment(deviceId)],
+          z.array(enrollmentSchema),
+        ),
+      }),
     createBiometricPayment: (request: CreateBiometricPaymentRequest) =>
       this.faults.call(
         'createBiometricPayment',

@@ -19,8 +19,8 @@ import {
   submitIfRunning,
   startOn,
 } from './driver.js';
-import { modelEnrollmentId, type ModelWorld } from './model-world.js';
-import { PaymentBank, paymentMoves, validAssertion } from './payment-bank.js';
+import type { ModelWorld } from './model-world.js';
+import { modelEnrollmentId, PaymentBank, paymentMoves, validAssertion } from './payment-bank.js';
 import { resultOf, ScenarioPlayer } from './scenario-player.js';
 import { cashInWebhook, paymentWebhook } from './webhooks.js';
 
@@ -50,6 +50,8 @@ export async function runPaymentCase(world: ModelWorld, scenario: PaymentScenari
   const externalId = `model-${index}-${Date.now()}`;
   const workflowId = `payment:${externalId}`;
   const bank = world.paymentBank(workflowId, new PaymentBank(index, scenario.created));
+  // The first reads are the enrollment check's: a check is a read, which no fault of the bank may end the journey on.
+  for (const fault of scenario.checkFaults) bank.faults.addToReads(fault, 1);
   const input: PaymentInput = {
     externalId,
     enrollmentId: modelEnrollmentId,
@@ -102,7 +104,10 @@ export async function runPaymentCase(world: ModelWorld, scenario: PaymentScenari
     new InvariantViolation(
       invariant,
       `${detail}; ${shown()}`,
-      describeScenario(scenario, `created as ${scenario.created}:`),
+      describeScenario(
+        scenario,
+        `created as ${scenario.created}, the enrollment check meeting ${JSON.stringify(scenario.checkFaults)}:`,
+      ),
     );
   const result = await resultOf<PaymentResult>(handle, (detail) =>
     violation('6. no read ends the journey: the workflow completes with a result', detail),

@@ -1,4 +1,4 @@
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ActivityFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import type { Command, Delivery } from './commands.js';
@@ -113,6 +113,16 @@ export class ScenarioPlayer<S extends string, R extends BankRecord> {
   }
 }
 
+/** `ActivityFailure listEnrollments: Activity task failed <- ApplicationFailure BankUnauthorized: ...`. */
+function failureChain(failure: Error | undefined): string {
+  const links: string[] = [];
+  for (let link = failure; link && links.length < 5; link = link.cause as Error | undefined) {
+    const detail = link instanceof ActivityFailure ? link.activityType : (link as { type?: string }).type;
+    links.push(`${link.name}${detail ? ` ${detail}` : ''}: ${link.message}`);
+  }
+  return links.join(' <- ') || 'no failure given';
+}
+
 /**
  * The workflow's result; a workflow that failed breaks the first promise of both journeys, to end with one, and
  * the promise that no read (refused, failing, unreadable, in an unknown status) ends a journey.
@@ -121,8 +131,7 @@ export async function resultOf<T>(handle: WorkflowHandle, violation: (detail: st
   try {
     return (await handle.result()) as T;
   } catch (error) {
-    const cause =
-      error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : String(error);
-    throw violation(`it failed: ${cause}`);
+    if (!(error instanceof WorkflowFailedError)) throw violation(`it failed: ${String(error)}`);
+    throw violation(`it failed: ${failureChain(error.cause)}`);
   }
 }
