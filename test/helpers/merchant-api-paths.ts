@@ -510,14 +510,16 @@ export interface operations {
               /** Format: uuid */
               participant_id: string;
               external_id: string | null;
-              /** @enum {string} */
               status:
-                | 'awaiting_account_holder_validation'
-                | 'awaiting_enrollment'
-                | 'authorized'
-                | 'rejected'
-                | 'revoked'
-                | 'inactive';
+                | (
+                    | 'awaiting_account_holder_validation'
+                    | 'awaiting_enrollment'
+                    | 'authorized'
+                    | 'rejected'
+                    | 'revoked'
+                    | 'inactive'
+                  )
+                | string;
               redirect_url: string;
               expiration_datetime: string | null;
               /** Format: date-time */
@@ -757,6 +759,12 @@ export interface operations {
                 })
               | null;
             reason?: string;
+            unknownStatus?: string;
+            bankTrouble?: {
+              type: string;
+              httpStatus?: number;
+              since: string;
+            };
             webhooksReceived: number;
             duplicateWebhooks: number;
             polls: number;
@@ -983,6 +991,7 @@ export interface operations {
               | 'settled'
               | 'failed'
               | 'rejected'
+              | 'unknown'
               | 'expired';
             externalId: string;
             enrollmentId: string;
@@ -992,6 +1001,12 @@ export interface operations {
             consentDeadline?: string;
             authorizeAttempts: number;
             reason?: string;
+            unknownStatus?: string;
+            bankTrouble?: {
+              type: string;
+              httpStatus?: number;
+              since: string;
+            };
             evidence: {
               /** @enum {string} */
               source: 'create' | 'authorize' | 'webhook' | 'cash-in webhook' | 'poll';
@@ -1181,6 +1196,7 @@ export interface operations {
                 | 'settled'
                 | 'failed'
                 | 'rejected'
+                | 'unknown'
                 | 'expired';
               externalId: string;
               enrollmentId: string;
@@ -1190,6 +1206,12 @@ export interface operations {
               consentDeadline?: string;
               authorizeAttempts: number;
               reason?: string;
+              unknownStatus?: string;
+              bankTrouble?: {
+                type: string;
+                httpStatus?: number;
+                since: string;
+              };
               evidence: {
                 /** @enum {string} */
                 source: 'create' | 'authorize' | 'webhook' | 'cash-in webhook' | 'poll';
