@@ -4,8 +4,10 @@ import { failureTypes } from '../contract/failure-types.js';
 import { BankError, BankRateLimitedError, BankValidationError } from '../bank/errors.js';
 
 /**
- * Turns a BankError into the ApplicationFailure Temporal retries by: the failure `type` is the BankError type,
- * non-retryable errors say so, and a 429's Retry-After becomes the next retry delay.
+ * Turns a BankError into the ApplicationFailure Temporal retries by: the failure `type` is the BankError type, and
+ * a 429's Retry-After becomes the next retry delay. Whether a type is retried is the calling workflow's retry
+ * policy's to say (`nonRetryableErrorTypes`, workflows/activity-options.ts), not the failure's: the same 401 ends
+ * a background call but is waited out by a write a customer waits on, within its window.
  */
 export function toApplicationFailure(error: unknown): unknown {
   if (!(error instanceof BankError)) return error;
@@ -16,7 +18,6 @@ export function toApplicationFailure(error: unknown): unknown {
   return ApplicationFailure.create({
     message: error.message,
     type: error.type,
-    nonRetryable: !error.retryable,
     details,
     nextRetryDelay: error instanceof BankRateLimitedError ? error.retryAfterMs : undefined,
   });
