@@ -1,17 +1,9 @@
 import { z } from 'zod';
-import { date, dateTime, moneySchema, openStatus, uuid, type UnknownStatus } from './common.js';
+import { biometricPaymentStatuses } from '../known-statuses.js';
+import { date, dateTime, moneySchema, openStatus, uuid } from './common.js';
 import { printable } from './printable.js';
 
-/** The spec's lifecycle plus `pending`, which its response examples show. */
-export const biometricPaymentStatuses = [
-  'pending',
-  'created',
-  'awaiting_consent',
-  'awaiting_payment',
-  'settled',
-  'failed',
-  'rejected',
-] as const;
+export { biometricPaymentStatuses };
 export const biometricPaymentStatusSchema = z.enum(biometricPaymentStatuses);
 export type BiometricPaymentStatus = z.infer<typeof biometricPaymentStatusSchema>;
 
@@ -20,11 +12,6 @@ export const finalBiometricPaymentStatuses: readonly BiometricPaymentStatus[] = 
   'failed',
   'rejected',
 ];
-
-/** Whether the bank sent a status bankflow knows. */
-export const isKnownPaymentStatus = (
-  status: BiometricPaymentStatus | UnknownStatus,
-): status is BiometricPaymentStatus => (biometricPaymentStatuses as readonly string[]).includes(status);
 
 const optionalReference = printable.nullable().optional();
 

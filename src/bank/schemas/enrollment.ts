@@ -1,26 +1,15 @@
 import { z } from 'zod';
-import { dateTime, openStatus, uuid, type UnknownStatus } from './common.js';
+import { enrollmentStatuses } from '../known-statuses.js';
+import { dateTime, openStatus, uuid } from './common.js';
 import { participantSchema } from './participant.js';
 import { printable } from './printable.js';
 
-export const enrollmentStatuses = [
-  'awaiting_account_holder_validation',
-  'awaiting_enrollment',
-  'authorized',
-  'rejected',
-  'revoked',
-  'inactive',
-] as const;
+export { enrollmentStatuses };
 export const enrollmentStatusSchema = z.enum(enrollmentStatuses);
 export type EnrollmentStatus = z.infer<typeof enrollmentStatusSchema>;
 
 /** Statuses an enrollment never leaves. */
 export const finalEnrollmentStatuses: readonly EnrollmentStatus[] = ['rejected', 'revoked', 'inactive'];
-
-/** Whether the bank sent a status bankflow knows. */
-export const isKnownEnrollmentStatus = (
-  status: EnrollmentStatus | UnknownStatus,
-): status is EnrollmentStatus => (enrollmentStatuses as readonly string[]).includes(status);
 
 /** The account the customer holds at the participant, as the bank reports it. */
 export const accountInfoSchema = z.looseObject({

@@ -1,12 +1,8 @@
 // The enrollment journey as data and pure transitions, free of Temporal so it can be tested alone. Only the bank's
 // own record (its answer to create, to register, or its enrollment list) moves the journey; a webhook is a hint
 // that makes the workflow ask the bank.
-import {
-  isKnownEnrollmentStatus,
-  type AccountInfo,
-  type Enrollment,
-  type KnownEnrollment,
-} from '../../bank/schemas/enrollment.js';
+import { isKnownEnrollmentStatus } from '../../bank/known-statuses.js';
+import type { AccountInfo, Enrollment, KnownEnrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import {
   enrollmentTimings,

@@ -1,10 +1,10 @@
 // The payment journey as data and pure transitions, free of Temporal. Only the bank's own record (its answer to
 // create, to authorize, or a GET) moves it; a webhook is a hint to ask the bank, none of its fields is adopted.
-import {
-  isKnownPaymentStatus,
-  type BiometricPayment,
-  type BiometricPaymentStatus,
-  type KnownBiometricPayment,
+import { isKnownPaymentStatus } from '../../bank/known-statuses.js';
+import type {
+  BiometricPayment,
+  BiometricPaymentStatus,
+  KnownBiometricPayment,
 } from '../../bank/schemas/biometric-payment.js';
 import { webhookCategories } from '../../bank/webhook-categories.js';
 import {

@@ -1,5 +1,6 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
-import { isKnownPaymentStatus, type BiometricPayment } from '../../bank/schemas/biometric-payment.js';
+import { isKnownPaymentStatus } from '../../bank/known-statuses.js';
+import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
 import { failureTypes } from '../../contract/failure-types.js';
 import { refused } from '../../contract/memo.js';
