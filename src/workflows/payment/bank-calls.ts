@@ -1,5 +1,6 @@
 import { sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { isKnownEnrollmentStatus } from '../../bank/known-statuses.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import { paymentTimings, type PaymentInput } from '../../contract/payment.js';
 import type { PollTrigger } from '../../contract/task-queues.js';
@@ -72,7 +73,8 @@ export const createRequest = (input: PaymentInput) => ({
 /**
  * Why the enrollment cannot pay, or undefined when the bank shows it authorized. The bank's reads may lag a moment
  * behind an authorization the merchant already heard of, so an enrollment still shown pending (or not yet listed)
- * is read again briefly.
+ * is read again briefly. One in a status bankflow does not know is neither authorized nor refused: it is read
+ * again until the start's window closes, which ends the start as unreachable (`calls` are bounded by it).
  */
 export async function enrollmentRefusal(input: PaymentInput, calls: BankCalls): Promise<string | undefined> {
   let enrollment: Enrollment | undefined;
@@ -80,6 +82,10 @@ export async function enrollmentRefusal(input: PaymentInput, calls: BankCalls): 
     const enrollments = await calls.bankReads.listEnrollments({ device_id: input.deviceId });
     enrollment = enrollments.data.find((candidate) => candidate.id === input.enrollmentId);
     if (enrollment?.status === 'authorized') return undefined;
+    if (enrollment && !isKnownEnrollmentStatus(enrollment.status)) {
+      await sleep(Math.min(waitMs, paymentTimings.enrollmentRecheckForMs));
+      continue;
+    }
     const mayStillShow = !enrollment || enrollment.status.startsWith('awaiting_');
     if (!mayStillShow || waitMs > paymentTimings.enrollmentRecheckForMs) break;
     await sleep(waitMs);
