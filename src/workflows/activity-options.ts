@@ -6,7 +6,7 @@ import {
   type UntypedActivities,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { nonRetryableBankErrorTypes } from '../bank/errors.js';
+import { nonRetryableBankErrorTypes, type BankErrorType } from '../bank/errors.js';
 import {
   pollPriority,
   workloadTaskQueue,
@@ -27,6 +27,14 @@ export const outageRetry: RetryPolicy = {
 };
 
 const bankCallStartToCloseMs = 30_000;
+
+/** The outage retry, stopping at the bank's final answers except `types`, which it waits out too. */
+function waitingOut(...types: BankErrorType[]): RetryPolicy {
+  return {
+    ...outageRetry,
+    nonRetryableErrorTypes: nonRetryableBankErrorTypes.filter((type) => !types.includes(type)),
+  };
+}
 
 /** A single bank call: short timeout, retried with backoff while the bank is unavailable. */
 export const bankCallOptions: ActivityOptions = {
@@ -70,13 +78,14 @@ export const checkReadOptions: ActivityOptions = {
  */
 export const customerWriteOptions: ActivityOptions = {
   ...bankCallOptions,
-  retry: {
-    ...outageRetry,
-    nonRetryableErrorTypes: nonRetryableBankErrorTypes.filter(
-      (type) => type !== 'BankUnauthorized' && type !== 'BankInvalidResponse',
-    ),
-  },
+  retry: waitingOut('BankUnauthorized', 'BankInvalidResponse'),
 };
+
+/**
+ * A scheduled job's pages: a refused credential (a rotation at the bank) is waited out like an outage, so the
+ * job's window is synced once the credential works again, with no rerun by hand.
+ */
+export const jobBankRetry: RetryPolicy = waitingOut('BankUnauthorized');
 
 /** A call to Temporal itself (schedules, the window cursor, other workflows): retried while the server is away. */
 export const temporalCallOptions: ActivityOptions = {

@@ -1,4 +1,4 @@
-import { bankCallOptions } from '../activity-options.js';
+import { jobBankRetry } from '../activity-options.js';
 
 /**
  * A serial run's pages: a batch of pages costs the run one marker event, so 1,000 pages (10 batches) make a run of
@@ -12,9 +12,12 @@ export const defaultPagesPerRun = 1_000;
 /** Pages per run of a slice: the pages' records sit in the run's history until the run signals them. */
 export const defaultPagesPerSliceRun = 20;
 
-/** Pages and their signals; the bank's transient failures are retried with backoff for as long as they last. */
+/**
+ * Pages and their signals; the bank's transient failures and a refused credential are retried with backoff for as
+ * long as they last.
+ */
 export const attemptsPageOptions = {
-  retry: bankCallOptions.retry,
+  retry: jobBankRetry,
   startToCloseTimeout: '2 minutes',
 } as const;
 
@@ -31,7 +34,7 @@ export const pagesPerBatch = 100;
  * at the last heartbeated cursor.
  */
 export const attemptsPagesActivityOptions = {
-  retry: bankCallOptions.retry,
+  retry: jobBankRetry,
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '1 minute',
 } as const;
