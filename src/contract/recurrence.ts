@@ -1,3 +1,4 @@
+import type { BankTrouble } from './bank-trouble.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../bank/schemas/recurrence.js';
 
@@ -78,6 +79,8 @@ export interface RecurrenceCarry {
   webhookKeys?: string[];
   /** The merchant notifications emitted so far: the next one's sequence follows it. */
   notified?: number;
+  /** Why the bank's reads of announced attempts fail, while they do. */
+  bankTrouble?: BankTrouble;
 }
 
 export interface RecurrenceInput {
@@ -130,6 +133,11 @@ export interface RecurrenceState {
   runs: number;
   /** Attempts webhooks announced that the bank's GET has yet to confirm; absent when there are none. */
   awaitingConfirmation?: string[];
+  /**
+   * Why the bank's reads of announced attempts fail, while they do: the reads go on at the confirmations' backoff
+   * and the trouble clears at the next answer.
+   */
+  bankTrouble?: BankTrouble;
   reason?: string;
 }
 

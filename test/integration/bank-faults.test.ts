@@ -78,6 +78,7 @@ describe('two minutes of 401s and a status bankflow does not know end no journey
         consent: workflowIds.payment(awaitingConsent.externalId),
         processing: workflowIds.payment(processing.externalId),
         enrollment: workflowIds.enrollment(customer.deviceId, customer.participantId),
+        recurrence: workflowIds.recurrence(request.external_id),
       };
 
       // The rotation: every bank call is refused for two minutes.
@@ -98,7 +99,7 @@ describe('two minutes of 401s and a status bankflow does not know end no journey
         attempts: [{ status: 'created' }],
       })) as unknown as CollectionAttempt[];
 
-      // Each payment and the enrollment show the trouble support filters on, and are still running.
+      // Each payment, the enrollment and the recurrence show the trouble support filters on, and are still running.
       for (const workflowId of Object.values(ids)) {
         await eventually(
           () => troubleOf(workflowId),
@@ -115,8 +116,10 @@ describe('two minutes of 401s and a status bankflow does not know end no journey
         phase: 'authorized',
         bankTrouble: { type: 'BankUnauthorized', httpStatus: 401 },
       });
-      const recurrenceDuring = await getRecurrence(stack, { externalId: request.external_id });
-      expect(recurrenceDuring.phase).toBe('active');
+      expect(await getRecurrence(stack, { externalId: request.external_id })).toMatchObject({
+        phase: 'active',
+        bankTrouble: { type: 'BankUnauthorized', httpStatus: 401 },
+      });
       expect(Date.now()).toBeLessThan(rotationEnds);
 
       // Once the bank answers again, the trouble clears by itself: no reset, no new start.

@@ -3,6 +3,7 @@ import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
 import { bankCallOptions, interactiveActivities, pollActivities } from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
+import { readBank, type TroubleHolder } from '../shared/bank-reads.js';
 
 /** The merchant's request waits on the bank's answer. */
 const bank = interactiveActivities<'generateRecurrence'>(bankCallOptions);
@@ -39,12 +40,14 @@ export async function generateRecurrence(
   }
 }
 
-/** The attempt as the bank's GET shows it; undefined while the bank does not answer it. */
-export async function readAttempt(attemptId: string): Promise<CollectionAttempt | undefined> {
-  try {
-    return await reads.getCollectionAttempt(attemptId);
-  } catch (error) {
-    if (error instanceof ActivityFailure) return undefined;
-    throw error;
-  }
+/**
+ * The attempt as the bank's GET shows it; undefined while the bank does not answer it, the trouble recorded in
+ * `holder` (shared/bank-reads.ts) and `changed` called when it begins, changes or clears.
+ */
+export function readAttempt(
+  holder: TroubleHolder,
+  attemptId: string,
+  changed: () => void,
+): Promise<CollectionAttempt | undefined> {
+  return readBank(holder, () => reads.getCollectionAttempt(attemptId), changed);
 }

@@ -55,6 +55,7 @@ export class RecurrenceJourney {
     this.state = {
       ...initialRecurrenceSummary(this.externalId),
       ...(resume ? { updates: resume.updates, runs: resume.runs + 1 } : {}),
+      ...(resume?.bankTrouble ? { bankTrouble: resume.bankTrouble } : {}),
       archived: this.table.archived,
     };
     if (resume) this.follow(resume.recurrence);
@@ -165,6 +166,7 @@ export class RecurrenceJourney {
       ...(this.confirmations.ids().length > 0 ? { confirming: this.confirmations.list() } : {}),
       webhookKeys: this.inbox.kept(),
       ...(this.notifications.notified ? { notified: this.notifications.notified } : {}),
+      ...(this.state.bankTrouble ? { bankTrouble: this.state.bankTrouble } : {}),
     };
   }
 

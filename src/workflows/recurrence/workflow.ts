@@ -8,7 +8,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { searchAttributes } from '../../contract/search-attributes.js';
+import { bankTroubleValue, searchAttributes } from '../../contract/search-attributes.js';
 import { memoKeys } from '../../contract/memo.js';
 import { publishToMemo } from '../shared/published-memo.js';
 import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
@@ -102,12 +102,9 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   publish();
 
   if (!journey.ended()) {
-    const continueAsNewDue = () =>
-      workflowInfo().continueAsNewSuggested ||
-      workflowInfo().historyLength >= settings.maxHistoryEvents ||
-      Date.now() >= runEnds;
     const cancelled = () => journey.cancelReason !== undefined;
-    await confirmAnnouncedAttempts(journey, () => cancelled() || continueAsNewDue(), runEnds, tookAttempts);
+    const stop = () => cancelled() || continueAsNewDue(settings.maxHistoryEvents, runEnds);
+    await confirmAnnouncedAttempts(journey, stop, runEnds, tookAttempts, publish);
     // A cancel's handler waits for the ending, so a cancel accepted until the run may continue as new (its events
     // handed over: the next run numbers on from the carried count) ends the run instead. The check and the
     // continue-as-new share one workflow task, so no cancel comes between them.
@@ -124,6 +121,12 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   return journey.result(recurrence);
 }
 
+/** Whether the run should hand over to a new one: Temporal suggests it, its history is full or its lifetime over. */
+function continueAsNewDue(maxHistoryEvents: number, runEnds: number): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= maxHistoryEvents || Date.now() >= runEnds;
+}
+
 /** Publishes the summary to the memo, the search attributes and the current details, after every change. */
 function publisher(journey: RecurrenceJourney): () => void {
   const searchAttributesPublisher = new SearchAttributesPublisher();
@@ -133,6 +136,7 @@ function publisher(journey: RecurrenceJourney): () => void {
     searchAttributesPublisher.publish([
       { key: searchAttributes.status, value: state.status ?? state.phase },
       ...(state.recurrenceId ? [{ key: searchAttributes.recurrenceId, value: state.recurrenceId }] : []),
+      { key: searchAttributes.bankTrouble, value: bankTroubleValue(state) },
     ]);
     setCurrentDetails(currentDetails(journey));
   };
@@ -140,13 +144,15 @@ function publisher(journey: RecurrenceJourney): () => void {
 
 /**
  * Until `stop` answers true, reads the attempts webhooks announced as their turns come, and takes the answers; no
- * wait lasts past `runEnds` (the run's lifetime, infinite for a run without one).
+ * wait lasts past `runEnds` (the run's lifetime, infinite for a run without one). A read the bank fails is shown
+ * (`publish`) and tried again at the confirmations' backoff.
  */
 async function confirmAnnouncedAttempts(
   journey: RecurrenceJourney,
   stop: () => boolean,
   runEnds: number,
   took: (moved: RecurrenceAttempt[]) => void,
+  publish: () => void,
 ): Promise<void> {
   const { confirmations } = journey;
   while (!stop()) {
@@ -159,6 +165,6 @@ async function confirmAnnouncedAttempts(
     // history about ten events, and a run must not grow far past `maxHistoryEvents`.
     if (stop()) return;
     for (const attemptId of confirmations.due(Date.now()))
-      took(journey.read(attemptId, await readAttempt(attemptId), Date.now()));
+      took(journey.read(attemptId, await readAttempt(journey.state, attemptId, publish), Date.now()));
   }
 }
