@@ -62,12 +62,14 @@ export const journeyReadOptions: ActivityOptions = {
 };
 
 /**
- * A check a customer waits on (an enrollment read before a payment): every failure is retried, a refused
- * credential or an unreadable answer included, until the window the caller bounds it with (boundedBy) closes.
+ * A check a customer waits on (an enrollment read before a payment): a refused credential or an unreadable answer
+ * is retried like an outage until the window the caller bounds it with (boundedBy) closes. The bank's final
+ * refusals are about the merchant's request, not a record bankflow follows (a device the bank does not know), so
+ * they refuse the payment with the bank's reason.
  */
 export const checkReadOptions: ActivityOptions = {
   ...bankReadOptions,
-  retry: { ...outageRetry, maximumInterval: '10 seconds' },
+  retry: { ...waitingOut('BankUnauthorized', 'BankInvalidResponse'), maximumInterval: '10 seconds' },
 };
 
 /**
