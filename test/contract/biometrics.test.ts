@@ -9,6 +9,7 @@ import {
   BankRequestRejectedError,
   BankUnauthorizedError,
   BankValidationError,
+  nonRetryableBankErrorTypes,
 } from '../../src/bank/errors.js';
 import {
   biometricPaymentSchema,
@@ -1162,6 +1163,6 @@ describe('biometrics activities', () => {
     );
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect((failure as ApplicationFailure).type).toBe('BankRequestRejected');
-    expect((failure as ApplicationFailure).nonRetryable).toBe(true);
+    expect(nonRetryableBankErrorTypes).toContain('BankRequestRejected');
   });
 });

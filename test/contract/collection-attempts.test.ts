@@ -1,5 +1,10 @@
 import { createBankCallActivities } from '../../src/activities/bank-calls.js';
-import { BankNotFoundError, BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
+import {
+  BankNotFoundError,
+  BankUnauthorizedError,
+  BankValidationError,
+  nonRetryableBankErrorTypes,
+} from '../../src/bank/errors.js';
 import {
   collectionAttemptSchema,
   type CollectionAttempt,
@@ -337,6 +342,7 @@ describe('recurrence collection attempts through BankClient and the sandbox bank
     const attempt = await activities.getCollectionAttempt(page.data[0]!.id);
     expect(attempt.stages).toBeDefined();
     const failure = await failureOf(activities.getCollectionAttempt('00000000-0000-4000-8000-000000000000'));
-    expect(failure).toMatchObject({ type: 'BankNotFound', nonRetryable: true });
+    expect(failure).toMatchObject({ type: 'BankNotFound' });
+    expect(nonRetryableBankErrorTypes).toContain('BankNotFound');
   });
 });

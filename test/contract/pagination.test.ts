@@ -1,6 +1,10 @@
 import { bankActivity } from '../../src/activities/failures.js';
 import { BankClient } from '../../src/bank/client.js';
-import { BankInvalidResponseError, BankUnavailableError } from '../../src/bank/errors.js';
+import {
+  BankInvalidResponseError,
+  BankUnavailableError,
+  nonRetryableBankErrorTypes,
+} from '../../src/bank/errors.js';
 import {
   eachPage,
   eachRecord,
@@ -56,7 +60,8 @@ describe('client pagination', () => {
     const failure = await failureOf(
       bankActivity(() => offline.listCollectionAttempts({ before: 'b', after: 'a' }))(),
     );
-    expect(failure).toMatchObject({ type: 'BankValidation', nonRetryable: true });
+    expect(failure).toMatchObject({ type: 'BankValidation' });
+    expect(nonRetryableBankErrorTypes).toContain('BankValidation');
   });
 
   it('follows metadata.after until has_next is false', async () => {

@@ -3,6 +3,7 @@ import {
   BankRequestRejectedError,
   BankUnauthorizedError,
   BankValidationError,
+  nonRetryableBankErrorTypes,
 } from '../../src/bank/errors.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
@@ -189,6 +190,7 @@ describe('POST /banking/cashin/pix/recurrences through BankClient and the sandbo
     const failure = await failureOf(
       activities.generateRecurrence({ ...request, periodicity: 'x' as 'mnth' }),
     );
-    expect(failure).toMatchObject({ type: 'BankValidation', nonRetryable: true });
+    expect(failure).toMatchObject({ type: 'BankValidation' });
+    expect(nonRetryableBankErrorTypes).toContain('BankValidation');
   });
 });

@@ -73,7 +73,6 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     const failure = await failureOf(cancelBoleto(badCredentials, { boletoId }));
 
     expect(failure.type).toBe('BankUnauthorized');
-    expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toContain('BANK_CLIENT_ID');
     expect(failure.message).toContain('BANK_CLIENT_SECRET');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -130,8 +129,10 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     const boletoId = '00000000-0000-4000-8000-000000000000';
     const failure = await failureOf(cancelBoleto(stack, { boletoId }));
     expect(failure.type).toBe('BankNotFound');
-    expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toContain(boletoId);
+    expect(await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId), 'cancelBoleto')).toEqual([
+      1,
+    ]);
   });
 
   it('works through a starter context configured from the environment, as a merchant backend builds it', async () => {
