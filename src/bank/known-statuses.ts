@@ -1,8 +1,6 @@
 // The statuses bankflow knows, apart from the schemas: workflow code decides by them, and must not load zod (its
 // bundle is evaluated again in every workflow's context; test/unit/workflow-bundle.test.ts).
-import type { BiometricPaymentStatus } from './schemas/biometric-payment.js';
 import type { UnknownStatus } from './schemas/common.js';
-import type { EnrollmentStatus } from './schemas/enrollment.js';
 
 /** The spec's lifecycle plus `pending`, which its response examples show. */
 export const biometricPaymentStatuses = [
@@ -23,6 +21,11 @@ export const enrollmentStatuses = [
   'revoked',
   'inactive',
 ] as const;
+
+/** A payment status bankflow knows (the payment schema's enum is built from the list above). */
+export type BiometricPaymentStatus = (typeof biometricPaymentStatuses)[number];
+/** An enrollment status bankflow knows. */
+export type EnrollmentStatus = (typeof enrollmentStatuses)[number];
 
 /** Whether the bank sent a payment status bankflow knows. */
 export const isKnownPaymentStatus = (

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { biometricPaymentStatuses } from '../known-statuses.js';
+import { biometricPaymentStatuses, type BiometricPaymentStatus } from '../known-statuses.js';
 import { date, dateTime, moneySchema, openStatus, uuid } from './common.js';
 import { printable } from './printable.js';
 
-export { biometricPaymentStatuses };
+export { biometricPaymentStatuses, type BiometricPaymentStatus };
 export const biometricPaymentStatusSchema = z.enum(biometricPaymentStatuses);
-export type BiometricPaymentStatus = z.infer<typeof biometricPaymentStatusSchema>;
 
 export const finalBiometricPaymentStatuses: readonly BiometricPaymentStatus[] = [
   'settled',

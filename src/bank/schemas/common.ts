@@ -11,8 +11,14 @@ export const uuid = z.guid({ error: 'must be a uuid (8-4-4-4-12 hex digits)' });
  * A status the bank sends that is none of the ones bankflow knows. Banks add statuses, and the spec's own examples
  * show one its lifecycle does not list: such a record is data, kept as sent, not a malformed answer. The brand keeps
  * it apart from the known ones, so code that decides by status has to say what it does with one it does not know.
+ * A value that is no status word at all (blank, spaced, control characters) is a malformed answer.
  */
-export const unknownStatusSchema = printable.min(1).max(64).brand<'UnknownBankStatus'>();
+export const unknownStatusSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
+    error: 'must be a status word (letters, digits, _ . -, at most 64 characters)',
+  })
+  .brand<'UnknownBankStatus'>();
 export type UnknownStatus = z.infer<typeof unknownStatusSchema>;
 
 /** One of `known`, or a status bankflow does not know (unknownStatusSchema). */

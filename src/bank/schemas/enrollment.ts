@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { enrollmentStatuses } from '../known-statuses.js';
+import { enrollmentStatuses, type EnrollmentStatus } from '../known-statuses.js';
 import { dateTime, openStatus, uuid } from './common.js';
 import { participantSchema } from './participant.js';
 import { printable } from './printable.js';
 
-export { enrollmentStatuses };
+export { enrollmentStatuses, type EnrollmentStatus };
 export const enrollmentStatusSchema = z.enum(enrollmentStatuses);
-export type EnrollmentStatus = z.infer<typeof enrollmentStatusSchema>;
 
 /** Statuses an enrollment never leaves. */
 export const finalEnrollmentStatuses: readonly EnrollmentStatus[] = ['rejected', 'revoked', 'inactive'];
