@@ -41,5 +41,5 @@ describe('chaos: journeys and a recurrence sync while the bank (its credentials 
     expect(notifications.downMs).toBeGreaterThan(0);
     expect(notifications.errors).toBeGreaterThan(0);
     expect(notifications.tooSlow + notifications.duplicates).toBeGreaterThan(0);
-  }, 240_000);
+  }, 600_000);
 });
