@@ -39,7 +39,7 @@ export function createActivities(deps: ActivityDeps) {
       deps.stopping,
     ),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
-    ...createScheduleActivities(deps.temporal, deps.taskQueue),
+    ...createScheduleActivities(deps.temporal),
     ...createUnmatchedEventActivities(deps.temporal, deps.taskQueue),
     ...createNotificationActivities(
       deps.temporal,

@@ -1,24 +1,14 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { previousMatchingTime, scheduleMatchingTimes } from '../schedules/matching-times.js';
-import {
-  maxScheduledTimesPerWindow,
-  windowClaimSignal,
-  windowCursorWorkflowId,
-  windowCursorWorkflowType,
-  type WindowClaim,
-} from '../contract/window-cursor.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { maxScheduledTimesPerWindow } from '../contract/schedule-coverage.js';
 
 /** gRPC status NOT_FOUND, as both the grpc-js and the native connection report it. */
 const grpcNotFound = 5;
 const isNotFound = (error: unknown) => (error as { code?: unknown } | null)?.code === grpcNotFound;
 
-/**
- * What a scheduled workflow asks of Temporal itself, through the worker's own connection; `taskQueue` is the
- * workflows' (these activities run on the internal queue beside it).
- */
-export function createScheduleActivities(temporal: Client, taskQueue: string) {
+/** What a scheduled workflow asks of Temporal itself, through the worker's own connection. */
+export function createScheduleActivities(temporal: Client) {
   return {
     /**
      * The schedule's previous scheduled time before `scheduledTime`: where the first window ever starts, and
@@ -44,29 +34,6 @@ export function createScheduleActivities(temporal: Client, taskQueue: string) {
         });
       }
       return previous.toISOString();
-    },
-
-    /** Sends a run's claim to its schedule's window cursor, starting the cursor if it does not run yet (runs started on 1.0). */
-    async claimJobWindow(claim: WindowClaim): Promise<void> {
-      await temporal.workflow.signalWithStart(windowCursorWorkflowType, {
-        workflowId: windowCursorWorkflowId(claim.scheduleId),
-        taskQueue,
-        args: [],
-        signal: windowClaimSignal,
-        signalArgs: [claim],
-        typedSearchAttributes: [{ key: searchAttributes.kind, value: 'window-cursor' }],
-        staticSummary: `Where the time covered by schedule ${claim.scheduleId} ends`,
-      });
-    },
-
-    /** Whether a scheduled run (the latest of its chain) is still running. */
-    async jobRunIsOpen(workflowId: string): Promise<boolean> {
-      try {
-        return (await temporal.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return false;
-        throw error;
-      }
     },
 
     /**

@@ -3,19 +3,16 @@ import type { JobWindow } from './jobs.js';
 const before = (a: string, b: string) => Date.parse(a) < Date.parse(b);
 
 /**
- * Where the time covered by a schedule's completed runs ends, as one of its runs' results says: a run started on
- * bankflow 1.0 (window cursor) answered no `coveredUntil`, so its window's end stands in for it (a 1.0 re-run of an
- * old time then makes the next run cover that time again: an overlap, never a gap).
+ * A catch-up window spans at most this many of its schedule's times; a longer lag is covered in windows of that
+ * size one after the other (a day of hourly metrics, six hours of 15-minute syncs, 24 days of daily reports).
  */
+export const maxScheduledTimesPerWindow = 24;
+
+/** Where the time covered by a schedule's completed runs ends, as one of its runs' results says (`coveredUntil`). */
 export function coveredUntilOf(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
-  const { coveredUntil, window, to } = result as {
-    coveredUntil?: unknown;
-    window?: { to?: unknown };
-    to?: unknown;
-  };
-  const end = coveredUntil ?? window?.to ?? to;
-  return typeof end === 'string' && !Number.isNaN(Date.parse(end)) ? end : undefined;
+  const { coveredUntil } = result as { coveredUntil?: unknown };
+  return typeof coveredUntil === 'string' && !Number.isNaN(Date.parse(coveredUntil)) ? coveredUntil : undefined;
 }
 
 /** What a scheduled run knows when it picks its window. */

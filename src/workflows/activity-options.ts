@@ -89,7 +89,7 @@ export const customerWriteOptions: ActivityOptions = {
  */
 export const jobBankRetry: RetryPolicy = waitingOut('BankUnauthorized');
 
-/** A call to Temporal itself (schedules, the window cursor, other workflows): retried while the server is away. */
+/** A call to Temporal itself (schedules, other workflows): retried while the server is away. */
 export const temporalCallOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: outageRetry,

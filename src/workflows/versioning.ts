@@ -7,7 +7,6 @@ import { enrollmentWorkflow } from './enrollment/workflow.js';
 import { refundReport } from './jobs/refund-report.js';
 import { transferReport } from './jobs/transfer-report.js';
 import { metricsSnapshot } from './jobs/metrics-snapshot.js';
-import { jobWindowCursor } from './jobs/window-cursor.js';
 import { merchantNotificationsWorkflow } from './notifications/workflow.js';
 import { biometricPaymentWorkflow } from './payment/workflow.js';
 import { recurrenceWorkflow } from './recurrence/workflow.js';
@@ -34,7 +33,6 @@ export const versioningBehaviors = {
   merchantNotificationsWorkflow: 'PINNED',
   enrollmentWorkflow: 'AUTO_UPGRADE',
   recurrenceWorkflow: 'AUTO_UPGRADE',
-  jobWindowCursor: 'AUTO_UPGRADE',
   unmatchedWebhookWorkflow: 'AUTO_UPGRADE',
   cashInHolderWorkflow: 'AUTO_UPGRADE',
   apiIdempotencyWorkflow: 'AUTO_UPGRADE',
@@ -53,7 +51,6 @@ const workflowTypes: Record<keyof typeof versioningBehaviors, (...args: never[])
   merchantNotificationsWorkflow,
   enrollmentWorkflow,
   recurrenceWorkflow,
-  jobWindowCursor,
   apiIdempotencyWorkflow,
 };
 

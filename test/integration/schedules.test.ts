@@ -19,7 +19,7 @@ import {
   type SchedulesContext,
 } from '../../src/starter/index.js';
 import type { MetricsSnapshotResult, ReportSummary } from '../../src/contract/jobs.js';
-import { maxScheduledTimesPerWindow } from '../../src/contract/window-cursor.js';
+import { maxScheduledTimesPerWindow } from '../../src/contract/schedule-coverage.js';
 import * as workflows from '../../src/workflows/index.js';
 import { windowFileBase } from '../../src/reports/files.js';
 import { expectedIds, expectedTotals, type Window } from '../helpers/report-expectations.js';
@@ -80,7 +80,7 @@ describe('Schedules as code on the Temporal dev server', () => {
     stack = await startTestStack({ jobs: { metricsBankAccountIds: world.bankAccountIds } });
     ctx = { client: stack.client, taskQueue: stack.taskQueue, schedules };
   });
-  /** Schedules of their own for a test, so it starts from a window cursor no run has claimed from yet. */
+  /** Schedules of their own for a test, so it starts where no completed run has covered any time yet. */
   const ownSchedules: SchedulesConfig[] = [schedules];
   async function freshSchedules(): Promise<SchedulesContext> {
     const own = { ...schedules, idPrefix: `t${randomUUID().slice(0, 8)}-` };
@@ -282,7 +282,7 @@ describe('Schedules as code on the Temporal dev server', () => {
   });
 
   it('finds where a scheduled window starts, and says why when it cannot', async () => {
-    const { previousScheduledTime } = createScheduleActivities(stack.client, stack.taskQueue);
+    const { previousScheduledTime } = createScheduleActivities(stack.client);
     await applySchedules(ctx);
     const scheduleId = `${schedules.idPrefix}refund-report`;
     expect(await previousScheduledTime(scheduleId, '2026-03-02T09:00:00.000Z')).toBe(

@@ -52,10 +52,8 @@ describe('recorded histories replay against the current workflow code', () => {
         ...interactiveBankCalls,
         ...journeyPollReads,
         'claimCashIns',
-        'claimJobWindow',
         'writeListReport',
         'storeMetricsSnapshot',
-        'jobRunIsOpen',
       ]),
     );
   });

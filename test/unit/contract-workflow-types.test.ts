@@ -7,7 +7,6 @@ import { jobWorkflowTypes } from '../../src/contract/jobs.js';
 import { paymentWorkflowType } from '../../src/contract/payment.js';
 import { recurrenceWorkflowType } from '../../src/contract/recurrence.js';
 import { unmatchedWebhookWorkflowType } from '../../src/contract/unmatched-webhook.js';
-import { windowCursorWorkflowType } from '../../src/contract/window-cursor.js';
 import * as workflows from '../../src/workflows/index.js';
 
 describe('the workflow types callers start by name', () => {
@@ -21,7 +20,6 @@ describe('the workflow types callers start by name', () => {
       paymentWorkflowType,
       recurrenceWorkflowType,
       unmatchedWebhookWorkflowType,
-      windowCursorWorkflowType,
       ...Object.values(jobWorkflowTypes),
     ];
     expect(Object.keys(workflows)).toEqual(expect.arrayContaining(named));

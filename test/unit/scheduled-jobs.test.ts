@@ -14,14 +14,12 @@ import {
   scheduleDeclarations,
   scheduledWorkflowId,
 } from '../../src/schedules/declarations.js';
-import type { WindowClaim } from '../../src/contract/window-cursor.js';
 import {
   capWindow,
   coveredAfter,
   coveredUntilOf,
   scheduledWindow,
 } from '../../src/contract/schedule-coverage.js';
-import { catchingUp, WindowCursor } from '../../src/workflows/jobs/window-cursor-state.js';
 
 describe('scheduled jobs configuration', () => {
   it('defaults: attempts every 15 minutes, metrics hourly, reports daily at 06:00 in Sao Paulo', () => {
@@ -243,88 +241,11 @@ describe('the window of a scheduled run, from the last completed run', () => {
     expect(capWindow(late, at(0)).window).toEqual({ from: at(0), to: at(20) });
   });
 
-  it('reads the covered time from a result, a 1.0 result by its window end, and nothing else', () => {
+  it('reads the covered time from a result, and nothing else', () => {
     expect(coveredUntilOf({ coveredUntil: at(3), window: { from: at(1), to: at(2) } })).toBe(at(3));
-    expect(coveredUntilOf({ window: { from: at(1), to: at(2) } })).toBe(at(2));
-    expect(coveredUntilOf({ from: at(1), to: at(2) })).toBe(at(2));
+    expect(coveredUntilOf({ window: { from: at(1), to: at(2) } })).toBeUndefined();
+    expect(coveredUntilOf({ from: at(1), to: at(2) })).toBeUndefined();
     expect(coveredUntilOf(undefined)).toBeUndefined();
     expect(coveredUntilOf({ coveredUntil: 'yesterday' })).toBeUndefined();
-  });
-});
-
-describe('the window cursor of a schedule (runs started on 1.0)', () => {
-  const at = (hour: number) => new Date(Date.UTC(2026, 2, 2, hour)).toISOString();
-  const claim = (workflowId: string, hour: number, run = 'r1'): WindowClaim => ({
-    claimId: `${workflowId}/${run}`,
-    workflowId,
-    scheduleId: 'bankflow-metrics-snapshot',
-    scheduledAt: at(hour),
-    previous: at(hour - 1),
-  });
-  const fresh = () => new WindowCursor({ coveredUntil: null, held: null, waiting: [] });
-
-  it('starts the first window at the previous scheduled time and each next one where the last completed ended', () => {
-    const cursor = fresh();
-    cursor.claim(claim('a', 10));
-    const first = cursor.grantNext();
-    expect(first?.grant).toEqual({ claimId: 'a/r1', window: { from: at(9), to: at(10) }, claimed: true });
-    cursor.done({ workflowId: 'a', window: { from: at(9), to: at(10) } });
-    expect(cursor.state.coveredUntil).toBe(at(10));
-
-    cursor.claim(claim('d', 13));
-    const next = cursor.grantNext();
-    expect(next?.grant.window).toEqual({ from: at(10), to: at(13) });
-    expect(next && catchingUp(next)).toBe(true);
-  });
-
-  it('holds one window at a time: a claim waits, and a released window is claimed again from the same start', () => {
-    const cursor = fresh();
-    cursor.claim(claim('a', 10));
-    cursor.grantNext();
-    cursor.claim(claim('b', 11));
-    cursor.claim(claim('b', 11));
-    expect(cursor.grantNext()).toBeUndefined();
-    expect(cursor.blockedBy()).toMatchObject({ workflowId: 'a' });
-    expect(cursor.state.waiting).toHaveLength(1);
-
-    cursor.done({ workflowId: 'b', window: { from: at(9), to: at(10) } });
-    cursor.done({ workflowId: 'a', window: { from: at(9), to: at(11) } });
-    expect(cursor.state.coveredUntil).toBeNull();
-
-    cursor.release('a/r1');
-    expect(cursor.grantNext()?.grant.window).toEqual({ from: at(10), to: at(11) });
-    expect(cursor.state.coveredUntil).toBeNull();
-  });
-
-  it('answers a repeated claim with the window already held', () => {
-    const cursor = fresh();
-    cursor.claim(claim('a', 10));
-    const granted = cursor.grantNext();
-    cursor.claim(claim('a', 10));
-    expect(cursor.repeated.map((answer) => answer.grant)).toEqual([granted?.grant]);
-    expect(cursor.state.waiting).toEqual([]);
-  });
-
-  it('gives a covered time its scheduled interval back without holding or moving anything', () => {
-    const cursor = new WindowCursor({ coveredUntil: at(12), held: null, waiting: [] });
-    cursor.claim(claim('old', 11));
-    expect(cursor.grantNext()?.grant).toEqual({
-      claimId: 'old/r1',
-      window: { from: at(10), to: at(11) },
-      claimed: false,
-    });
-    expect(cursor.state).toEqual({ coveredUntil: at(12), held: null, waiting: [] });
-  });
-
-  it('narrows a catching-up window to an end inside it, and only that', () => {
-    const cursor = new WindowCursor({ coveredUntil: at(0), held: null, waiting: [] });
-    cursor.claim(claim('late', 20));
-    const answer = cursor.grantNext();
-    if (!answer) throw new Error('no answer');
-    expect(cursor.narrow(answer, at(21)).grant.window).toEqual({ from: at(0), to: at(20) });
-    expect(cursor.narrow(answer, at(6)).grant.window).toEqual({ from: at(0), to: at(6) });
-    expect(cursor.state.held?.window).toEqual({ from: at(0), to: at(6) });
-    cursor.done({ workflowId: 'late', window: { from: at(0), to: at(6) } });
-    expect(cursor.state.coveredUntil).toBe(at(6));
   });
 });

@@ -35,7 +35,6 @@ describe('worker deployments', () => {
       'apiIdempotencyWorkflow',
       'cashInHolderWorkflow',
       'enrollmentWorkflow',
-      'jobWindowCursor',
       'recurrenceWorkflow',
       'unmatchedWebhookWorkflow',
     ]);

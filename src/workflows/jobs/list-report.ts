@@ -113,7 +113,7 @@ export async function runListReport(
   await discardReportStaging(progress.stagingKey);
   upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);
   publish(job, progress, `written to ${written.files.json}`);
-  const completion = await completeJobWindow(progress);
+  const completion = completeJobWindow(progress);
   if (completion.next) await continueWith(undefined, completion.next);
   return {
     job,

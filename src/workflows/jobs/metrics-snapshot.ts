@@ -44,7 +44,7 @@ async function finish(
       result.message,
     ].join('\n\n'),
   );
-  const completion = await completeJobWindow(resolved);
+  const completion = completeJobWindow(resolved);
   if (completion.next) await continueAsNew<typeof metricsSnapshot>(completion.next);
   return { ...result, coveredUntil: completion.coveredUntil };
 }

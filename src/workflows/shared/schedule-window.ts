@@ -1,14 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import {
-  ApplicationFailure,
-  condition,
-  getExternalWorkflowHandle,
-  isCancellation,
-  log,
-  patched,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { internalActivities, temporalCallOptions } from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
@@ -19,13 +10,6 @@ import {
   coveredUntilOf,
   scheduledWindow,
 } from '../../contract/schedule-coverage.js';
-import {
-  windowCursorWorkflowId,
-  windowDoneSignal,
-  windowGrantSignal,
-  type WindowClaim,
-  type WindowGrant,
-} from '../../contract/window-cursor.js';
 
 /**
  * Set by Temporal on every workflow a Schedule starts: the action's nominal time (before jitter, whole seconds)
@@ -37,16 +21,8 @@ const scheduledStartTime = defineSearchAttributeKey(
 );
 const scheduledById = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
 
-const { previousScheduledTime, claimJobWindow, catchUpWindowEnd } =
-  internalActivities<Pick<Activities, 'previousScheduledTime' | 'claimJobWindow' | 'catchUpWindowEnd'>>(
-    temporalCallOptions,
-  );
-
-/**
- * Runs started from here on take their window from the schedule's last completed run instead of claiming it from
- * the schedule's window cursor (bankflow 1.0), which their chain then never talks to again.
- */
-export const windowFromLastResultPatch = 'schedule-window-from-last-result';
+const { previousScheduledTime, catchUpWindowEnd } =
+  internalActivities<Pick<Activities, 'previousScheduledTime' | 'catchUpWindowEnd'>>(temporalCallOptions);
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -85,31 +61,11 @@ function scheduledRun(): ScheduledRun | undefined {
   return scheduledAt && scheduleId ? { scheduleId, scheduledAt: scheduledAt.toISOString() } : undefined;
 }
 
-/** Asks the schedule's window cursor (window-cursor.ts) for this run's window and waits for its answer. */
-async function claimWindow(claim: WindowClaim): Promise<JobWindow> {
-  let grant: WindowGrant | undefined;
-  setHandler(windowGrantSignal, (answer) => {
-    if (answer.claimId === claim.claimId) grant ??= answer;
-  });
-  await claimJobWindow(claim);
-  await condition(() => grant !== undefined);
-  return (grant as WindowGrant).window;
-}
-
 /** A job's window and, for a run a Schedule started, where its schedule's covered time ended before it. */
 export interface ResolvedWindow {
   window: JobWindow;
-  /** Absent on a run that is not scheduled, and on a chain that claimed its window from a window cursor (1.0). */
+  /** Absent on a run that is not scheduled, and on a scheduled run given an explicit window alone. */
   coveredUntil?: string;
-}
-
-/** The 1.0 way, kept for chains begun on 1.0: the schedule's window cursor grants the window. */
-async function claimFromCursor(run: ScheduledRun): Promise<JobWindow> {
-  const previous = await previousScheduledTime(run.scheduleId, run.scheduledAt);
-  // Named after the chain and the run it continues, both read from history: the same on replay, and on a reset run.
-  const { workflowId, firstExecutionRunId, continuedFromExecutionRunId } = workflowInfo();
-  const claimId = `${firstExecutionRunId}/${continuedFromExecutionRunId ?? 'first'}`;
-  return claimWindow({ claimId, workflowId, ...run, previous });
 }
 
 /**
@@ -152,12 +108,7 @@ export async function resolveJobWindow(input: JobWindowInput | undefined): Promi
   if (!run) {
     throw invalid('input', 'from and to are required when the workflow is not started by a Schedule');
   }
-  if (input?.coveredUntil !== undefined) return windowFromCoverage(run, input.coveredUntil);
-  // A continued run carrying no covered time continues a chain that claimed from the window cursor.
-  if (workflowInfo().continuedFromExecutionRunId === undefined && patched(windowFromLastResultPatch)) {
-    return windowFromCoverage(run, undefined);
-  }
-  return { window: await claimFromCursor(run) };
+  return windowFromCoverage(run, input?.coveredUntil);
 }
 
 /** How a scheduled run ends once its window is done. */
@@ -168,30 +119,13 @@ export interface WindowCompletion {
   next?: JobWindowInput;
 }
 
-/** Tells the 1.0 window cursor the run completed its window; true when the run was catching up. */
-async function completeWithCursor(run: ScheduledRun, window: JobWindow): Promise<boolean> {
-  try {
-    await getExternalWorkflowHandle(windowCursorWorkflowId(run.scheduleId)).signal(windowDoneSignal, {
-      workflowId: workflowInfo().workflowId,
-      window,
-    });
-  } catch (error) {
-    if (isCancellation(error)) throw error;
-    // The cursor is gone (an operator terminated it): the work is done, and the next claim starts a new cursor.
-    log.warn('no window cursor to tell of the completed window', { window, error: String(error) });
-    return false;
-  }
-  return Date.parse(window.to) < Date.parse(run.scheduledAt);
-}
-
 /**
  * Call once the job's work is done. A run whose window ends before its scheduled time was catching up: it
  * continues as new with `next`, carrying where the covered time ends, to cover the next window.
  */
-export async function completeJobWindow({ window, coveredUntil }: ResolvedWindow): Promise<WindowCompletion> {
+export function completeJobWindow({ window, coveredUntil }: ResolvedWindow): WindowCompletion {
   const run = scheduledRun();
-  if (!run) return {};
-  if (coveredUntil === undefined) return (await completeWithCursor(run, window)) ? { next: {} } : {};
+  if (!run || coveredUntil === undefined) return {};
   const after = coveredAfter(coveredUntil, window);
   return Date.parse(after) < Date.parse(run.scheduledAt)
     ? { coveredUntil: after, next: { coveredUntil: after } }

@@ -184,7 +184,7 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   progress.done = true;
   upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);
   publish();
-  const completion = await completeJobWindow(resolved);
+  const completion = completeJobWindow(resolved);
   if (completion.next) {
     await continueAsNew<typeof syncRecurrenceAttempts>({
       pageSize: input.pageSize,
