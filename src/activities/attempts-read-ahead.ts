@@ -7,9 +7,6 @@ type AttemptsPage = Page<CollectionAttempt>;
 /** A page as the reader hands it over: the bank's answer, or why there is none. */
 export type PageRead = { page: AttemptsPage } | { error: unknown };
 
-/** How long a reader left for the next batch keeps its pages before it is dropped unread. */
-const defaultUnclaimedMs = 10_000;
-
 /**
  * The pages of one window from one cursor on, fetched one after another, each as soon as the one before it has
  * come, while the pages already fetched wait for their reader: at most `ahead` of them. The reader stops after a
@@ -60,10 +57,6 @@ export class AttemptsPageReader {
     this.waiting.length = 0;
   }
 
-  get isStopped(): boolean {
-    return this.stopped;
-  }
-
   private fill(): void {
     const query = this.nextQuery;
     if (this.fetching || this.stopped || !query || this.waiting.length >= this.ahead) return;
@@ -87,50 +80,5 @@ export class AttemptsPageReader {
       this.fetching = false;
       this.fill();
     });
-  }
-}
-
-const keyOf = (query: AttemptsPageQuery) =>
-  JSON.stringify([query.from_datetime, query.to_datetime, query.limit ?? null, query.after ?? null]);
-
-/**
- * Readers whose batch ended before its window did, kept under the cursor the next batch starts from: they go on
- * fetching while the batch's last signals go out and the workflow schedules the next batch, which takes them over.
- * A reader nobody takes within `unclaimedMs` (the sync stopped, or goes on in another worker) is dropped.
- */
-export class AttemptsReadAhead {
-  private readonly kept = new Map<string, { reader: AttemptsPageReader; expiry: NodeJS.Timeout }>();
-
-  constructor(
-    private readonly fetchPage: (query: AttemptsPageQuery) => Promise<AttemptsPage>,
-    private readonly unclaimedMs = defaultUnclaimedMs,
-  ) {}
-
-  /** The reader kept for `query`, or a new one starting there. */
-  open(query: AttemptsPageQuery, ahead: number): AttemptsPageReader {
-    const key = keyOf(query);
-    const kept = this.kept.get(key);
-    if (kept) {
-      this.kept.delete(key);
-      clearTimeout(kept.expiry);
-      if (!kept.reader.isStopped) return kept.reader;
-    }
-    return new AttemptsPageReader(this.fetchPage, query, ahead);
-  }
-
-  /** Keeps `reader`, whose next page is the one `next` asks for, for the batch that starts there. */
-  keep(reader: AttemptsPageReader, next: AttemptsPageQuery): void {
-    const key = keyOf(next);
-    const replaced = this.kept.get(key);
-    if (replaced) {
-      clearTimeout(replaced.expiry);
-      replaced.reader.stop();
-    }
-    const expiry = setTimeout(() => {
-      if (this.kept.get(key)?.reader === reader) this.kept.delete(key);
-      reader.stop();
-    }, this.unclaimedMs);
-    expiry.unref();
-    this.kept.set(key, { reader, expiry });
   }
 }

@@ -4,12 +4,9 @@ import type { BankClient } from '../bank/client.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import { toRecurrenceAttempt } from '../contract/recurrence.js';
 import type {
-  AttemptsDelivery,
   AttemptsPageQuery,
-  AttemptsPageResult,
   AttemptsPagesDeliveryRequest,
   AttemptsPagesDeliveryResult,
-  AttemptsPagesRequest,
   AttemptsSlicePage,
   CountedDelivery,
   DeliveryRecord,
@@ -17,59 +14,13 @@ import type {
 } from '../contract/attempts-sync.js';
 import type { ReportSink } from '../reports/sink/index.js';
 import { AttemptsDeliveryBatch } from './attempts-delivery.js';
-import { AttemptsPageReader, AttemptsReadAhead } from './attempts-read-ahead.js';
+import { AttemptsPageReader } from './attempts-read-ahead.js';
 import { deliveryKey } from '../contract/attempts-sync.js';
 import { addCounted, emptyCounted, recordDelivery, summarizeDeliveries } from './attempts-recurrences.js';
 import { bankActivity } from './failures.js';
 
-/** A batch stops taking pages after this long, so one local activity stays short against a slow bank. */
+/** A delivery stops taking pages after this long, so one signalling round stays short against a slow bank. */
 const batchTimeMs = 10_000;
-
-/**
- * Up to `maxPages` consecutive pages of the attempts sync, each recurrence signalled its attempts in signals of
- * `attemptsPerSignal` while the pages come and the rest once at the end: a recurrence on every page wakes once per
- * `attemptsPerSignal` attempts, not once per page (AttemptsDeliveryBatch). The pages come from a reader that
- * fetches each as soon as the one before it has come; when the batch ends before the window does, the reader
- * goes on fetching for the next batch while this one's last signals go out (AttemptsReadAhead). A page that
- * fails after others were fetched ends the batch there: the fetched pages are delivered and the failed page's
- * cursor goes back as `next`, so the next call asks for it again and no page is fetched twice. A retry after a
- * failed signal fetches and signals the batch again, which the recurrence workflows take as duplicates. Only
- * counts go back into the sync's history, never the records.
- */
-export async function syncAttemptsPages(
-  readAhead: AttemptsReadAhead,
-  client: Client,
-  request: AttemptsPagesRequest,
-): Promise<AttemptsPageResult> {
-  const started = Date.now();
-  const delivery = new AttemptsDeliveryBatch(client);
-  const reader = readAhead.open(request.query, request.maxPages);
-  let pages = 0;
-  let next: string | null = request.query.after ?? null;
-  let cutShort = false;
-  try {
-    do {
-      const read = await reader.read();
-      if ('error' in read) {
-        if (pages === 0) throw read.error;
-        log.warn('attempts page failed; delivering the pages fetched before it', {
-          pages,
-          error: read.error,
-        });
-        cutShort = true;
-        break;
-      }
-      pages++;
-      delivery.add(read.page.data.map(toSyncedAttempt));
-      next = read.page.metadata.has_next ? read.page.metadata.after : null;
-    } while (next && !delivery.failed && pages < request.maxPages && Date.now() - started < batchTimeMs);
-    if (next && !cutShort && !delivery.failed) readAhead.keep(reader, { ...request.query, after: next });
-    return { ...(await delivery.finish(pages)), next };
-  } catch (error) {
-    reader.stop();
-    throw error;
-  }
-}
 
 /** `deliverAttemptsPages` starts no delivery after this long, so one activity stays well inside its timeout. */
 const activityTimeMs = 60_000;
@@ -204,19 +155,18 @@ function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
 }
 
 /**
- * Signals each recurrence the attempts of a slice's `pages` pages and counts them (see AttemptsDeliveryBatch);
- * with a `record`, the recurrences go to the sink and only counts go back (slices since attemptsSyncBoundedPatch).
+ * Signals each recurrence the attempts of a slice's `pages` pages (see AttemptsDeliveryBatch); the recurrences go
+ * to the sink under `record` and only counts go back.
  */
 async function deliverAttempts(
   client: Client,
   cancelled: AbortSignal,
   sink: ReportSink,
-  request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord },
-): Promise<AttemptsDelivery | CountedDelivery> {
+  request: { attempts: SyncedAttempt[]; pages: number; record: DeliveryRecord },
+): Promise<CountedDelivery> {
   const delivery = new AttemptsDeliveryBatch(client, { cancelled });
   delivery.add(request.attempts);
-  const delivered = await delivery.finish(request.pages);
-  return request.record ? recordDelivery(sink, request.record, delivered) : delivered;
+  return recordDelivery(sink, request.record, await delivery.finish(request.pages));
 }
 
 /** One page of a slice: a single bank call, so the task queue's rate limit paces it like every other call. */
@@ -230,8 +180,8 @@ async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promi
 
 /**
  * The sync's page activities; they signal through the worker's own Temporal client and leave the recurrences of
- * each delivery in the report sink. A serial sync pages with `deliverAttemptsPages` (`syncAttemptsPages` serves
- * runs started before attemptsSyncBoundedPatch); the slices of a rate-limited sync fetch with
+ * each delivery in the report sink. A serial sync pages with `deliverAttemptsPages`; the slices of a rate-limited
+ * sync fetch with
  * `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`; `summarizeAttemptsSyncRecurrences` counts
  * the recurrences of every delivery once and lists the unknown ones.
  */
@@ -241,10 +191,9 @@ export function createAttemptsSyncActivities(
   sink: ReportSink,
   stopping?: AbortSignal,
 ) {
-  const readAhead = new AttemptsReadAhead((query) => bank.listCollectionAttempts(query));
   return {
     fetchAttemptsSlicePage: bankActivity((query: AttemptsPageQuery) => fetchSlicePage(bank, query)),
-    deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number; record?: DeliveryRecord }) =>
+    deliverSyncedAttempts: (request: { attempts: SyncedAttempt[]; pages: number; record: DeliveryRecord }) =>
       deliverAttempts(Context.current().client, Context.current().cancellationSignal, sink, request),
     deliverAttemptsPages: bankActivity((request: AttemptsPagesDeliveryRequest) =>
       deliverAttemptsPages(bank, Context.current().client, sink, request, stopping),
@@ -252,8 +201,5 @@ export function createAttemptsSyncActivities(
     summarizeAttemptsSyncRecurrences: (prefix: string) => summarizeDeliveries(sink, prefix),
     /** The fleet's bank rate limit, which decides whether and how wide the sync runs in slices. */
     attemptsSyncPlan: async () => ({ bankRequestsPerSecond: bankRequestsPerSecond ?? null }),
-    syncAttemptsPages: bankActivity((request: AttemptsPagesRequest) =>
-      syncAttemptsPages(readAhead, Context.current().client, request),
-    ),
   };
 }

@@ -27,18 +27,7 @@ export interface AttemptsSyncCarry {
   /** The bank's `after` cursor of the next page to fetch. */
   cursor: string;
   summary: AttemptsSyncSummary;
-  /**
-   * External ids of the recurrences signalled so far, to count each once: carried only by runs started before
-   * `attemptsSyncBoundedPatch`, whose deliveries now leave their recurrences in the report sink instead.
-   */
-  updatedRecurrences?: string[];
 }
-
-/**
- * Since this patch no list that grows with the window's recurrences travels through the sync's history: each
- * delivery writes its recurrences to the report sink and answers counts and a capped sample.
- */
-export const attemptsSyncBoundedPatch = 'attempts-sync-bounded';
 
 /** Unknown recurrences a summary lists (`unknownRecurrences`); the report sink holds them all. */
 export const unknownRecurrencesKept = 20;
@@ -87,7 +76,7 @@ export interface AttemptsSyncSummary extends ScheduleCoverage {
   signals: number;
   /** The first `unknownRecurrencesKept` recurrences with no running workflow; `unknownRecurrenceCount` counts them. */
   unknownRecurrences: UnknownRecurrence[];
-  /** Distinct recurrences with no running workflow (absent from the summaries of runs before the bounded sync). */
+  /** Distinct recurrences with no running workflow, counted at the sync's last step (absent until then). */
   unknownRecurrenceCount?: number;
   /** Where the full list of unknown recurrences is, one JSON object a line (report sink; absent when none). */
   unknownRecurrencesFile?: string;
@@ -96,9 +85,9 @@ export interface AttemptsSyncSummary extends ScheduleCoverage {
   runs: number;
 }
 
-/** Pages of the attempts list, as the page activity reports them back: counts, never the records. */
-export interface AttemptsPageResult {
-  /** Pages the call took. */
+/** What a delivery of pages signalled, before its recurrences go to the report sink (`CountedDelivery`). */
+export interface AttemptsDelivery {
+  /** Pages the delivery took. */
   pages: number;
   attempts: number;
   /** Signals sent: one per recurrence per batch, more for a recurrence with very many attempts. */
@@ -107,12 +96,7 @@ export interface AttemptsPageResult {
   /** External ids of the recurrences signalled their attempts. */
   updated: string[];
   unknown: UnknownRecurrence[];
-  /** The cursor of the next page, null on the last one. */
-  next: string | null;
 }
-
-/** The pages of a result; the sum of its delivered batches when the sync ran in slices. */
-export type AttemptsDelivery = Omit<AttemptsPageResult, 'next'>;
 
 /** A delivery as it goes back into history: its recurrences are in the report sink, its result counts them. */
 export interface CountedDelivery {
@@ -184,14 +168,12 @@ export interface AttemptsSliceInput {
   pageSize?: number;
   pagesPerRun?: number;
   resume?: AttemptsSyncCarry;
-  /** The sync's sink prefix its deliveries go to; absent in slices started before `attemptsSyncBoundedPatch`. */
-  deliveries?: string;
+  /** The sync's sink prefix its deliveries go to. */
+  deliveries: string;
 }
 
 export interface AttemptsSliceResult {
   summary: AttemptsSyncSummary;
-  /** Only from slices started before `attemptsSyncBoundedPatch`. */
-  updatedRecurrences?: string[];
 }
 
 /** A batch of consecutive pages: from the query's cursor, at most `maxPages`. */

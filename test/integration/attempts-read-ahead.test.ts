@@ -1,8 +1,4 @@
-import {
-  AttemptsPageReader,
-  AttemptsReadAhead,
-  type PageRead,
-} from '../../src/activities/attempts-read-ahead.js';
+import { AttemptsPageReader, type PageRead } from '../../src/activities/attempts-read-ahead.js';
 import { BankClient } from '../../src/bank/client.js';
 import { BankUnavailableError } from '../../src/bank/errors.js';
 import { collectionAttemptsPath } from '../../devkit/sandbox/routes/recurrences.js';
@@ -82,46 +78,6 @@ describe('reading the attempts list ahead of the sync, against the sandbox bank'
     expect(new Set(requests.map((request) => request.after)).size).toBe(20);
     const past = await reader.read();
     expect('error' in past && past.error).toBeInstanceOf(RangeError);
-  });
-
-  it('hands a reader kept at the end of a batch to the batch that starts at its cursor, which fetches no page again', async () => {
-    const readAhead = new AttemptsReadAhead(fetchPage);
-    const first = readAhead.open(window, 5);
-    const batch = await readPages(first, 5);
-    const next = { ...window, after: batch.after ?? undefined };
-    readAhead.keep(first, next);
-    await eventually(
-      async () => requests.length,
-      (fetched) => fetched === 10,
-    );
-
-    expect(readAhead.open({ ...window, after: 'another-cursor' }, 5)).not.toBe(first);
-    const second = readAhead.open(next, 5);
-    expect(second).toBe(first);
-    const rest = await readPages(second, 15);
-    expect([...batch.ids, ...rest.ids]).toEqual(listed);
-    expect(
-      new Set(requests.filter((request) => request.status === 200).map((request) => request.after)).size,
-    ).toBe(20);
-    second.stop();
-  });
-
-  it('drops a kept reader that no batch takes in time, and fetches nothing more for it', async () => {
-    const readAhead = new AttemptsReadAhead(fetchPage, 200);
-    const kept = readAhead.open(window, 2);
-    const batch = await readPages(kept, 2);
-    const next = { ...window, after: batch.after ?? undefined };
-    readAhead.keep(kept, next);
-    await sleep(400);
-    expect(kept.isStopped).toBe(true);
-    const fetched = requests.length;
-    const fresh = readAhead.open(next, 2);
-    expect(fresh).not.toBe(kept);
-    await readPages(fresh, 1);
-    await sleep(200);
-    // The page read and the two waiting behind it: the dropped reader fetched nothing after its time ran out.
-    expect(requests.length - fetched).toBe(3);
-    fresh.stop();
   });
 
   it('stops at a page the bank fails, answering the failure in its place', async () => {

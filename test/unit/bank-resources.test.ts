@@ -31,12 +31,7 @@ const bankCallActivityNames = [
 ];
 
 /** Bank activities of more than one call, or of a call and what is done with it, written by hand. */
-const composedBankActivityNames = [
-  'collectReportPage',
-  'deliverAttemptsPages',
-  'fetchAttemptsSlicePage',
-  'syncAttemptsPages',
-];
+const composedBankActivityNames = ['collectReportPage', 'deliverAttemptsPages', 'fetchAttemptsSlicePage'];
 
 const otherActivityNames = [
   'attemptsSyncPlan',

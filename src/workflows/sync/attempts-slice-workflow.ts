@@ -5,13 +5,11 @@ import { bankReadOptions } from '../activity-options.js';
 import { attemptsPageOptions, defaultPagesPerSliceRun } from './settings.js';
 import {
   deliveryKey,
-  type AttemptsDelivery,
   type AttemptsSliceInput,
   type AttemptsSliceResult,
-  type CountedDelivery,
   type SyncedAttempt,
 } from '../../contract/attempts-sync.js';
-import { addCounted, addPage, emptySummary } from './attempts-summary.js';
+import { addCounted, emptySummary } from './attempts-summary.js';
 
 /**
  * One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. A bank
@@ -29,15 +27,13 @@ const { deliverSyncedAttempts } =
  * Pages one time slice of an attempts sync, `pagesPerRun` pages a run, and signals each recurrence once a run with
  * that run's attempts. The pages' records sit in the run's history until they are signalled (the next page's
  * cursor is workflow state, as in the serial sync): a worker that dies mid-run replays them from there and
- * signals them again, which the recurrences take as duplicates; the run then continues as new with counts only.
- * A slice given the sync's `deliveries` prefix leaves each run's recurrences in the report sink and carries only
- * counts; one started before attemptsSyncBoundedPatch carries their external ids.
+ * signals them again, which the recurrences take as duplicates. Each run leaves its recurrences in the report sink
+ * under the sync's `deliveries` prefix, and the run then continues as new with counts only.
  */
 export async function syncAttemptsSlice(input: AttemptsSliceInput): Promise<AttemptsSliceResult> {
   const pagesPerRun = input.pagesPerRun ?? defaultPagesPerSliceRun;
   const summary = input.resume?.summary ?? emptySummary(input.from, input.to);
   summary.runs++;
-  const updated = new Set(input.resume?.updatedRecurrences ?? []);
   let cursor = input.resume?.cursor;
   const fetched: SyncedAttempt[] = [];
   let pages = 0;
@@ -53,24 +49,11 @@ export async function syncAttemptsSlice(input: AttemptsSliceInput): Promise<Atte
     cursor = page.next ?? undefined;
   } while (cursor && pages < pagesPerRun && !workflowInfo().continueAsNewSuggested);
 
-  if (input.deliveries) {
-    const record = {
-      prefix: input.deliveries,
-      key: deliveryKey(summary.pages, `slice-${input.from}_${input.to}`),
-    };
-    addCounted(
-      summary,
-      (await deliverSyncedAttempts({ attempts: fetched, pages, record })) as CountedDelivery,
-    );
-    if (cursor) await continueAsNew<typeof syncAttemptsSlice>({ ...input, resume: { cursor, summary } });
-    return { summary };
-  }
-  addPage(summary, (await deliverSyncedAttempts({ attempts: fetched, pages })) as AttemptsDelivery, updated);
-  if (cursor) {
-    await continueAsNew<typeof syncAttemptsSlice>({
-      ...input,
-      resume: { cursor, summary, updatedRecurrences: [...updated] },
-    });
-  }
-  return { summary, updatedRecurrences: [...updated] };
+  const record = {
+    prefix: input.deliveries,
+    key: deliveryKey(summary.pages, `slice-${input.from}_${input.to}`),
+  };
+  addCounted(summary, await deliverSyncedAttempts({ attempts: fetched, pages, record }));
+  if (cursor) await continueAsNew<typeof syncAttemptsSlice>({ ...input, resume: { cursor, summary } });
+  return { summary };
 }

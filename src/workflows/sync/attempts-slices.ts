@@ -61,9 +61,8 @@ export async function syncInSlices(
   plan: SlicePlan,
   summary: AttemptsSyncSummary,
   onSlice: () => void,
-  deliveries?: string,
+  deliveries: string,
 ): Promise<void> {
-  const updated = new Set<string>();
   let next = 0;
   const chain = async () => {
     for (let index = next++; index < plan.slices.length; index = next++) {
@@ -75,11 +74,11 @@ export async function syncInSlices(
             ...slice,
             pageSize: input.pageSize,
             pagesPerRun: input.pagesPerRun,
-            ...(deliveries ? { deliveries } : {}),
+            deliveries,
           },
         ],
       });
-      addSlice(summary, result, updated);
+      addSlice(summary, result);
       onSlice();
     }
   };

@@ -1,6 +1,5 @@
 import {
   continueAsNew,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -20,14 +19,13 @@ import {
   pagesPerBatch,
 } from './settings.js';
 import {
-  attemptsSyncBoundedPatch,
   attemptsSyncRecordsPrefix,
   type AttemptsPageQuery,
   type AttemptsSyncInput,
   type AttemptsSyncSummary,
 } from '../../contract/attempts-sync.js';
 import { planSlices, syncInSlices } from './attempts-slices.js';
-import { addCounted, addPage, emptySummary } from './attempts-summary.js';
+import { addCounted, emptySummary } from './attempts-summary.js';
 import { jobStatuses } from '../../contract/jobs.js';
 
 /** Pages of a serial sync: a queued activity that heartbeats its cursor (settings.ts). */
@@ -39,16 +37,8 @@ const { deliverAttemptsPages } = proxyActivities<Pick<Activities, 'deliverAttemp
 const { summarizeAttemptsSyncRecurrences } =
   internalActivities<Pick<Activities, 'summarizeAttemptsSyncRecurrences'>>(temporalCallOptions);
 
-/**
- * Pages as local activities (runs started before attemptsSyncBoundedPatch): they run in the worker that runs the workflow, with no trip through a task queue
- * and no workflow task of their own, so consecutive calls run inside one workflow task and cost one history event
- * each. A page took about 100 ms as a queued activity against 12 ms paging directly, most of it round trips
- * through Temporal (docs/performance.md). Each result reaches history (a marker) when the workflow task
- * completes, and the workflow's current details show it then; a worker that dies mid-task repeats the pages since
- * the last completed workflow task, which the recurrences take as duplicates, as they do a retried call.
- */
-const local =
-  proxyLocalActivities<Pick<Activities, 'syncAttemptsPages' | 'attemptsSyncPlan'>>(attemptsPageOptions);
+/** Whether the sync runs in slices: the fleet's bank rate limit, read from the worker's configuration. */
+const { attemptsSyncPlan } = proxyLocalActivities<Pick<Activities, 'attemptsSyncPlan'>>(attemptsPageOptions);
 
 type Window = { from: string; to: string };
 
@@ -102,40 +92,6 @@ async function pageSerially(
 }
 
 /**
- * As `pageSerially`, for runs started before attemptsSyncBoundedPatch: a batch of up to `pagesPerBatch` pages per
- * local activity, the external ids of the recurrences signalled carried in continue-as-new to count each once.
- */
-async function pageSeriallyInLocalBatches(
-  input: AttemptsSyncInput,
-  window: Window,
-  summary: AttemptsSyncSummary,
-  progress: { cursor: string | undefined },
-  publish: () => void,
-): Promise<void> {
-  const pagesPerRun = input.pagesPerRun ?? defaultPagesPerRun;
-  const updated = new Set(input.resume?.updatedRecurrences ?? []);
-  for (let pagesThisRun = 0; ;) {
-    const { cursor } = progress;
-    if (cursor && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
-      await continueAsNew<typeof syncRecurrenceAttempts>({
-        ...input,
-        ...window,
-        resume: { cursor, summary, updatedRecurrences: [...updated] },
-      });
-    }
-    const page = await local.syncAttemptsPages({
-      query: pageQuery(input, window, cursor),
-      maxPages: Math.min(pagesPerRun - pagesThisRun, pagesPerBatch),
-    });
-    pagesThisRun += page.pages;
-    addPage(summary, page, updated);
-    progress.cursor = page.next ?? undefined;
-    publish();
-    if (!progress.cursor) return;
-  }
-}
-
-/**
  * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its schedule's last
  * completed window) in batches of pages, one activity per batch that fetches its pages and signals each recurrence
  * workflow its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes
@@ -145,7 +101,6 @@ async function pageSeriallyInLocalBatches(
  * summary keeping a sample of them.
  */
 export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
-  const bounded = patched(attemptsSyncBoundedPatch);
   const resolved = await resolveJobWindow(input);
   const { window } = resolved;
   const summary = input.resume?.summary ?? emptySummary(window.from, window.to);
@@ -173,13 +128,12 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
 
   // With a fleet-wide bank rate limit the window is paged in time slices at once, each page a queued activity the
   // limit paces (attempts-slices.ts): local activities would bypass it. A continued run is always a serial one.
-  const rateLimit = input.resume ? null : (await local.attemptsSyncPlan()).bankRequestsPerSecond;
-  const records = bounded ? attemptsSyncRecordsPrefix(workflowInfo().firstExecutionRunId, window) : undefined;
+  const rateLimit = input.resume ? null : (await attemptsSyncPlan()).bankRequestsPerSecond;
+  const records = attemptsSyncRecordsPrefix(workflowInfo().firstExecutionRunId, window);
   const serialInput = { ...input, coveredUntil: resolved.coveredUntil };
   if (rateLimit) await syncInSlices(window, input, planSlices(window, rateLimit), summary, publish, records);
-  else if (records) await pageSerially(serialInput, window, summary, progress, publish, records);
-  else await pageSeriallyInLocalBatches(serialInput, window, summary, progress, publish);
-  if (records) Object.assign(summary, await summarizeAttemptsSyncRecurrences(records));
+  else await pageSerially(serialInput, window, summary, progress, publish, records);
+  Object.assign(summary, await summarizeAttemptsSyncRecurrences(records));
 
   progress.done = true;
   upsertSearchAttributes([{ key: searchAttributes.status, value: jobStatuses.completed }]);

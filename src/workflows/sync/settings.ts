@@ -1,8 +1,8 @@
 import { jobBankRetry } from '../activity-options.js';
 
 /**
- * A serial run's pages: a batch of pages costs the run one marker event, so 1,000 pages (10 batches) make a run of
- * about 25 events. Runs this long also stay clear of the Temporal server's minimum interval between runs of one
+ * A serial run's pages: a batch of pages costs the run one activity, so 1,000 pages (10 batches) make a run of a
+ * few dozen events. Runs this long also stay clear of the Temporal server's minimum interval between runs of one
  * workflow id (`history.workflowIdReuseMinimalInterval`, 1 s by default): a run that continues as new sooner has
  * its next run's first workflow task held back until that second has passed, which made a 10,000-attempt sync of
  * 20-page runs spend 9 of its 9.5 s waiting (docs/performance.md).
@@ -22,7 +22,7 @@ export const attemptsPageOptions = {
 } as const;
 
 /**
- * Pages one batch (one local activity) takes at most: 5,000 attempts at the default page size, each recurrence
+ * Pages one batch (one `deliverAttemptsPages` activity) takes at most: 5,000 attempts at the default page size, each recurrence
  * signalled once a batch (more past 1,000 attempts). Every batch is a round trip through the workflow and wakes
  * every recurrence on it, so fewer, larger batches cost less.
  */
