@@ -7,7 +7,7 @@ import { createBankCallActivities } from './bank-calls.js';
 import { createNotificationActivities } from './notifications.js';
 import { createReportActivities, type ReportActivityDeps } from './reports.js';
 import { createScheduleActivities } from './schedules.js';
-import { createUnmatchedEventActivities } from './unmatched-events.js';
+import { createCashInClaimActivities } from './cash-in-claims.js';
 
 export interface ActivityDeps {
   bank: BankClient;
@@ -40,7 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ),
     ...createReportActivities({ ...deps.jobs, bank: deps.bank }),
     ...createScheduleActivities(deps.temporal),
-    ...createUnmatchedEventActivities(deps.temporal, deps.taskQueue),
+    ...createCashInClaimActivities(deps.temporal, deps.taskQueue),
     ...createNotificationActivities(
       deps.temporal,
       deps.taskQueue,

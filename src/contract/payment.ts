@@ -166,8 +166,6 @@ export const paymentTimings = {
   } satisfies PollingSettings,
   /** How long a settlement waits for its Pix cash-in event before the bank's GET stands alone. */
   cashInWaitMs: minutes(1),
-  /** The first part of that wait, before the unmatched events are searched. */
-  cashInGraceMs: 2_000,
   /** At most this many events in one run's history; a poll cycle adds about a dozen. */
   historyBound: 1_000,
   /** Room left below the bound for the cycle under way and the run's ending. */

@@ -111,12 +111,6 @@ export function boundedBy(options: ActivityOptions, deadline: number, now: numbe
 }
 
 /**
- * Since this patch a payment's and an enrollment's bank calls that a customer waits on are bounded (boundedBy):
- * runs started before it retry them for as long as the bank is away.
- */
-export const boundedBankCallsPatch = 'bounded-bank-calls';
-
-/**
  * Activities scheduled on `workload`'s task queue beside the running workflow's own (src/contract/task-queues.ts).
  * The queue is named after the workflow's, known only once a run executes, so each call proxies anew. An
  * activity's task queue is not compared on replay (only its type and id are), so moving one needs no patch.

@@ -1,11 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { createUnmatchedEventActivities } from '../../src/activities/unmatched-events.js';
-import { webhookCategories } from '../../src/bank/webhook-categories.js';
-import { deliverWebhook } from '../../src/webhooks/deliver.js';
-import { receivedWebhook } from '../../src/webhooks/resources.js';
 import { getEnrollment, getPayment, startPayment, waitForEnrollment } from '../../src/starter/index.js';
 import { memoKeys } from '../../src/contract/memo.js';
-import { enroll, eventually, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
+import { enroll, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 describe("the merchant's reads come from what workflows published in their memo", () => {
@@ -56,28 +51,5 @@ describe("the merchant's reads come from what workflows published in their memo"
     } finally {
       await stack.restartWorker();
     }
-  });
-
-  it('hands a payment the cash-ins kept as unmatched, read from their memos', async () => {
-    const endToEndId = `E12345678${Date.now()}`.padEnd(32, 'x');
-    const cashIn = () => {
-      const id = randomUUID();
-      return receivedWebhook({
-        category: webhookCategories.collectingDocument,
-        type: 'settled',
-        ref_id: id,
-        timestamp: new Date().toISOString(),
-        data: { id, end_to_end_id: endToEndId, status: 'settled', amount: { amount: 100, currency: 'BRL' } },
-      });
-    };
-    const kept = [cashIn(), cashIn()];
-    for (const event of kept) await deliverWebhook(stack.client, stack.taskQueue, event, undefined);
-
-    const { claimUnmatchedCashIns } = createUnmatchedEventActivities(stack.client, stack.taskQueue);
-    const claimed = await eventually(
-      () => claimUnmatchedCashIns(endToEndId, 'payment:memo-test'),
-      (events) => events.length === 2,
-    );
-    expect(claimed.map((event) => event.key).sort()).toEqual(kept.map((event) => event.key).sort());
   });
 });

@@ -19,7 +19,6 @@ type ModelActivities = Pick<
   | 'getPaymentAuthorizationOptions'
   | 'authorizeBiometricPayment'
   | 'claimCashIns'
-  | 'claimUnmatchedCashIns'
   | 'createEnrollment'
   | 'getRegistrationOptions'
   | 'registerCredential'
@@ -70,7 +69,6 @@ export async function startModelWorld(): Promise<ModelWorld> {
     ),
     // The model signals its cash-in events to the payment itself: a claim finds none held or kept.
     claimCashIns: async () => [],
-    claimUnmatchedCashIns: async () => [],
     createEnrollment: bankActivity(async (request) => enrollmentOf().createEnrollment(request)),
     getRegistrationOptions: bankActivity(async () => enrollmentOf().getRegistrationOptions()),
     registerCredential: bankActivity(async (_enrollmentId, request) =>

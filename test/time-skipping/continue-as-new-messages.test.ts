@@ -4,7 +4,7 @@ import type { SignalDefinition } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { createNotificationActivities } from '../../src/activities/notifications.js';
-import { createUnmatchedEventActivities } from '../../src/activities/unmatched-events.js';
+import { createCashInClaimActivities } from '../../src/activities/cash-in-claims.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
 import { enrollmentTimings, type EnrollmentResult } from '../../src/contract/enrollment.js';
@@ -109,7 +109,7 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
       taskQueue: workloadTaskQueue(stack.taskQueue, 'internal'),
       activities: {
         ...createNotificationActivities(stack.client, stack.taskQueue, { endpoints: [], secrets: [] }),
-        ...createUnmatchedEventActivities(stack.client, stack.taskQueue),
+        ...createCashInClaimActivities(stack.client, stack.taskQueue),
       },
       dataConverter: bankflowDataConverter(encryptionKeys, 'mark'),
     });

@@ -37,7 +37,6 @@ const otherActivityNames = [
   'attemptsSyncPlan',
   'catchUpWindowEnd',
   'claimCashIns',
-  'claimUnmatchedCashIns',
   'deliverNotification',
   'deliverSyncedAttempts',
   'discardReportStaging',

@@ -1,6 +1,5 @@
 import type { Activities } from '../../activities/index.js';
 import {
-  bankCallOptions,
   boundedBy,
   customerWriteOptions,
   interactiveActivities,
@@ -13,10 +12,10 @@ export type BankWrites = Pick<
   'createEnrollment' | 'getRegistrationOptions' | 'registerCredential'
 >;
 
-/** The bank's writes an enrollment journey makes; the create carries the external id that makes a retry safe. */
-export const bank = interactiveActivities<keyof BankWrites>(bankCallOptions);
-
-/** The same writes, given up once `deadline` (workflow time) passes: the end of the step the customer is in. */
+/**
+ * The bank's writes an enrollment journey makes, given up once `deadline` (workflow time) passes: the end of the
+ * step the customer is in. The create carries the external id that makes a retry safe.
+ */
 export const boundedWrites = (deadline: number) =>
   interactiveActivities<keyof BankWrites>(boundedBy(customerWriteOptions, deadline, Date.now()));
 

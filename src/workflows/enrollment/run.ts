@@ -1,4 +1,4 @@
-import { condition, patched, sleep } from '@temporalio/workflow';
+import { condition, sleep } from '@temporalio/workflow';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import type {
@@ -11,7 +11,6 @@ import type {
 import { memoKeys, type MerchantReply } from '../../contract/memo.js';
 import { bankTroubleValue, searchAttributes } from '../../contract/search-attributes.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { boundedBankCallsPatch } from '../activity-options.js';
 import { bankRefusal, correctableRefusals, windowClosed } from '../shared/bank-failure.js';
 import { readBank } from '../shared/bank-reads.js';
 import { defaultPolling } from '../shared/polling.js';
@@ -19,7 +18,7 @@ import { EventInbox } from '../shared/event-inbox.js';
 import { HintLedger } from '../shared/hint-ledger.js';
 import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
 import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
-import { bank, bankReads, boundedWrites, type BankWrites } from './bank-calls.js';
+import { bankReads, boundedWrites, type BankWrites } from './bank-calls.js';
 import {
   bankAnswered,
   enrollmentDetails,
@@ -65,8 +64,6 @@ export class EnrollmentRun {
   readonly notifier = new EnrollmentNotifier(() => this.journey);
   private readonly inbox: EventInbox;
   private readonly publication: JourneyPublication<EnrollmentJourney, EnrollmentStarted>;
-  /** Whether this run bounds its customer-facing bank calls (boundedBankCallsPatch). */
-  private readonly bounded = patched(boundedBankCallsPatch);
   /** The step the customer is in, as far as its bank calls go, and when the bank's window for it closes. */
   private step: ReturnType<typeof pendingStep> = 'awaiting_account_holder_validation';
   private stepDeadline: number;
@@ -82,12 +79,12 @@ export class EnrollmentRun {
 
   /** The bank's writes of the step the customer is in, given up when its window closes. */
   writes(): BankWrites {
-    return this.bounded ? boundedWrites(this.stepDeadline) : bank;
+    return boundedWrites(this.stepDeadline);
   }
 
   /** Whether `error` is one of this run's writes given up at the end of its step's window. */
   windowClosed(error: unknown): boolean {
-    return this.bounded && windowClosed(error);
+    return windowClosed(error);
   }
 
   /** The start's answer once there is one: the redirect URL, or the refusal. */

@@ -6,7 +6,6 @@ import { paymentTimings, type PaymentInput } from '../../contract/payment.js';
 import type { PollTrigger } from '../../contract/task-queues.js';
 import {
   bankCallOptions,
-  bankReadOptions,
   boundedBy,
   checkReadOptions,
   customerWriteOptions,
@@ -22,9 +21,6 @@ type BankWrites = Pick<
 >;
 type BankReads = Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>;
 
-/** The bank's writes a payment journey makes: each carries what makes a retry safe (external id, one payment). */
-export const bank = interactiveActivities<keyof BankWrites>(bankCallOptions);
-
 /**
  * The bank's reads: the enrollment check the start waits on is interactive, the payment's reads on the poll
  * budget. Each `options` retries briefly: a read that waits minutes would keep the journey from its next hint.
@@ -34,15 +30,16 @@ const readsWith = (options: ActivityOptions): BankReads => ({
   getBiometricPayment: pollActivities<'getBiometricPayment'>(options).getBiometricPayment,
 });
 
-export const bankReads = readsWith(bankReadOptions);
-
 /** The payment's polls by what asked for them: a webhook's go ahead of the timers' within the poll budget. */
 export const paymentPolls: Record<PollTrigger, Pick<BankReads, 'getBiometricPayment'>> = {
   hint: pollActivities<'getBiometricPayment'>(journeyReadOptions, 'hint'),
   timer: pollActivities<'getBiometricPayment'>(journeyReadOptions, 'timer'),
 };
 
-/** The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. */
+/**
+ * The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. Each write carries what
+ * makes a retry safe (external id, one payment).
+ */
 export interface BankCalls {
   bank: BankWrites;
   bankReads: BankReads;
@@ -53,13 +50,8 @@ export const boundedCalls = (deadline: number): BankCalls => ({
   bankReads: readsWith(boundedBy(checkReadOptions, deadline, Date.now())),
 });
 
-/** Runs started before the `bounded-bank-calls` patch: the calls are retried for as long as the bank is away. */
-export const unboundedCalls: BankCalls = { bank, bankReads };
-
-/** Temporal's own records: the claim on the cash-ins of the payment's end-to-end id (and, for runs started
- * before the `cash-in-holder` patch, the cash-in events the receiver kept as unmatched). */
-export const temporal =
-  internalActivities<Pick<Activities, 'claimCashIns' | 'claimUnmatchedCashIns'>>(bankCallOptions);
+/** Temporal's own records: the claim on the cash-ins of the payment's end-to-end id. */
+export const temporal = internalActivities<Pick<Activities, 'claimCashIns'>>(bankCallOptions);
 
 /** The payment the bank is asked to create; its external id makes a retried create answer the same payment. */
 export const createRequest = (input: PaymentInput) => ({

@@ -1,11 +1,9 @@
-import { patched } from '@temporalio/workflow';
 import { paymentTimings, type PaymentInput, type PaymentJourney } from '../../contract/payment.js';
-import { boundedBankCallsPatch } from '../activity-options.js';
 import { windowClosed } from '../shared/bank-failure.js';
-import { boundedCalls, unboundedCalls, type BankCalls } from './bank-calls.js';
+import { boundedCalls, type BankCalls } from './bank-calls.js';
 
 /**
- * The bank calls a customer waits on end with the window they belong to (boundedBankCallsPatch): the start's (the
+ * The bank calls a customer waits on end with the window they belong to: the start's (the
  * enrollment check, the create and its authorization options) with a consent window counted from the start, an
  * authorization and fresh options with the payment's consent window. A start the bank could not serve in its
  * window ends the workflow as BankUnreachable, and nothing is sent to the bank for it afterwards.
@@ -16,10 +14,8 @@ export const unreachable = {
   consent: 'the bank could not be reached before the consent window closed',
 };
 
-/** The windows a payment's customer-facing bank calls end with (boundedBankCallsPatch). */
+/** The windows a payment's customer-facing bank calls end with. */
 export class CallWindows {
-  /** Whether this run bounds its calls: runs started before the patch retry them while the bank is away. */
-  readonly bounded = patched(boundedBankCallsPatch);
   /** When the start's calls give up: a consent window from the workflow's start, in workflow time. */
   private readonly startDeadline: number;
 
@@ -29,17 +25,17 @@ export class CallWindows {
 
   /** The calls of the start: the enrollment check, the create and the first authorization options. */
   start(): BankCalls {
-    return this.bounded ? boundedCalls(this.startDeadline) : unboundedCalls;
+    return boundedCalls(this.startDeadline);
   }
 
   /** The calls the customer makes while the consent window is open: fresh options, an authorization. */
   consent(journey: PaymentJourney): BankCalls {
     const deadline = Date.parse(journey.state.consentDeadline ?? '');
-    return this.bounded ? boundedCalls(deadline) : unboundedCalls;
+    return boundedCalls(deadline);
   }
 
   /** Whether `error` is one of this run's calls given up at the end of its window. */
   closed(error: unknown): boolean {
-    return this.bounded && windowClosed(error);
+    return windowClosed(error);
   }
 }

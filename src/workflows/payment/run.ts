@@ -17,7 +17,7 @@ import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
 import { readBank } from '../shared/bank-reads.js';
 import { EventInbox } from '../shared/event-inbox.js';
 import { HintLedger } from '../shared/hint-ledger.js';
-import { pacedRead, PollPace } from '../shared/poll-pace.js';
+import { PollPace } from '../shared/poll-pace.js';
 import { JourneyPublication } from '../shared/journey-publication.js';
 import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
 import { paymentPolls } from './bank-calls.js';
@@ -62,7 +62,7 @@ export class PaymentRun {
   /** The windows the customer's bank calls end with. */
   readonly windows: CallWindows;
   /** How long the last poll waited for the poll budget, which stretches the next wait (poll-pace.ts). */
-  readonly pace = PollPace.forRun();
+  readonly pace = new PollPace();
 
   constructor(readonly input: PaymentInput) {
     this.windows = new CallWindows(input);
@@ -188,7 +188,7 @@ export class PaymentRun {
     const read = () => paymentPolls[trigger].getBiometricPayment(this.input.enrollmentId, this.paymentId);
     return readBank(
       this.journey.state,
-      () => pacedRead(this.pace, read),
+      () => this.pace.measure(read),
       () => this.publish(),
     );
   }

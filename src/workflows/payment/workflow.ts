@@ -1,4 +1,4 @@
-import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { failureTypes } from '../../contract/failure-types.js';
 import { answered, refused } from '../../contract/memo.js';
 import {
@@ -153,59 +153,24 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
 }
 
 /**
- * Since this patch a payment claims its cash-ins by id: the receiver holds every Pix cash-in in the workflow named by
- * its end-to-end id, and the claim makes that holder signal this payment what it holds and whatever comes later.
- */
-export const cashInHolderPatch = 'cash-in-holder';
-
-/**
  * 10. A settlement is confirmed by the bank's GET; the Pix cash-in for its end-to-end id is kept as evidence. The
- * payment claims the cash-ins held for the end-to-end id the GET shows, and waits a moment for one before the
- * bank's GET is taken as the only evidence.
+ * payment claims the cash-ins held for the end-to-end id the GET shows (the receiver holds every Pix cash-in in the
+ * workflow named by its end-to-end id, and the claim makes that holder signal this payment what it holds and
+ * whatever comes later), and waits a moment for one before the bank's GET is taken as the only evidence.
  */
 async function awaitCashIn(payment: PaymentRun): Promise<void> {
   const { journey, input } = payment;
   if (journey.payment?.status !== 'settled') return;
   if (!cashInHeard(journey)) payment.publish();
-  const waitForCashIn = async (ms: number) =>
-    cashInHeard(journey) || (ms > 0 && condition(() => cashInHeard(journey), ms));
+  const endToEndId = journey.payment.end_to_end_id;
+  if (!cashInHeard(journey) && endToEndId) {
+    for (const event of await temporal.claimCashIns(endToEndId, workflowInfo().workflowId))
+      payment.receive(event);
+  }
   const waitMs = input.cashInWaitMs ?? paymentTimings.cashInWaitMs;
-  const heard = patched(cashInHolderPatch)
-    ? await claimHeldCashIns(payment, waitForCashIn, waitMs)
-    : await claimUnmatchedCashIns(payment, waitForCashIn, waitMs);
+  const heard = cashInHeard(journey) || (waitMs > 0 && (await condition(() => cashInHeard(journey), waitMs)));
   if (!heard) {
     const detail = "no Pix cash-in event arrived; the bank's GET confirms the settlement";
     note(journey, { source: 'poll', status: 'settled', at: now(), detail });
   }
-}
-
-type CashInWait = (ms: number) => Promise<boolean>;
-
-async function claimHeldCashIns(payment: PaymentRun, waitForCashIn: CashInWait, waitMs: number) {
-  const endToEndId = payment.journey.payment?.end_to_end_id;
-  if (!cashInHeard(payment.journey) && endToEndId) {
-    for (const event of await temporal.claimCashIns(endToEndId, workflowInfo().workflowId))
-      payment.receive(event);
-  }
-  return waitForCashIn(waitMs);
-}
-
-/** Runs started before `cash-in-holder`: a late cash-in is looked for among the events kept as unmatched. */
-async function claimUnmatchedCashIns(payment: PaymentRun, waitForCashIn: CashInWait, waitMs: number) {
-  const { journey } = payment;
-  const claimCashIns = async () => {
-    const endToEndId = journey.payment?.end_to_end_id;
-    if (!cashInHeard(journey) && endToEndId) {
-      for (const event of await temporal.claimUnmatchedCashIns(endToEndId, workflowInfo().workflowId))
-        payment.receive(event);
-    }
-    return cashInHeard(journey);
-  };
-  const graceMs = Math.min(waitMs, paymentTimings.cashInGraceMs);
-  return (
-    (await waitForCashIn(graceMs)) ||
-    (await claimCashIns()) ||
-    (await waitForCashIn(waitMs - graceMs)) ||
-    (await claimCashIns())
-  );
 }
