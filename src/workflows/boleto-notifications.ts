@@ -1,5 +1,5 @@
 import type { Boleto } from '../bank/schemas/boleto.js';
-import { boletoNotificationsPatch, JourneyNotifier } from './shared/notifications.js';
+import { JourneyNotifier } from './shared/notifications.js';
 
 /** The fields of the bank's boleto a notification carries. */
 export const notifiedBoleto = (boleto: Boleto) => ({
@@ -20,7 +20,7 @@ export const notifiedBoleto = (boleto: Boleto) => ({
  * hand-over finds its id in the ended outbox and sends nothing (`endedOutboxHolds`).
  */
 export async function notifyBoletoCancelled(boleto: Boleto): Promise<void> {
-  const notifier = new JourneyNotifier(() => ({}), boletoNotificationsPatch);
+  const notifier = new JourneyNotifier(() => ({}));
   notifier.emit({ type: 'boleto', id: boleto.id }, 'boleto.cancelled', notifiedBoleto(boleto));
   await notifier.handedOverAll();
 }

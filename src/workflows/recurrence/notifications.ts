@@ -1,11 +1,7 @@
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
 import { attemptNotification } from '../../contract/notifications.js';
 import type { RecurrenceAttempt } from '../../contract/recurrence.js';
-import {
-  JourneyNotifier,
-  recurrenceNotificationsPatch,
-  type NotificationCounter,
-} from '../shared/notifications.js';
+import { JourneyNotifier } from '../shared/notifications.js';
 
 /** The fields of the bank's recurrence a notification carries: not the payer's account. */
 export const notifiedRecurrence = (recurrence: Recurrence) => ({
@@ -45,10 +41,6 @@ export const notifiedAttempt = (attempt: RecurrenceAttempt) => ({
  * recurrence and every attempt of it for the merchant.
  */
 export class RecurrenceNotifier extends JourneyNotifier {
-  constructor(counter: () => NotificationCounter) {
-    super(counter, recurrenceNotificationsPatch);
-  }
-
   /** The bank generated the recurrence and answered it as `recurrence`. */
   generated(recurrence: Recurrence): void {
     this.emit(

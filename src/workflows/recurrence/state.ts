@@ -107,11 +107,11 @@ export class RecurrenceJourney {
 
   /**
    * A `recurrence_collection_attempt` webhook: a hint that announces the attempt it names for the bank's GET to
-   * confirm, never taken as data. Answers false for a webhook about another recurrence, only counted as ignored,
-   * and, with `dedupe`, for a delivery of one already heard, only counted as a duplicate.
+   * confirm, never taken as data. Answers false for a webhook about another recurrence, only counted as ignored;
+   * a delivery of one already heard is only counted as a duplicate.
    */
-  heardWebhook(event: ReceivedWebhook, now: number, dedupe: boolean): boolean {
-    if (dedupe && !this.inbox.firstHeard(event.key)) {
+  heardWebhook(event: ReceivedWebhook, now: number): boolean {
+    if (!this.inbox.firstHeard(event.key)) {
       this.state.updates.duplicateWebhooks = (this.state.updates.duplicateWebhooks ?? 0) + 1;
       return true;
     }

@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -29,7 +28,7 @@ import {
   recurrenceStateQuery,
   recurrenceWebhookSignal,
 } from '../../contract/recurrence-messages.js';
-import { runDeadline, runLifetimePatch } from '../shared/run-lifetime.js';
+import { runDeadline } from '../shared/run-lifetime.js';
 import { checkCancel } from './cancel.js';
 import { RecurrenceNotifier } from './notifications.js';
 import { RecurrenceJourney } from './state.js';
@@ -46,8 +45,6 @@ import { RecurrenceJourney } from './state.js';
  * Temporal suggests it, or once the run has been open for its lifetime (at most 30 days).
  */
 export async function recurrenceWorkflow(input: RecurrenceInput): Promise<RecurrenceResult> {
-  // Runs started before the patch keep no lifetime and take a repeated webhook delivery as a new announcement.
-  const bounded = patched(runLifetimePatch);
   const runEnds = runDeadline(input.settings?.maxRunMs);
   const settings = { ...defaultRecurrenceSettings, ...input.settings };
   const journey = new RecurrenceJourney(input, settings.maxAttemptsKept);
@@ -63,7 +60,7 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
   setHandler(recurrenceStateQuery, () => journey.query());
   setHandler(recurrenceAttemptsSignal, (batch) => tookAttempts(journey.took(batch.attempts, batch.source)));
   setHandler(recurrenceWebhookSignal, (event) => {
-    if (journey.heardWebhook(event, Date.now(), bounded)) publish();
+    if (journey.heardWebhook(event, Date.now())) publish();
   });
   setHandler(
     cancelRecurrenceUpdate,
@@ -144,7 +141,7 @@ function publisher(journey: RecurrenceJourney): () => void {
 
 /**
  * Until `stop` answers true, reads the attempts webhooks announced as their turns come, and takes the answers; no
- * wait lasts past `runEnds` (the run's lifetime, infinite for a run without one). A read the bank fails is shown
+ * wait lasts past `runEnds` (the run's lifetime). A read the bank fails is shown
  * (`publish`) and tried again at the confirmations' backoff.
  */
 async function confirmAnnouncedAttempts(
@@ -159,8 +156,7 @@ async function confirmAnnouncedAttempts(
     const next = confirmations.nextAt();
     const sooner = () => stop() || (confirmations.nextAt() ?? Infinity) < (next ?? Infinity);
     const wakeAt = Math.min(next ?? Infinity, runEnds);
-    if (wakeAt === Infinity) await condition(sooner);
-    else if (wakeAt > Date.now()) await condition(sooner, wakeAt - Date.now());
+    if (wakeAt > Date.now()) await condition(sooner, wakeAt - Date.now());
     // A run due to continue as new leaves its reads to the next run, which makes them at once: each read costs the
     // history about ten events, and a run must not grow far past `maxHistoryEvents`.
     if (stop()) return;

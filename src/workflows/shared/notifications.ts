@@ -1,16 +1,7 @@
-import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
+import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { NotificationEvent, NotificationType } from '../../contract/notifications.js';
 import { internalActivities, temporalCallOptions } from '../activity-options.js';
-
-/**
- * Since these patches a workflow hands each state it adopts from the bank's record to its resource's outbox, which
- * POSTs it to the merchant (docs/merchant-notifications.md). Runs started before send nothing up to the point they
- * run on code that has the patch. One per workflow type, so each is deprecated when its own old runs are gone.
- */
-export const merchantNotificationsPatch = 'merchant-notifications';
-export const recurrenceNotificationsPatch = 'recurrence-notifications';
-export const boletoNotificationsPatch = 'boleto-notifications';
 
 const outbox = internalActivities<Pick<Activities, 'handOffNotification'>>(temporalCallOptions);
 
@@ -20,7 +11,8 @@ export interface NotificationCounter {
 }
 
 /**
- * A journey's notifications. Each event's id and content are decided here, in workflow code, so a replay, a retried
+ * A journey's notifications: each state it adopts from the bank's record goes to its resource's outbox, which
+ * POSTs it to the merchant (docs/merchant-notifications.md). Each event's id and content are decided here, in workflow code, so a replay, a retried
  * hand-over and a resend all carry the same event; they go to the outbox one after another, in sequence order.
  */
 export class JourneyNotifier {
@@ -28,18 +20,11 @@ export class JourneyNotifier {
   /** Events emitted whose hand-off has not answered yet: while any has not, the run may not end. */
   private inFlight = 0;
 
-  /**
-   * `counter` answers where the journey counts its events (read when one is emitted); `patch` is the one that
-   * brought notifications to the journey's workflow type.
-   */
-  constructor(
-    private readonly counter: () => NotificationCounter,
-    private readonly patch = merchantNotificationsPatch,
-  ) {}
+  /** `counter` answers where the journey counts its events (read when one is emitted). */
+  constructor(private readonly counter: () => NotificationCounter) {}
 
   /** Emits `type` for `resource`, as the bank's record (`data`, public fields) shows it now. */
   emit(resource: NotificationEvent['resource'], type: NotificationType, data: Record<string, unknown>): void {
-    if (!patched(this.patch)) return;
     const counter = this.counter();
     const sequence = (counter.notified ?? 0) + 1;
     counter.notified = sequence;
