@@ -58,8 +58,9 @@ async function currentSince(stack: ChaosStack, buildId: string): Promise<number 
 /**
  * A rolling deploy of one worker, as docs/upgrading-workflows.md describes it, with the other workers left on the
  * old build: the slot's worker stops (SIGTERM) and the new build starts in its place, registers its version, and
- * the deploy promotes it (`bankflow deployments promote`'s call). From then on new runs start on it and
- * auto-upgrade runs move to it, while runs pinned to the old build finish on the workers still running it.
+ * the deploy promotes it (`bankflow deployments promote`'s call). From then on new runs start on it and long-lived
+ * runs continue as new onto it at their next task, while the other runs pinned to the old build finish on the
+ * workers still running it.
  */
 export async function deployNewBuild(
   stack: ChaosStack,

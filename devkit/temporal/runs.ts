@@ -14,17 +14,9 @@ async function firstRunId(client: Client, workflowId: string): Promise<string> {
   }
 }
 
-/** The SDK's own record of the patches a run took, which it upserts beside each patch marker. */
-const patchRecordAttribute = 'TemporalChangeVersion';
-
-const onlyPatchRecord = (event: proto.temporal.api.history.v1.IHistoryEvent) =>
-  Object.keys(
-    event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
-  ).every((name) => name === patchRecordAttribute);
-
 /**
  * Every run of a workflow, first to last, with its history's length, whether it continued as new, and how many
- * memo and search-attribute upserts it made (not counting the SDK's record of its patches).
+ * memo and search-attribute upserts it made.
  */
 export async function runsOf(client: Client, workflowId: string) {
   const runs: { runId: string; events: number; continuedAsNew: boolean; upserts: number }[] = [];
@@ -37,8 +29,7 @@ export async function runsOf(client: Client, workflowId: string) {
     const upserts = events.filter(
       (event) =>
         event.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED ||
-        (event.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES &&
-          !onlyPatchRecord(event)),
+        event.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
     ).length;
     runs.push({ runId, events: events.length, continuedAsNew: next !== undefined, upserts });
     runId = next;

@@ -2,7 +2,14 @@ import { defineUpdate } from '@temporalio/workflow';
 
 /** The workflow type that remembers what one API request under one Idempotency-Key asked (src/api/idempotency.ts). */
 export const apiIdempotencyWorkflowType = 'apiIdempotencyWorkflow';
-export type ApiIdempotencyWorkflow = () => Promise<void>;
+export type ApiIdempotencyWorkflow = (carried?: IdempotencyKeyCarry) => Promise<void>;
+
+/** What a key's next run carries when it continues as new onto a new version of bankflow. */
+export interface IdempotencyKeyCarry {
+  recorded?: RequestFingerprint;
+  /** When the key's retention ends (epoch ms), counted from its first run's start. */
+  retainedUntil: number;
+}
 
 /**
  * What an API request asked, without what it said: a hash of its method and path, and one hash per field path of

@@ -8,7 +8,19 @@ import type { ReceivedWebhook } from './webhook-events.js';
  * claim signals-with-start it too (`claimCashInsSignal`), so either may come first.
  */
 export const cashInHolderWorkflowType = 'cashInHolderWorkflow';
-export type CashInHolderWorkflow = () => Promise<CashInHolderResult>;
+export type CashInHolderWorkflow = (carried?: CashInHolderCarry) => Promise<CashInHolderResult>;
+
+/** What a holder's next run carries when it continues as new onto a new version of bankflow. */
+export interface CashInHolderCarry {
+  events: ReceivedWebhook[];
+  forwarded: string[];
+  claimedBy?: string;
+  resolution?: UnmatchedWebhookResolution;
+  /** When the holder's first run started (epoch ms): its claim window and its retention count from there. */
+  startedAt: number;
+  /** Once claimed: when the holder ends (epoch ms), `cashInHolderTimings.afterClaim` after the claim. */
+  endsAt?: number;
+}
 
 /** A cash-in event for the holder's end-to-end id, as the receiver took it. */
 export const holdCashInSignal = defineSignal<[ReceivedWebhook]>('holdCashIn');

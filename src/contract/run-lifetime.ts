@@ -3,8 +3,8 @@ const day = 24 * 60 * minute;
 
 /**
  * How long one run of a long-lived workflow (an authorized enrollment, a recurrence) stays open before it
- * continues as new, so that no run is older than the bound and a patch on these types has a known end
- * (docs/upgrading-workflows.md). The bound travels in the start input, which continue-as-new carries: a worker's
+ * continues as new, so that no run is older than the bound and none stays on an old Worker Deployment version
+ * longer, even one that never hears of a new one (docs/upgrading-workflows.md). The bound travels in the start input, which continue-as-new carries: a worker's
  * own setting could not reach the workflow without a recorded step, and a value read from the worker would make
  * replay depend on the worker that replays.
  */

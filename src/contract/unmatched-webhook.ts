@@ -6,7 +6,17 @@ import type { ReceivedWebhook } from './webhook-events.js';
  * (`memoKeys.event`); its id is `workflowIds.unmatchedWebhook(key)`.
  */
 export const unmatchedWebhookWorkflowType = 'unmatchedWebhookWorkflow';
-export type UnmatchedWebhookWorkflow = (event: ReceivedWebhook) => Promise<UnmatchedWebhookResult>;
+export type UnmatchedWebhookWorkflow = (
+  event: ReceivedWebhook,
+  carried?: UnmatchedWebhookCarry,
+) => Promise<UnmatchedWebhookResult>;
+
+/** What a kept event's next run carries when it continues as new onto a new version of bankflow. */
+export interface UnmatchedWebhookCarry {
+  /** When the event's retention ends (epoch ms), counted from its first run's start. */
+  retainedUntil: number;
+  resolution?: UnmatchedWebhookResolution;
+}
 
 export interface UnmatchedWebhookResolution {
   by: string;

@@ -130,7 +130,7 @@ const refusal = (error: unknown) => {
   return new Error(`the server refused: ${(error as Error & { details?: string }).details ?? String(error)}`);
 };
 
-/** Makes a version current: new runs, and auto-upgrade runs at their next task, go to it. */
+/** Makes a version current: new runs go to it; long-lived runs continue as new onto it at their next task. */
 export async function promoteVersion(
   target: DeploymentTarget,
   buildId: string,
@@ -196,9 +196,9 @@ export interface Drainage {
 
 /**
  * Whether a version's workers can stop: it takes no new runs (neither current nor ramping) and no open run is
- * pinned to it. Auto-upgrade runs whose last task ran on it do not hold it: their next task goes to the current
- * version. Counted from visibility now, rather than the server's drainage status, which it refreshes every few
- * minutes.
+ * pinned to it (bankflow pins every run; a long-lived one leaves by continuing as new onto the current version).
+ * Auto-upgrade runs whose last task ran on it would not hold it: their next task goes to the current version.
+ * Counted from visibility now, rather than the server's drainage status, which it refreshes every few minutes.
  */
 export async function versionDrainage(target: DeploymentTarget, buildId: string): Promise<Drainage> {
   const version = await knownVersion(target, buildId);

@@ -112,8 +112,7 @@ export function boundedBy(options: ActivityOptions, deadline: number, now: numbe
 
 /**
  * Activities scheduled on `workload`'s task queue beside the running workflow's own (src/contract/task-queues.ts).
- * The queue is named after the workflow's, known only once a run executes, so each call proxies anew. An
- * activity's task queue is not compared on replay (only its type and id are), so moving one needs no patch.
+ * The queue is named after the workflow's, known only once a run executes, so each call proxies anew.
  */
 function onWorkload<A extends object>(workload: Workload, options: ActivityOptions): A {
   return new Proxy({} as A, {

@@ -1,10 +1,10 @@
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import {
   allHandlersFinished,
   condition,
   getExternalWorkflowHandle,
   log,
   setHandler,
-  sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import {
@@ -12,12 +12,14 @@ import {
   cashInHolderTimings,
   claimCashInsSignal,
   holdCashInSignal,
+  type CashInHolderCarry,
   type CashInHolderResult,
 } from '../contract/cash-in-holder.js';
 import { paymentWebhookSignal } from '../contract/payment-messages.js';
 import { searchAttributes } from '../contract/search-attributes.js';
 import { unmatchedWebhookRetention } from '../contract/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
+import { waitOnCurrentVersion, watchForNewVersion } from './shared/continue-as-new.js';
 import { acceptResolution } from './shared/unmatched-resolution.js';
 
 const status = (kind: 'cash-in' | 'webhook-unmatched', value: string) =>
@@ -31,13 +33,17 @@ const status = (kind: 'cash-in' | 'webhook-unmatched', value: string) =>
  * claims them: the receiver lands every cash-in here by id, whether or not the payment exists or knows its
  * end-to-end id yet. The claim hands the claimer every event held so far, and every later one as it arrives, each
  * once, by the claimer's webhook signal. Unclaimed past the claim window, the holder shows as an unmatched webhook
- * event to support (who may resolve it with a note) and is still claimable until the unmatched retention ends.
+ * event to support (who may resolve it with a note) and is still claimable until the unmatched retention ends. A
+ * new version of bankflow takes the holder over by continue-as-new (`carried`), its times unchanged.
  */
-export async function cashInHolderWorkflow(): Promise<CashInHolderResult> {
-  const events: ReceivedWebhook[] = [];
-  const forwarded: string[] = [];
-  let claimedBy: string | undefined;
-  const resolution = acceptResolution();
+export async function cashInHolderWorkflow(carried?: CashInHolderCarry): Promise<CashInHolderResult> {
+  const newVersion = watchForNewVersion();
+  const events: ReceivedWebhook[] = carried?.events ?? [];
+  const forwarded: string[] = carried?.forwarded ?? [];
+  let claimedBy = carried?.claimedBy;
+  const resolution = acceptResolution(carried?.resolution);
+  const startedAt = carried?.startedAt ?? Date.now();
+  let endsAt = carried?.endsAt;
 
   const forward = async (claimer: string, event: ReceivedWebhook) => {
     try {
@@ -61,14 +67,20 @@ export async function cashInHolderWorkflow(): Promise<CashInHolderResult> {
     for (const event of [...events]) await forward(claimer, event);
   });
 
+  const wait = (done: () => boolean, until: number) =>
+    waitOnCurrentVersion<typeof cashInHolderWorkflow>(done, until, newVersion, () => [
+      { events, forwarded, claimedBy, resolution: resolution(), startedAt, endsAt },
+    ]);
   const settled = () => claimedBy !== undefined || resolution() !== undefined;
-  if (!(await condition(settled, cashInHolderTimings.claimWindow))) {
+  const claimWindowEnds = startedAt + msToNumber(cashInHolderTimings.claimWindow);
+  if (!(await wait(settled, claimWindowEnds))) {
     status('webhook-unmatched', cashInHolderStatuses.unmatched);
-    await condition(settled, unmatchedWebhookRetention);
+    await wait(settled, claimWindowEnds + msToNumber(unmatchedWebhookRetention));
   }
   if (claimedBy !== undefined) {
     status('cash-in', cashInHolderStatuses.claimed);
-    await sleep(cashInHolderTimings.afterClaim);
+    endsAt ??= Date.now() + msToNumber(cashInHolderTimings.afterClaim);
+    await wait(() => false, endsAt);
   } else {
     status('webhook-unmatched', cashInHolderStatuses[resolution() ? 'resolved' : 'expired']);
   }

@@ -1,4 +1,3 @@
-import type { VersioningBehavior } from '@temporalio/common';
 import { setWorkflowOptions } from '@temporalio/workflow';
 import { apiIdempotencyWorkflow } from './api-idempotency.js';
 import { cancelBoletoWorkflow } from './boleto-cancel.js';
@@ -15,48 +14,27 @@ import { syncRecurrenceAttempts } from './sync/attempts-workflow.js';
 import { unmatchedWebhookWorkflow } from './unmatched-webhook.js';
 
 /**
- * Which Worker Deployment version runs each workflow type's runs (docs/upgrading-workflows.md). A pinned run
- * finishes on the version that started it, so a change to it needs no patch. An auto-upgrade run moves to the
- * current version at its next workflow task (so at its next continue-as-new at the latest): these types live
- * for days or weeks (a cash-in holder a day after its claim, an unmatched event its 30-day retention, a merchant API
- * Idempotency-Key its 24 hours), which
- * would keep an old version's workers up that long, and a change to one still ships behind `patched()`, which their bounded lifetime retires.
+ * Every workflow type is pinned (docs/upgrading-workflows.md): a run's workflow tasks all run on the Worker
+ * Deployment version its first task ran on, so no history is ever replayed by other code, and a change to a
+ * workflow ships as a new version, never behind a patch. The short types' runs finish on their version. The
+ * long-lived ones (enrollments, recurrences, unmatched events, cash-in holders, API idempotency keys, notification
+ * outboxes) continue as new onto the deployment's current version at their first workflow task after it changed
+ * (shared/continue-as-new.ts), so an old version drains within a day once its short runs finished.
  */
-export const versioningBehaviors = {
-  biometricPaymentWorkflow: 'PINNED',
-  cancelBoletoWorkflow: 'PINNED',
-  syncRecurrenceAttempts: 'PINNED',
-  syncAttemptsSlice: 'PINNED',
-  refundReport: 'PINNED',
-  transferReport: 'PINNED',
-  metricsSnapshot: 'PINNED',
-  merchantNotificationsWorkflow: 'PINNED',
-  enrollmentWorkflow: 'AUTO_UPGRADE',
-  recurrenceWorkflow: 'AUTO_UPGRADE',
-  unmatchedWebhookWorkflow: 'AUTO_UPGRADE',
-  cashInHolderWorkflow: 'AUTO_UPGRADE',
-  apiIdempotencyWorkflow: 'AUTO_UPGRADE',
-} as const satisfies Record<string, VersioningBehavior>;
-
-const workflowTypes: Record<keyof typeof versioningBehaviors, (...args: never[]) => Promise<unknown>> = {
+const workflowTypes: ((...args: never[]) => Promise<unknown>)[] = [
   biometricPaymentWorkflow,
   cancelBoletoWorkflow,
-  unmatchedWebhookWorkflow,
-  cashInHolderWorkflow,
   syncRecurrenceAttempts,
   syncAttemptsSlice,
   refundReport,
   transferReport,
   metricsSnapshot,
-  merchantNotificationsWorkflow,
   enrollmentWorkflow,
   recurrenceWorkflow,
+  unmatchedWebhookWorkflow,
+  cashInHolderWorkflow,
   apiIdempotencyWorkflow,
-};
+  merchantNotificationsWorkflow,
+];
 
-for (const [type, behavior] of Object.entries(versioningBehaviors)) {
-  setWorkflowOptions(
-    { versioningBehavior: behavior },
-    workflowTypes[type as keyof typeof versioningBehaviors],
-  );
-}
+for (const workflow of workflowTypes) setWorkflowOptions({ versioningBehavior: 'PINNED' }, workflow);

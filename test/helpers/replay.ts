@@ -9,10 +9,16 @@ export const replayHistoriesDir = path.resolve('test/replay/histories');
 
 /**
  * With BANKFLOW_RECORD_HISTORIES=1 (`npm run record-histories`), keeps the history of a workflow an integration
- * test just ran, for the replay test to prove the current code still replays it deterministically. The Temporal
- * CLI writes it in the same JSON form `temporal workflow show --output json` gives operators.
+ * test just ran (its latest run, unless `runId` names one), for the replay test to prove the current code still
+ * replays it deterministically. The Temporal CLI writes it in the same JSON form `temporal workflow show --output
+ * json` gives operators.
  */
-export async function recordHistory(client: Client, workflowId: string, name: string): Promise<void> {
+export async function recordHistory(
+  client: Client,
+  workflowId: string,
+  name: string,
+  runId?: string,
+): Promise<void> {
   if (process.env.BANKFLOW_RECORD_HISTORIES !== '1') return;
   const cli = await findTemporalCli({
     explicitPath: process.env.TEMPORAL_CLI,
@@ -26,6 +32,7 @@ export async function recordHistory(client: Client, workflowId: string, name: st
       'show',
       '--workflow-id',
       workflowId,
+      ...(runId ? ['--run-id', runId] : []),
       '--address',
       process.env[testEnvKeys.address] ?? '',
       '--namespace',

@@ -26,8 +26,9 @@ const { IndexedValueType } = proto.temporal.api.enums.v1;
  * `sandbox.biometrics` when the bank must have moved on by the time a long timer fires.
  *
  * The test server gives every workflow started without timeouts a run timeout of 10 years, and that timeout is a
- * timer like any other: while `client` awaits a result, a workflow that waits with no timer of its own (a
- * recurrence, say) times out as soon as nothing else is due. Drive such workflows with `manualTimeClient`.
+ * timer like any other: while `client` awaits a result, a workflow that waits with no timer of its own times out
+ * as soon as nothing else is due, and one with a long-lived timer lets time jump to it. Drive such workflows with
+ * `manualTimeClient`.
  */
 export interface TimeSkippingStack extends TestStack {
   env: TestWorkflowEnvironment;

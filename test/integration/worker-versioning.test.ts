@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { NativeConnection } from '@temporalio/worker';
+import proto from '@temporalio/proto';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import { workflowIds } from '../../src/contract/ids.js';
+import { memoKeys } from '../../src/contract/memo.js';
 import { workerTaskQueues } from '../../src/contract/task-queues.js';
 import { authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
@@ -10,9 +13,20 @@ import {
   versionDrainage,
   type DeploymentTarget,
 } from '../../src/temporal/deployments.js';
+import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
+import { workflowSpanSinks } from '../../src/tracing/temporal.js';
 import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
-import { enroll, eventually, newCustomer, payAndSettle, world, type Customer } from '../helpers/journey.js';
+import {
+  control,
+  enroll,
+  eventually,
+  newCustomer,
+  payAndSettle,
+  world,
+  type Customer,
+} from '../helpers/journey.js';
+import { recordHistory } from '../helpers/replay.js';
 import { runsOf } from '../../devkit/temporal/runs.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
 import {
@@ -24,11 +38,11 @@ import {
 } from '../../devkit/versioning/build-b.js';
 
 /**
- * A rolling deploy on the dev server, the smallest that shows both behaviors: build A (the run's workflow
+ * A rolling deploy on the dev server, the smallest that shows how every run is pinned: build A (the run's workflow
  * bundle, the stack's worker) and build B (the same workflows, whose payment makes one more decision) serve one
  * task queue in one Worker Deployment. A payment A started stays on A after B is promoted, while a new one runs
- * on B; an authorized enrollment (auto-upgrade) moves to B, and its next run, after continuing as new on its
- * one-minute lifetime, starts on B. A then drains and its worker stops.
+ * on B; an authorized enrollment A started stays pinned to A until its next workflow task (a webhook), where it
+ * continues as new, and its next run starts on B. A then drains and its worker stops.
  */
 describe('worker versioning: a rolling deploy from build A to build B', () => {
   let stack: TestStack;
@@ -46,7 +60,7 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
     await stack?.stop();
   });
 
-  it('pins payments to the build that started them and moves the enrollment to the promoted build', async () => {
+  it('pins payments to the build that started them and moves the enrollment to the promoted build by continue-as-new', async () => {
     const buildA = required(testEnvKeys.buildId);
     const target: DeploymentTarget = {
       service: stack.client.connection,
@@ -58,10 +72,9 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       expect.objectContaining({ buildId: buildA, state: 'current', pollers: 1 }),
     ]);
 
-    // On A: an enrollment with a one-minute lifetime, and a payment left waiting for the customer's consent.
+    // On A: an enrollment (its lifetime the default 30 days), and a payment left waiting for the customer's consent.
     const customer: Customer = await newCustomer(stack);
-    const enrollmentStartedAt = Date.now();
-    const { started, result } = await enroll(stack, customer, { maxRunMs: 60_000 });
+    const { started, result } = await enroll(stack, customer);
     if (result.outcome !== 'authorized') throw new Error(`the enrollment ended ${result.outcome}`);
     const enrollmentId = workflowIds.enrollment(customer.deviceId, customer.participantId);
     const onA = `versioning-a-${randomUUID()}`;
@@ -118,10 +131,11 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       current: buildB,
       previous: buildA,
     });
+    // The payment and the enrollment, both pinned to A.
     expect(await versionDrainage(target, buildA)).toMatchObject({
       drained: false,
       state: 'draining',
-      openPinned: 1,
+      openPinned: 2,
     });
 
     // A new payment runs on B and takes B's decision; A's payment finishes on A without it.
@@ -143,12 +157,23 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
     expect(await buildOf(stack.client, workflowIds.payment(onA))).toBe(buildA);
     expect(await memoOf(stack.client, workflowIds.payment(onA))).not.toHaveProperty(buildBMemoKey);
 
-    // The enrollment continues as new once its minute is up, and its new run starts on B.
+    // The enrollment sleeps until its daily check, still on A: the new current version does not wake it.
+    expect((await runsOf(stack.client, enrollmentId)).length).toBe(1);
+    expect(await buildOf(stack.client, enrollmentId)).toBe(buildA);
+    // The bank's webhook about it is its next workflow task, which finds B current: the run continues as new with
+    // AUTO_UPGRADE, and its next run starts on B, pinned there.
+    await control(stack, 'POST', '/sandbox/webhooks/events', {
+      category: webhookCategories.enrollment,
+      type: result.enrollment?.status ?? 'authorized',
+      ref_id: started.enrollmentId,
+      data: { ...result.enrollment },
+    });
     const runs = await eventually(
       () => runsOf(stack.client, enrollmentId),
       (all) => all.length >= 2,
-      Math.max(60_000 - (Date.now() - enrollmentStartedAt), 0) + 60_000,
     );
+    expect(runs[0]?.continuedAsNew).toBe(true);
+    expect(await buildOf(stack.client, enrollmentId, runs[0]?.runId)).toBe(buildA);
     // Its first task completes a moment after the run is created.
     expect(
       await eventually(
@@ -156,6 +181,28 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
         (build) => build !== undefined,
       ),
     ).toBe(buildB);
+    const described = await stack.client.workflowService.describeWorkflowExecution({
+      namespace: target.namespace,
+      execution: { workflowId: enrollmentId, runId: runs[1]?.runId },
+    });
+    expect(described.workflowExecutionInfo?.versioningInfo?.behavior).toBe(
+      proto.temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED,
+    );
+    // The run that saw the new version replays on A's code: what Temporal told it is in its history.
+    const firstRun = await stack.client.workflow.getHandle(enrollmentId, runs[0]?.runId).fetchHistory();
+    await Worker.runReplayHistory(
+      {
+        workflowBundle: { codePath: required(testEnvKeys.bundle) },
+        dataConverter: bankflowDataConverter(encryptionKeys),
+        sinks: workflowSpanSinks(undefined),
+      },
+      firstRun,
+      enrollmentId,
+    );
+    await recordHistory(stack.client, enrollmentId, 'enrollment-moved-to-new-version', runs[0]?.runId);
+    expect(await memoOf(stack.client, enrollmentId)).toMatchObject({
+      [memoKeys.state]: { phase: 'authorized' },
+    });
 
     // Nothing is pinned to A any more: its worker can stop, and B serves alone.
     expect(

@@ -23,8 +23,9 @@ const monthStart = (month: number) =>
 
 describe('a recurrence followed for a year, on a time-skipping server', () => {
   let stack: TimeSkippingStack;
-  // Time moves only when the test skips it: a recurrence waits with no timer of its own, so awaiting the sync's
-  // result with the time-skipping client would let the test server time it out (test/helpers/time-skipping.ts).
+  // Time moves only when the test skips it: awaiting the sync's result with the time-skipping client would let the
+  // test server jump from one of the recurrence's daily timers to the next, months at a time
+  // (test/helpers/time-skipping.ts).
   let ctx: StarterContext;
 
   beforeAll(async () => {
@@ -85,7 +86,8 @@ describe('a recurrence followed for a year, on a time-skipping server', () => {
       }),
       ({ lengths, runs }) => lengths.length === runs,
     );
-    for (const length of lengths) expect(length).toBeLessThanOrEqual(maxHistoryEvents + 10);
+    // A run past its bound first hands its notifications over: one batch of attempts' hand-offs beyond it at most.
+    for (const length of lengths) expect(length).toBeLessThanOrEqual(maxHistoryEvents + 20);
     // The run now open began months after the first, in server time.
     const latest = await ctx.client.workflow.getHandle(workflowId).describe();
     expect(latest.status.name).toBe('RUNNING');

@@ -2,7 +2,6 @@ import { loadConfig } from '../../src/config.js';
 import { workerConfig, type WorkerEnv } from '../../src/config/worker.js';
 import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
 import * as workflows from '../../src/workflows/index.js';
-import { versioningBehaviors } from '../../src/workflows/versioning.js';
 import { problemsOf } from '../helpers/config-env.js';
 
 const workerEnv = (overrides: Partial<WorkerEnv> = {}): WorkerEnv => ({
@@ -14,30 +13,14 @@ const workerEnv = (overrides: Partial<WorkerEnv> = {}): WorkerEnv => ({
 });
 
 describe('worker deployments', () => {
-  it('declares a versioning behavior for every workflow type the worker registers, pinned for the short ones', () => {
-    expect(Object.keys(versioningBehaviors).sort()).toEqual(Object.keys(workflows).sort());
-    for (const [type, behavior] of Object.entries(versioningBehaviors)) {
-      expect({
-        type,
-        set: (workflows as Record<string, { workflowDefinitionOptions?: unknown }>)[type]
-          ?.workflowDefinitionOptions,
-      }).toEqual({
-        type,
-        set: { versioningBehavior: behavior },
-      });
-    }
-    expect(
-      Object.entries(versioningBehaviors)
-        .filter(([, behavior]) => behavior === 'AUTO_UPGRADE')
-        .map(([type]) => type)
-        .sort(),
-    ).toEqual([
-      'apiIdempotencyWorkflow',
-      'cashInHolderWorkflow',
-      'enrollmentWorkflow',
-      'recurrenceWorkflow',
-      'unmatchedWebhookWorkflow',
-    ]);
+  it('pins every workflow type the worker registers, the long-lived ones too', () => {
+    const workflowOptions = Object.entries(workflows).map(([type, workflow]) => ({
+      type,
+      options: (workflow as { workflowDefinitionOptions?: unknown }).workflowDefinitionOptions,
+    }));
+    expect(workflowOptions).toEqual(
+      Object.keys(workflows).map((type) => ({ type, options: { versioningBehavior: 'PINNED' } })),
+    );
   });
 
   it('names a build by its workflow code: the same code the same id, other code another', () => {

@@ -55,8 +55,8 @@ export function deploymentCommands(program: Command): void {
   deployments
     .command('promote')
     .description(
-      'make a version current: new runs start on it, auto-upgrade runs move to it at their next task; runs ' +
-        'pinned to the old one finish there',
+      'make a version current: new runs start on it, long-lived runs continue as new onto it at their next ' +
+        'task; the other runs pinned to the old one finish there',
     )
     .argument('<build-id>', 'the version to make current (`bankflow deployments list --ids`)')
     .action(

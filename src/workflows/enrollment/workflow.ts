@@ -15,7 +15,7 @@ import {
 import { failureTypes } from '../../contract/failure-types.js';
 import { answered, refused } from '../../contract/memo.js';
 import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
-import { continueJourneyAsNew } from '../shared/continue-as-new.js';
+import { continueJourneyAsNew, watchForNewVersion } from '../shared/continue-as-new.js';
 import { defaultPolling, followBank } from '../shared/polling.js';
 import { runDeadline } from '../shared/run-lifetime.js';
 import { checkStartTerms } from '../shared/start-terms.js';
@@ -41,6 +41,7 @@ import { EnrollmentRun } from './run.js';
  * only make the workflow ask the bank sooner.
  */
 export async function enrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult> {
+  const newVersion = watchForNewVersion();
   const enrollment = new EnrollmentRun(input);
   setHandler(enrollmentWebhookSignal, (event) => enrollment.receive(event));
   setHandler(enrollmentStartedUpdate, () => enrollment.startAnswer(), {
@@ -57,7 +58,7 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     await create(enrollment);
     await waitForAuthorization(enrollment);
   }
-  if (!ended(enrollment.journey)) await watchWhileAuthorized(enrollment);
+  if (!ended(enrollment.journey)) await watchWhileAuthorized(enrollment, newVersion);
   enrollment.publish();
   await enrollment.notifier.runFinished();
   return enrollmentResult(enrollment.journey);
@@ -160,11 +161,11 @@ const troubleFollow = ({ journey, input }: EnrollmentRun) => ({
 
 /**
  * While authorized, the workflow stays with the enrollment until the bank revokes or expires it: a webhook sends
- * it to the bank's list, and a daily check covers a lost one. Each run's history stays under the bound, and each
- * run continues as new once it has been open for its lifetime (at most 30 days), so no run outlives a deploy's
- * patch for long.
+ * it to the bank's list, and a daily check covers a lost one. Each run continues as new once its history reaches
+ * the bound, once it has been open for its lifetime (at most 30 days), and at the first workflow task that finds a
+ * new version current (`newVersion`), whose next run starts on that version.
  */
-async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
+async function watchWhileAuthorized(enrollment: EnrollmentRun, newVersion: () => boolean): Promise<void> {
   const { journey, input } = enrollment;
   // A run continued from the previous one makes sure the memo holds the journey before it waits for a day, and
   // first reads the bank for a webhook the previous run heard too late to ask about.
@@ -180,9 +181,10 @@ async function watchWhileAuthorized(enrollment: EnrollmentRun): Promise<void> {
       polling: { firstPollAfterMs: daily, maxPollIntervalMs: daily },
       hints: enrollment.hints.forWait(),
       historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
+      newVersion,
       trouble: troubleFollow(enrollment),
     });
-    if (end === 'history-full' || end === 'deadline')
-      await continueJourneyAsNew(input, () => enrollment.carry(), enrollment.notifier);
+    if (end !== 'done')
+      await continueJourneyAsNew(input, () => enrollment.carry(), enrollment.notifier, 'current');
   }
 }

@@ -1,11 +1,4 @@
-import {
-  ApplicationFailure,
-  condition,
-  continueAsNew,
-  setHandler,
-  upsertMemo,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, condition, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import {
   notificationSignal,
@@ -15,6 +8,7 @@ import {
   type NotificationsInput,
 } from '../../contract/notifications.js';
 import { internalActivities } from '../activity-options.js';
+import { continueWith, watchForNewVersion } from '../shared/continue-as-new.js';
 import { Outbox, type DeliveryOutcome } from './outbox.js';
 
 type Delivery = Pick<Activities, 'deliverNotification'>;
@@ -51,9 +45,12 @@ function failedAnswer(error: unknown): Omit<DeliveryOutcome, 'at'> {
  * sequence order, each POST retried for three days unless the endpoint's answer is final (a 4xx other than 408 and
  * 429), which fails that delivery at once and lets the next event go; an event id held already is ignored. The
  * memo keeps a log of a bounded size (counts, the deliveries pending and the last ones), read after the run ended.
- * The run ends once nothing was left to deliver for a while; a journey's next event starts a new one.
+ * The run ends once nothing was left to deliver for a while; a journey's next event starts a new one. Past its
+ * history bound, or at a workflow task that finds a new version current, it lets the deliveries under way end and
+ * continues as new with what is left, the next run on the deployment's current version.
  */
 export async function merchantNotificationsWorkflow(input: NotificationsInput): Promise<void> {
+  const newVersion = watchForNewVersion();
   const outbox = new Outbox(input.endpoints, input.resume);
   const delivery = deliveryActivities(input.speedup);
   // Each upsert is a history event: the memo is written only when what it shows changed.
@@ -73,11 +70,11 @@ export async function merchantNotificationsWorkflow(input: NotificationsInput): 
   });
   if (input.resume) publish();
 
-  const historyFull = () => workflowInfo().historyLength > notificationTimings.historyBound;
+  const handOver = () => workflowInfo().historyLength > notificationTimings.historyBound || newVersion();
   const loops = input.endpoints.map((endpoint) => deliverTo(outbox, delivery, endpoint, publish));
   for (;;) {
-    await condition(() => outbox.idle() || historyFull());
-    if (historyFull()) break;
+    await condition(() => outbox.idle() || handOver());
+    if (handOver()) break;
     if (!(await condition(() => !outbox.idle(), notificationTimings.idleMs))) break;
   }
   outbox.closing = true;
@@ -85,7 +82,10 @@ export async function merchantNotificationsWorkflow(input: NotificationsInput): 
   // Nothing is in flight now, and no await comes between this check and continue-as-new: an event a signal
   // brought while the deliveries ended is owed, and carried.
   if (!outbox.idle())
-    await continueAsNew<typeof merchantNotificationsWorkflow>({ ...input, resume: outbox.carried() });
+    await continueWith<typeof merchantNotificationsWorkflow>('current', {
+      ...input,
+      resume: outbox.carried(),
+    });
 }
 
 /** Delivers `endpoint` its events one after another, until the outbox closes. */

@@ -148,7 +148,8 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
       historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
       trouble,
     });
-    if (end === 'history-full') await continueJourneyAsNew(input, () => payment.carry(), payment.notifier);
+    if (end === 'history-full')
+      await continueJourneyAsNew(input, () => payment.carry(), payment.notifier, 'same');
   }
 }
 

@@ -2,7 +2,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  continueAsNew,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -28,6 +27,7 @@ import {
   recurrenceStateQuery,
   recurrenceWebhookSignal,
 } from '../../contract/recurrence-messages.js';
+import { continueWith, versionCheckIntervalMs, watchForNewVersion } from '../shared/continue-as-new.js';
 import { runDeadline } from '../shared/run-lifetime.js';
 import { checkCancel } from './cancel.js';
 import { RecurrenceNotifier } from './notifications.js';
@@ -42,9 +42,11 @@ import { RecurrenceJourney } from './state.js';
  * event or read for the recurrence itself, so a generate response that shows it rejected, cancelled or expired
  * ends the workflow at once; an approved one is followed until the merchant cancels it (an update with a reason),
  * each run continuing as new, carrying the attempt table and the newest webhook keys, at `maxHistoryEvents`, when
- * Temporal suggests it, or once the run has been open for its lifetime (at most 30 days).
+ * Temporal suggests it, once the run has been open for its lifetime (at most 30 days), or at the first workflow task
+ * that finds a new version current, whose next run starts on that version.
  */
 export async function recurrenceWorkflow(input: RecurrenceInput): Promise<RecurrenceResult> {
+  const newVersion = watchForNewVersion();
   const runEnds = runDeadline(input.settings?.maxRunMs);
   const settings = { ...defaultRecurrenceSettings, ...input.settings };
   const journey = new RecurrenceJourney(input, settings.maxAttemptsKept);
@@ -100,7 +102,7 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
 
   if (!journey.ended()) {
     const cancelled = () => journey.cancelReason !== undefined;
-    const stop = () => cancelled() || continueAsNewDue(settings.maxHistoryEvents, runEnds);
+    const stop = () => cancelled() || newVersion() || continueAsNewDue(settings.maxHistoryEvents, runEnds);
     await confirmAnnouncedAttempts(journey, stop, runEnds, tookAttempts, publish);
     // A cancel's handler waits for the ending, so a cancel accepted until the run may continue as new (its events
     // handed over: the next run numbers on from the carried count) ends the run instead. The check and the
@@ -108,7 +110,10 @@ export async function recurrenceWorkflow(input: RecurrenceInput): Promise<Recurr
     await condition(() => cancelled() || notifier.mayEnd());
     if (!cancelled()) {
       await notifier.runFinished();
-      await continueAsNew<typeof recurrenceWorkflow>({ ...input, resume: journey.carry(recurrence) });
+      await continueWith<typeof recurrenceWorkflow>('current', {
+        ...input,
+        resume: journey.carry(recurrence),
+      });
     }
     journey.stop();
     publish();
@@ -141,8 +146,8 @@ function publisher(journey: RecurrenceJourney): () => void {
 
 /**
  * Until `stop` answers true, reads the attempts webhooks announced as their turns come, and takes the answers; no
- * wait lasts past `runEnds` (the run's lifetime). A read the bank fails is shown
- * (`publish`) and tried again at the confirmations' backoff.
+ * wait lasts past `runEnds` (the run's lifetime) or `versionCheckIntervalMs`, so `stop` is asked at least daily. A
+ * read the bank fails is shown (`publish`) and tried again at the confirmations' backoff.
  */
 async function confirmAnnouncedAttempts(
   journey: RecurrenceJourney,
@@ -155,7 +160,7 @@ async function confirmAnnouncedAttempts(
   while (!stop()) {
     const next = confirmations.nextAt();
     const sooner = () => stop() || (confirmations.nextAt() ?? Infinity) < (next ?? Infinity);
-    const wakeAt = Math.min(next ?? Infinity, runEnds);
+    const wakeAt = Math.min(next ?? Infinity, runEnds, Date.now() + versionCheckIntervalMs);
     if (wakeAt > Date.now()) await condition(sooner, wakeAt - Date.now());
     // A run due to continue as new leaves its reads to the next run, which makes them at once: each read costs the
     // history about ten events, and a run must not grow far past `maxHistoryEvents`.

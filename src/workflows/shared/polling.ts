@@ -25,7 +25,7 @@ export interface Hints {
 }
 
 /** How a wait for the bank ended. */
-export type FollowEnd = 'done' | 'deadline' | 'history-full';
+export type FollowEnd = 'done' | 'deadline' | 'history-full' | 'new-version';
 
 /**
  * Follows the bank until `done()` holds or the deadline passes. A hint (a webhook) sends the workflow to the bank
@@ -33,7 +33,8 @@ export type FollowEnd = 'done' | 'deadline' | 'history-full';
  * a silence it polls with exponential backoff, so a lost webhook delays the flow but never strands it. The bank is asked one last time at the deadline. With
  * `historyBound`, the wait also ends once the run's history reaches it, for the caller to continue as new. A
  * `timer` with a pace stretches the waits while polls wait long for the poll budget (poll-pace.ts); a hint's read
- * never waits for a timer.
+ * never waits for a timer. With `newVersion`, the wait ends at the workflow task that finds a new version current
+ * (after the read a hint or a timer asked for in it), for the caller to continue as new onto it (continue-as-new.ts).
  */
 export async function followBank(options: {
   done: () => boolean;
@@ -44,6 +45,7 @@ export async function followBank(options: {
   /** A pending hint makes the workflow ask the bank now. */
   hints?: Hints;
   historyBound?: number;
+  newVersion?: () => boolean;
   /** Keeps one poll timer across waits (poll-timer.ts); without it each wait has a timer of its own. */
   timer?: PollTimer;
   /**
@@ -53,21 +55,25 @@ export async function followBank(options: {
   trouble?: { active: () => boolean; polling: PollingSettings };
 }): Promise<FollowEnd> {
   const { done, poll, polling, hints, timer, trouble } = options;
+  const newVersion = options.newVersion ?? (() => false);
   const pace = timer?.pace;
   let troubleInterval = trouble?.polling.firstPollAfterMs ?? Infinity;
   // A run continued as new in trouble asks at the trouble's pace from its first wait, not after a day.
   let interval = Math.min(polling.firstPollAfterMs, trouble?.active() ? troubleInterval : Infinity);
   while (!done()) {
     if (options.historyBound !== undefined && historyFull(options.historyBound)) return 'history-full';
+    if (newVersion()) return 'new-version';
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) {
       await poll('timer');
       return done() ? 'done' : 'deadline';
     }
-    const ready = () => done() || (hints?.pending() ?? false);
+    const ready = () => done() || newVersion() || (hints?.pending() ?? false);
     const wait = Math.min(pace ? pace.next(interval, polling.stretchCeilingMs) : interval, remaining);
     const fellDue = timer ? await timer.wait(Date.now() + wait, ready) : !(await condition(ready, wait));
     if (done()) return 'done';
+    // Woken by a new version alone, it hands over with no read; a due poll or a hint is answered first.
+    if (!fellDue && newVersion() && !(hints?.pending() ?? false)) continue;
     // Marked before the read: a hint that arrives while it is under way stays pending, the answer may predate it.
     hints?.asked();
     await poll(fellDue ? 'timer' : 'hint');

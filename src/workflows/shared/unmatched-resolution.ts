@@ -7,10 +7,13 @@ import {
 
 /**
  * Support's resolution of a kept event, by signal (the Temporal UI's dialog) or by update (`bankflow support
- * resolve`, refused without a note or once resolved). Answers the resolution given so far.
+ * resolve`, refused without a note or once resolved). Answers the resolution given so far, `carried` the one an
+ * earlier run of the workflow was given.
  */
-export function acceptResolution(): () => UnmatchedWebhookResolution | undefined {
-  let resolution: UnmatchedWebhookResolution | undefined;
+export function acceptResolution(
+  carried?: UnmatchedWebhookResolution,
+): () => UnmatchedWebhookResolution | undefined {
+  let resolution = carried;
   setHandler(resolveUnmatchedWebhookSignal, (given) => {
     resolution = given;
   });
