@@ -5,7 +5,7 @@ import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { memoKeys } from '../../src/contract/memo.js';
 import { workerTaskQueues } from '../../src/contract/task-queues.js';
-import { authorizePayment, waitForPaymentResult } from '../../src/starter/index.js';
+import { authorizePayment, getPayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
 import {
   listVersions,
@@ -15,6 +15,9 @@ import {
 } from '../../src/temporal/deployments.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { workflowSpanSinks } from '../../src/tracing/temporal.js';
+import { deliverWebhook } from '../../src/webhooks/deliver.js';
+import { receivedWebhook } from '../../src/webhooks/resources.js';
+import { bankflowRouter } from '../../src/webhooks/routes.js';
 import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import {
@@ -41,8 +44,9 @@ import {
  * A rolling deploy on the dev server, the smallest that shows how every run is pinned: build A (the run's workflow
  * bundle, the stack's worker) and build B (the same workflows, whose payment makes one more decision) serve one
  * task queue in one Worker Deployment. A payment A started stays on A after B is promoted, while a new one runs
- * on B; an authorized enrollment A started stays pinned to A until its next workflow task (a webhook), where it
- * continues as new, and its next run starts on B. A then drains and its worker stops.
+ * on B; an authorized enrollment and a claimed cash-in holder A started stay pinned to A until their next workflow
+ * task (a webhook each), where they continue as new, and their next runs start on B. A then drains and its worker
+ * stops.
  */
 describe('worker versioning: a rolling deploy from build A to build B', () => {
   let stack: TestStack;
@@ -60,7 +64,21 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
     await stack?.stop();
   });
 
-  it('pins payments to the build that started them and moves the enrollment to the promoted build by continue-as-new', async () => {
+  /** A workflow's first two runs, once the second ran its first task, and the build each ran on. */
+  async function firstTwoRuns(workflowId: string) {
+    const runs = await eventually(
+      () => runsOf(stack.client, workflowId),
+      (all) => all.length >= 2,
+    );
+    // The second run's first task completes a moment after the run is created.
+    const second = await eventually(
+      () => buildOf(stack.client, workflowId, runs[1]?.runId),
+      (build) => build !== undefined,
+    );
+    return { runs, builds: [await buildOf(stack.client, workflowId, runs[0]?.runId), second] };
+  }
+
+  it('pins payments to the build that started them and moves the enrollment and a cash-in holder to the promoted build by continue-as-new', async () => {
     const buildA = required(testEnvKeys.buildId);
     const target: DeploymentTarget = {
       service: stack.client.connection,
@@ -72,11 +90,24 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       expect.objectContaining({ buildId: buildA, state: 'current', pollers: 1 }),
     ]);
 
-    // On A: an enrollment (its lifetime the default 30 days), and a payment left waiting for the customer's consent.
+    // On A: an enrollment (its lifetime the default 30 days), a settled payment, whose cash-in holder stays a day
+    // for the bank's repeated deliveries, and a payment left waiting for the customer's consent.
     const customer: Customer = await newCustomer(stack);
     const { started, result } = await enroll(stack, customer);
     if (result.outcome !== 'authorized') throw new Error(`the enrollment ended ${result.outcome}`);
     const enrollmentId = workflowIds.enrollment(customer.deviceId, customer.participantId);
+    const settle = (externalId: string, amountCents: number) =>
+      payAndSettle(stack, customer, {
+        externalId,
+        enrollmentId: started.enrollmentId,
+        amountCents,
+        description: `Pedido ${externalId}`,
+      });
+    const settledOnA = `versioning-settled-a-${randomUUID()}`;
+    await settle(settledOnA, 1040);
+    const { endToEndId } = await getPayment(stack, { externalId: settledOnA });
+    const holderId = workflowIds.cashIn(endToEndId ?? '');
+    expect(await buildOf(stack.client, holderId)).toBe(buildA);
     const onA = `versioning-a-${randomUUID()}`;
     const createdOnA = await startTunedPayment(
       stack,
@@ -131,21 +162,14 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       current: buildB,
       previous: buildA,
     });
-    // The payment and the enrollment, both pinned to A.
+    // The waiting payment, the enrollment and the cash-in holder, all pinned to A.
     expect(await versionDrainage(target, buildA)).toMatchObject({
       drained: false,
       state: 'draining',
-      openPinned: 2,
+      openPinned: 3,
     });
 
     // A new payment runs on B and takes B's decision; A's payment finishes on A without it.
-    const settle = (externalId: string, amountCents: number) =>
-      payAndSettle(stack, customer, {
-        externalId,
-        enrollmentId: started.enrollmentId,
-        amountCents,
-        description: `Pedido ${externalId}`,
-      });
     const onB = `versioning-b-${randomUUID()}`;
     await settle(onB, 1060);
     expect(await buildOf(stack.client, workflowIds.payment(onB))).toBe(buildB);
@@ -168,19 +192,9 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       ref_id: started.enrollmentId,
       data: { ...result.enrollment },
     });
-    const runs = await eventually(
-      () => runsOf(stack.client, enrollmentId),
-      (all) => all.length >= 2,
-    );
+    const { runs, builds } = await firstTwoRuns(enrollmentId);
     expect(runs[0]?.continuedAsNew).toBe(true);
-    expect(await buildOf(stack.client, enrollmentId, runs[0]?.runId)).toBe(buildA);
-    // Its first task completes a moment after the run is created.
-    expect(
-      await eventually(
-        () => buildOf(stack.client, enrollmentId, runs[1]?.runId),
-        (build) => build !== undefined,
-      ),
-    ).toBe(buildB);
+    expect(builds).toEqual([buildA, buildB]);
     const described = await stack.client.workflowService.describeWorkflowExecution({
       namespace: target.namespace,
       execution: { workflowId: enrollmentId, runId: runs[1]?.runId },
@@ -204,6 +218,23 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       [memoKeys.state]: { phase: 'authorized' },
     });
 
+    // The bank delivers the cash-in again, as a copy of its own: the holder's next workflow task. It continues as new
+    // onto B, carrying its events, its claim and its end, a day after the claim.
+    const copy = {
+      category: webhookCategories.collectingDocument,
+      type: 'settled',
+      ref_id: randomUUID(),
+      timestamp: new Date().toISOString(),
+      data: { id: randomUUID(), end_to_end_id: endToEndId, status: 'settled', transaction_date: null },
+    };
+    await deliverWebhook(stack.client, stack.taskQueue, receivedWebhook(copy), bankflowRouter(copy));
+    const { runs: holderRuns, builds: holderBuilds } = await firstTwoRuns(holderId);
+    expect(holderBuilds).toEqual([buildA, buildB]);
+    const holder = await stack.client.workflow.getHandle(holderId).describe();
+    expect(holder.searchAttributes).toMatchObject({ BankflowKind: ['cash-in'], BankflowStatus: ['claimed'] });
+    expect(holder.status.name).toBe('RUNNING');
+    await recordHistory(stack.client, holderId, 'cash-in-holder-moved-to-new-version', holderRuns[0]?.runId);
+
     // Nothing is pinned to A any more: its worker can stop, and B serves alone.
     expect(
       await eventually(
@@ -216,7 +247,11 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
     await settle(afterA, 1070);
     expect(await buildOf(stack.client, workflowIds.payment(afterA))).toBe(buildB);
 
-    for (const workflowId of [enrollmentId, ...[onA, onB, afterA].map(workflowIds.payment)]) {
+    for (const workflowId of [
+      enrollmentId,
+      holderId,
+      ...[settledOnA, onA, onB, afterA].map(workflowIds.payment),
+    ]) {
       expect({ workflowId, ...(await workflowTaskFailures(stack.client, workflowId)) }).toEqual({
         workflowId,
         failures: 0,
