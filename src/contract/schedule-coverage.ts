@@ -12,7 +12,9 @@ export const maxScheduledTimesPerWindow = 24;
 export function coveredUntilOf(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
   const { coveredUntil } = result as { coveredUntil?: unknown };
-  return typeof coveredUntil === 'string' && !Number.isNaN(Date.parse(coveredUntil)) ? coveredUntil : undefined;
+  return typeof coveredUntil === 'string' && !Number.isNaN(Date.parse(coveredUntil))
+    ? coveredUntil
+    : undefined;
 }
 
 /** What a scheduled run knows when it picks its window. */
