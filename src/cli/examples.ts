@@ -311,6 +311,11 @@ export const commandExamples: Record<string, CommandExamples> = {
         '# exits 1: error: <build-id>: ... is the current version already',
     ],
   },
+  'deployments move': {
+    lines: [
+      'npx bankflow deployments move 0badbeef   # exits 1: error: <build-id>: no version 0badbeef in deployment ...',
+    ],
+  },
   'deployments drained': {
     lines: [
       'npx bankflow deployments drained $(npx bankflow deployments list --ids | head -n 1)   # exits 1: "drained": false ...',

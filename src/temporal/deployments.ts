@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import proto from '@temporalio/proto';
+import { longLivedWorkflowTypes, versionCheckSignal } from '../contract/versioning.js';
 import {
   grpcCode,
   grpcStatus,
@@ -6,7 +9,7 @@ import {
   type WorkflowServiceHolder,
 } from './worker-deployment.js';
 
-const { WorkerDeploymentVersionStatus } = proto.temporal.api.enums.v1;
+const { BatchOperationState, WorkerDeploymentVersionStatus } = proto.temporal.api.enums.v1;
 
 /** Where an operator's deployment commands act: one deployment, served on one task queue. */
 export interface DeploymentTarget {
@@ -216,4 +219,69 @@ export async function versionDrainage(target: DeploymentTarget, buildId: string)
     openPinned: version.openPinned,
     pollers: version.pollers,
   };
+}
+
+export interface VersionMove {
+  buildId: string;
+  /** The Temporal batch operation that signalled the runs (`temporal batch describe --job-id`). */
+  jobId: string;
+  /** Long-lived runs pinned to the version that were asked to move. */
+  signalled: number;
+  /** Runs the batch could not signal (closed meanwhile, for one); `drained` tells what still holds the version. */
+  failed: number;
+}
+
+/** How long `moveLongLivedRuns` waits for its batch operation before saying it is still running. */
+const moveWaitMs = 10 * 60_000;
+
+/**
+ * Asks every long-lived run still pinned to an old version for a workflow task (the version check signal), in
+ * one Temporal batch operation: at that task each continues as new onto the current version, so the old version
+ * drains once its short runs finish, rather than within the day each long-lived run takes a task anyway. The
+ * short types' runs are left to finish where they started.
+ */
+export async function moveLongLivedRuns(
+  target: DeploymentTarget,
+  buildId: string,
+  identity: string,
+): Promise<VersionMove> {
+  const version = await knownVersion(target, buildId);
+  if (version.state === 'current' || version.state === 'ramping') {
+    throw new Error(`<build-id>: ${buildId} is the ${version.state} version: its runs have nowhere to move`);
+  }
+  const jobId = `bankflow-move-${randomUUID()}`;
+  const types = longLivedWorkflowTypes.map(literal).join(', ');
+  await target.service.workflowService.startBatchOperation({
+    namespace: target.namespace,
+    jobId,
+    reason: `bankflow deployments move: long-lived runs of ${buildId} continue as new onto the current version`,
+    visibilityQuery:
+      `TemporalWorkerDeploymentVersion = ${literal(`${target.deploymentName}:${buildId}`)} AND ` +
+      `TemporalWorkflowVersioningBehavior = 'Pinned' AND ExecutionStatus = 'Running' AND WorkflowType IN (${types})`,
+    signalOperation: { signal: versionCheckSignal.name, identity },
+  });
+  const deadline = Date.now() + moveWaitMs;
+  for (;;) {
+    const batch = await target.service.workflowService.describeBatchOperation({
+      namespace: target.namespace,
+      jobId,
+    });
+    const counts = {
+      buildId,
+      jobId,
+      signalled: Number(batch.completeOperationCount ?? 0),
+      failed: Number(batch.failureOperationCount ?? 0),
+    };
+    if (batch.state === BatchOperationState.BATCH_OPERATION_STATE_COMPLETED) return counts;
+    if (batch.state === BatchOperationState.BATCH_OPERATION_STATE_FAILED) {
+      throw new Error(`the batch operation ${jobId} failed after signalling ${counts.signalled} run(s)`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the batch operation ${jobId} is still running after ${moveWaitMs / 60_000} minutes ` +
+          `(${counts.signalled} run(s) signalled): follow it with \`temporal batch describe --job-id ${jobId}\``,
+      );
+    }
+    await sleep(1_000);
+  }
 }

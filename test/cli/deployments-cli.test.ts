@@ -1,10 +1,13 @@
 import { NativeConnection } from '@temporalio/worker';
+import { workflowIds } from '../../src/contract/ids.js';
 import { promoteOwnVersion } from '../../src/temporal/worker-deployment.js';
 import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { runCli } from '../helpers/cli.js';
-import { eventually } from '../helpers/journey.js';
+import { enroll, eventually, newCustomer } from '../helpers/journey.js';
+import { buildOf } from '../../devkit/versioning/build-b.js';
+import { runsOf } from '../../devkit/temporal/runs.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
 
 /** A second build on the stack's task queue: the same workflow code under another build id, as a deploy starts. */
@@ -72,9 +75,13 @@ describe('bankflow deployments', () => {
   });
 
   it(
-    'lists the versions, ramps and promotes the new one, and says when the old one is drained',
+    "lists the versions, ramps and promotes the new one, moves the old one's long-lived runs, and says when it is drained",
     async () => {
       const old = required(testEnvKeys.buildId);
+      // An authorized enrollment lives for months, pinned to the version it started on.
+      const customer = await newCustomer(stack);
+      await enroll(stack, customer);
+      const enrollmentId = workflowIds.enrollment(customer.deviceId, customer.participantId);
       const versions = await eventually(
         () => json(['list']),
         (listed: { buildId: string; pollers: number }[]) =>
@@ -108,7 +115,44 @@ describe('bankflow deployments', () => {
         current: newBuild,
         previous: old,
       });
+      // The enrollment takes no task until its daily wake: it holds the old version until asked to move.
+      const held = await cli(['drained', old]);
+      expect(held.code).toBe(1);
+      expect(JSON.parse(held.stdout)).toMatchObject({
+        drained: false,
+        openPinned: 1,
+        reason: '1 open run(s) pinned to it',
+      });
+      expect(await json(['move', old])).toEqual({
+        buildId: old,
+        jobId: expect.stringMatching(/^bankflow-move-/),
+        signalled: 1,
+        failed: 0,
+      });
+      const runs = await eventually(
+        () => runsOf(stack.client, enrollmentId),
+        (all) => all.length === 2,
+        60_000,
+      );
+      expect(await buildOf(stack.client, enrollmentId, runs[0]?.runId)).toBe(old);
+      expect(
+        await eventually(
+          () => buildOf(stack.client, enrollmentId, runs[1]?.runId),
+          (build) => build !== undefined,
+          30_000,
+        ),
+      ).toBe(newBuild);
+      await eventually(
+        () => cli(['drained', old]),
+        (answer) => answer.code === 0,
+        60_000,
+      );
       expect(await json(['drained', old])).toMatchObject({ buildId: old, drained: true, openPinned: 0 });
+      const moveCurrent = await cli(['move', newBuild]);
+      expect({ code: moveCurrent.code, stderr: moveCurrent.stderr }).toEqual({
+        code: 1,
+        stderr: `error: <build-id>: ${newBuild} is the current version: its runs have nowhere to move\n`,
+      });
       const current = await cli(['drained', newBuild]);
       expect(current.code).toBe(1);
       expect(JSON.parse(current.stdout)).toMatchObject({

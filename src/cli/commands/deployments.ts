@@ -82,6 +82,21 @@ export function deploymentCommands(program: Command): void {
     );
 
   deployments
+    .command('move')
+    .description(
+      'ask the long-lived runs still pinned to an old version to continue as new onto the current one now, ' +
+        'rather than at their next task (within a day); its short runs still finish there',
+    )
+    .argument('<build-id>', 'the old version')
+    .action(
+      action(async (buildId: string) => {
+        const ctx = await cliContext();
+        const { moveLongLivedRuns } = await import('../../temporal/deployments.js');
+        printJson(await withTarget(ctx, (target) => moveLongLivedRuns(target, buildId, identity)));
+      }),
+    );
+
+  deployments
     .command('drained')
     .description(
       "whether a version's workers can stop: it takes no new runs and no open run is pinned to it " +

@@ -1,5 +1,12 @@
 import type { Workflow } from '@temporalio/common';
-import { allHandlersFinished, condition, makeContinueAsNewFunc, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  makeContinueAsNewFunc,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { versionCheckSignal } from '../../contract/versioning.js';
 import type { JourneyNotifier } from './notifications.js';
 
 /**
@@ -20,8 +27,10 @@ export const versionCheckIntervalMs = 24 * 60 * 60_000;
  * Answers whether a new Worker Deployment version became current since this run was pinned to its own. Temporal
  * says so in the workflow task that first learns it (`targetWorkerDeploymentVersionChanged`); this watch, begun at
  * the run's start, keeps it for a later task where the run can move, since a run moves only where its state is whole.
+ * The version check signal (`bankflow deployments move`) needs no handling beyond its task, which wakes the run.
  */
 export function watchForNewVersion(): () => boolean {
+  setHandler(versionCheckSignal, () => undefined);
   let seen = false;
   void condition(() => workflowInfo().targetWorkerDeploymentVersionChanged).then(() => {
     seen = true;
