@@ -148,14 +148,30 @@ describe('bankflow doctor, worker deployment', () => {
       // the reports of a version nothing serves are held by test/unit/deployment-checks.test.ts.
       await startVersion(other, taskQueue);
       const workflowId = `doctor-pinned-${randomUUID()}`;
-      await stack.client.workflow.start('cancelBoletoWorkflow', {
-        taskQueue,
-        workflowId,
-        args: [],
-        // Open, and pinned, without a task yet.
-        startDelay: '1 hour',
-        versioningOverride: { pinnedTo: { deploymentName: taskQueue, buildId: other } },
-      });
+      // The server takes a pin to the version a moment after it lists the version's pollers: until then it
+      // refuses the start with FAILED_PRECONDITION ("not present in task queue").
+      await eventually(
+        () =>
+          stack.client.workflow
+            .start('cancelBoletoWorkflow', {
+              taskQueue,
+              workflowId,
+              args: [],
+              // Open, and pinned, without a task yet.
+              startDelay: '1 hour',
+              versioningOverride: { pinnedTo: { deploymentName: taskQueue, buildId: other } },
+            })
+            .then(
+              () => true,
+              (error: unknown) => {
+                if (String((error as Error).cause ?? error).includes('is not present in task queue'))
+                  return false;
+                throw error;
+              },
+            ),
+        (started) => started,
+        30_000,
+      );
       pinnedIds.push(workflowId);
       await eventually(
         () => listVersions(target()),
