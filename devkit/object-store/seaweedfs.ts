@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,6 +61,14 @@ export interface ObjectStoreOptions {
 }
 
 /**
+ * Whether this `weed mini` has a legacy admin port to turn off: later builds than PyPI's 4.48 open one by default.
+ */
+function hasLegacyAdminPort(weed: string): boolean {
+  const help = spawnSync(weed, ['mini', '-h'], { encoding: 'utf8', timeout: 15_000 });
+  return `${help.stdout}${help.stderr}`.includes('-admin.port.legacy');
+}
+
+/**
  * SeaweedFS's `weed mini`: master, volume server, filer and S3 API in one process on 127.0.0.1, with one S3
  * identity whose keys are generated at each start, and the bucket created. WebDAV, the admin UI and the Iceberg
  * and Lance catalogs are off: bankflow uses none of them, and each would take another port.
@@ -110,7 +119,7 @@ export async function startObjectStore(options: ObjectStoreOptions): Promise<Run
         '-admin.ui=false',
         `-admin.port=${ports.admin}`,
         `-admin.port.grpc=${ports.adminGrpc}`,
-        '-admin.port.legacy=0',
+        ...(hasLegacyAdminPort(options.weed) ? ['-admin.port.legacy=0'] : []),
       ],
       graceMs: 5_000,
     },

@@ -9,7 +9,7 @@ Against the sandbox bank, the customer's side (authorizing at the bank, the devi
 by the sandbox's control API. Against a real bank those steps happen on the customer's phone and at their bank.
 
 Settings (environment):
-  BANKFLOW_API_URL        where `bankflow api` listens, e.g. http://127.0.0.1:4060
+  BANKFLOW_API_URL        where `bankflow api` listens, e.g. http://127.0.0.1:4050 (as `npm start` runs it)
   BANKFLOW_API_KEY        an API key (`npm start` prints a development one)
   SANDBOX_URL             the sandbox bank, e.g. http://127.0.0.1:4010
   SANDBOX_CONTROL_TOKEN   the sandbox control token `npm start` prints

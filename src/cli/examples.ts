@@ -45,7 +45,7 @@ export const commandExamples: Record<string, CommandExamples> = {
       'npx bankflow sandbox ids wallets                  # exits 1: [kind]: must be one of entities, ...',
     ],
   },
-  'temporal-cli': { lines: ['npx bankflow temporal-cli   # ~/.cache/bankflow/temporal-cli-v1.5.1/temporal'] },
+  'temporal-cli': { lines: ['npx bankflow temporal-cli   # ~/.cache/bankflow/temporal-cli-1.9.1/temporal'] },
   doctor: {
     lines: [
       'npx bankflow doctor --as starter                 # a pass or FAIL line per check, each failure with its fix',

@@ -5,6 +5,9 @@ import { attempt, fail, pass, type CheckResult } from './check.js';
 
 const guide = 'docs/upgrading-workflows.md';
 
+const startWorkersFix = (target: DeploymentTarget) =>
+  `start the workers (bankflow worker, TEMPORAL_DEPLOYMENT_NAME=${target.deploymentName})`;
+
 const promoteFix = (versions: VersionView[], startWorkers: string) => {
   const polling = versions.filter((version) => version.pollers > 0);
   if (polling.length === 0) return `${startWorkers}, then bankflow deployments promote <build id>`;
@@ -77,7 +80,7 @@ export async function deploymentChecks(config: Config, client: Client): Promise<
     taskQueue: config.temporal.taskQueue,
   };
   const name = 'worker deployment';
-  const startWorkers = `start the workers (bankflow worker, TEMPORAL_DEPLOYMENT_NAME=${target.deploymentName})`;
+  const startWorkers = startWorkersFix(target);
   let versions: VersionView[] = [];
   const found = await attempt(name, 'check that Temporal answers (see the temporal check)', async () => {
     versions = await listVersions(target);
@@ -91,9 +94,13 @@ export async function deploymentChecks(config: Config, client: Client): Promise<
     return pass(name, `${target.deploymentName}: ${versions.length} version(s)`);
   });
   if (!found.ok) return [found];
+  return [found, ...versionChecks(target, versions)];
+}
+
+/** What the deployment's versions say: a current version that polls, a ramp that is served, pinned runs served. */
+export function versionChecks(target: DeploymentTarget, versions: VersionView[]): CheckResult[] {
   return [
-    found,
-    currentCheck(target, versions, startWorkers),
+    currentCheck(target, versions, startWorkersFix(target)),
     ...rampingCheck(versions),
     pinnedCheck(versions),
   ];

@@ -62,14 +62,17 @@ export const journeyReadOptions: ActivityOptions = {
 };
 
 /**
- * A check a customer waits on (an enrollment read before a payment): a refused credential or an unreadable answer
- * is retried like an outage until the window the caller bounds it with (boundedBy) closes. The bank's final
- * refusals are about the merchant's request, not a record bankflow follows (a device the bank does not know), so
- * they refuse the payment with the bank's reason.
+ * A check a customer waits on (an enrollment read before a payment): a refused credential or access (401, 403,
+ * 409: a rotation or a permission change at the bank) and an unreadable answer are retried like an outage until
+ * the window the caller bounds it with (boundedBy) closes. A 404 or a validation refusal is about the merchant's
+ * request (a device the bank does not know), so it refuses the payment with the bank's reason.
  */
 export const checkReadOptions: ActivityOptions = {
   ...bankReadOptions,
-  retry: { ...waitingOut('BankUnauthorized', 'BankInvalidResponse'), maximumInterval: '10 seconds' },
+  retry: {
+    ...waitingOut('BankUnauthorized', 'BankRequestRejected', 'BankInvalidResponse'),
+    maximumInterval: '10 seconds',
+  },
 };
 
 /**

