@@ -208,8 +208,8 @@ const perVersion = (versions: VersionView[], names: Record<string, string>) =>
  * A rolling deploy as docs/upgrading-workflows.md tells an operator to run it, from the cluster's build A to a
  * build B whose payment decides differently (one more memo upsert): B's workers start beside A's, `bankflow
  * deployments promote` makes B current, A's open payments finish on A while new ones run on B, an authorized
- * enrollment's next run (after its one-minute lifetime) starts on B, `bankflow deployments drained` tells when A
- * can stop, and B alone carries a payment after A's workers got SIGTERM. No workflow task may fail.
+ * enrollment's next run (after its one-minute lifetime) starts on B, `bankflow deployments move` sends the other
+ * long-lived runs on A to B, `bankflow deployments drained` tells when A can stop, and B alone carries a payment after A's workers got SIGTERM. No workflow task may fail.
  */
 export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome> {
   const target: DeploymentTarget = {
@@ -277,6 +277,14 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     );
     const paymentsOnAClosedSeconds =
       (Math.max(...closedAt.map((time) => time?.getTime() ?? Number.NaN)) - promotedAtTime) / 1000;
+    // The long-lived runs still pinned to A (the step's cash-in holders, earlier steps' recurrences and outboxes)
+    // take no task of their own until their daily wake: asked, each continues as new onto B.
+    const move = await bankflow(['deployments', 'move', buildA], ctx.env);
+    if (move.code !== 0) throw new Error(`deployments move: ${move.output.slice(-400)}`);
+    const moved = {
+      signalled: /"signalled": (\d+)/.exec(move.output)?.[1] ?? '?',
+      failed: /"failed": (\d+)/.exec(move.output)?.[1] ?? '?',
+    };
     const drain = await drainOf(ctx, target, buildA, stepStartedAt, 90_000);
     if (!drain.drained) problems.push(`A not drained after ${drain.seconds} s: ${drain.reason}`);
     const drainSeconds = (performance.now() - promotedAt) / 1000;
@@ -325,7 +333,9 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
         `${paymentsOnA} payments settled on A, ${paymentsOnB} + 1 on B (the last with A's ${workersA.length} ` +
         `worker(s) stopped), the enrollment's next run on ${names[nextRunBuild ?? ''] ?? nextRunBuild}; ` +
         `A's payments closed ${paymentsOnAClosedSeconds.toFixed(1)} s after the promotion, A ` +
-        `${drain.drained ? 'drained' : 'not drained'} ${drainSeconds.toFixed(1)} s after it; ${workflowIdsOfStep.length} workflows: ` +
+        `${drain.drained ? 'drained' : 'not drained'} ${drainSeconds.toFixed(1)} s after it, ` +
+        `\`deployments move\` having signalled ${moved.signalled} long-lived run(s) (${moved.failed} failed); ` +
+        `${workflowIdsOfStep.length} workflows: ` +
         `${failures} workflow task failures, ${nondeterminism} nondeterminism errors`,
     };
   } finally {

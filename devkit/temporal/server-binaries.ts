@@ -3,9 +3,9 @@ import { bankflowCacheDir, isExecutable } from '../../src/temporal/cli-binary.js
 import { goInstall } from '../../src/temporal/go-install.js';
 
 /** The Temporal server inside the Temporal CLI bankflow builds; its module has no `replace` directive. */
-export const temporalServerVersion = 'v1.29.1';
+export const temporalServerVersion = 'v1.32.0';
 /** The Web UI server the same CLI embeds in `temporal server start-dev`, with its assets compiled in. */
-export const temporalUiServerVersion = 'v2.42.1';
+export const temporalUiServerVersion = 'v2.54.1';
 
 export interface ServerBinaries {
   server: string;

@@ -287,8 +287,8 @@ export const commandExamples: Record<string, CommandExamples> = {
     about:
       'Each worker runs one version of the workflow code, named by a build id derived from it, in the Worker ' +
       "Deployment TEMPORAL_DEPLOYMENT_NAME (the task queue's name unless set). A deploy starts the new version's " +
-      'workers beside the old ones, promotes it (after a ramp, if you like), and stops the old workers once ' +
-      '`drained` says so ([docs/upgrading-workflows.md](upgrading-workflows.md)). In development each worker ' +
+      "workers beside the old ones, promotes it (after a ramp, if you like), asks the old version's long-lived runs to " +
+      '`move`, and stops the old workers once `drained` says so ([docs/upgrading-workflows.md](upgrading-workflows.md)). In development each worker ' +
       'promotes its own version as it starts (WORKER_VERSION_PROMOTION). The examples act on the one version ' +
       '`npm start` runs.',
     lines: [],
