@@ -32,7 +32,7 @@ export default tseslint.config(
     rules: {
       // Every line counts, comments included: a workflow file is read whole when its replay is in question. A
       // guard against a file that holds two jobs, not a size to pack code into: a file near it is split by job.
-      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
       '@typescript-eslint/no-restricted-imports': [
         'error',
