@@ -20,7 +20,10 @@ export interface BuildCount {
 
 export interface BuildAccounting {
   builds: BuildCount[];
-  /** Auto-upgrade runs with tasks on both builds: they moved at the deploy. */
+  /**
+   * Workflows (long-lived ones, by continue-as-new) with a run that started on the initial build and a later run
+   * that started on the new one: they moved at the deploy.
+   */
   moved: number;
   /** When the new build became current, from the start of the run; absent when no deploy went through. */
   promotedAtMs?: number;
@@ -43,7 +46,7 @@ export function auditBuilds(
   violations: Violations,
 ): BuildAccounting {
   const counts = new Map<string, BuildCount>();
-  let moved = 0;
+  const firstBuilds = new Map<string, Set<string>>();
   for (const run of runs) {
     const builds = distinct(run);
     const first = run.tasks[0];
@@ -61,7 +64,10 @@ export function auditBuilds(
         `tasks on ${builds.map(short).join(' then ')}`,
       );
     }
-    if (builds.length > 1 && run.tasks.every((task) => task.behavior === 'auto-upgrade')) moved++;
+    if (first) {
+      const ofWorkflow = firstBuilds.get(run.info.workflowId) ?? new Set<string>();
+      firstBuilds.set(run.info.workflowId, ofWorkflow.add(first.buildId));
+    }
     for (const buildId of builds) {
       const role =
         buildId === deploy?.initialBuildId ? 'initial' : buildId === deploy?.newBuildId ? 'new' : 'other';
@@ -113,6 +119,9 @@ export function auditBuilds(
     }
   }
   const order = { initial: 0, new: 1, other: 2 };
+  const moved = [...firstBuilds.values()].filter(
+    (started) => deploy !== undefined && started.has(deploy.initialBuildId) && started.has(deploy.newBuildId),
+  ).length;
   return {
     builds: [...counts.values()].sort((a, b) => order[a.role] - order[b.role]),
     moved,

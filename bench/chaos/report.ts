@@ -227,7 +227,7 @@ export function formatReport(report: ChaosReport): string {
         `${build.role} ${build.buildId}`,
         `${build.runs} runs: ${build.pinned} pinned, ${build.autoUpgrade} auto-upgrade`,
       ]),
-      ['moved to the new build', `${outcomes.builds.moved} auto-upgrade runs`],
+      ['moved to the new build', `${outcomes.builds.moved} workflows, by continue-as-new`],
     ]),
     `Violations: ${report.violations.length}`,
     ...report.violations.map((v) => `  [${v.check}] ${v.subject}: ${v.detail}`),

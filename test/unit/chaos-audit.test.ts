@@ -8,7 +8,7 @@ import type { DeployRecord } from '../../bench/chaos/deploy.js';
 import { buildBMemoKey } from '../../devkit/versioning/build-b-payment.js';
 import { auditConfirmedOutcomes, confirmedOutcomeCheck } from '../../bench/chaos/audit-outcomes.js';
 import { auditWorkflows } from '../../bench/chaos/audit-temporal.js';
-import type { RunHistory, WorkflowTaskFailure } from '../../bench/chaos/histories.js';
+import type { RunHistory, TaskBuild, WorkflowTaskFailure } from '../../bench/chaos/histories.js';
 import { Violations } from '../../bench/chaos/violations.js';
 import { searchAttributes } from '../../src/contract/search-attributes.js';
 
@@ -211,7 +211,7 @@ describe('chaos audit: no workflow ended with a status the bank’s GET did not 
   });
 });
 
-describe('chaos audit of the mid-run deploy: pinned runs stay on their build, new runs and auto-upgrade runs go to the new one', () => {
+describe('chaos audit of the mid-run deploy: pinned runs stay on their build, new runs and long-lived workflows go to the new one', () => {
   const deploy: DeployRecord = {
     slot: 0,
     initialBuildId: 'aaaaaaaaaaaa',
@@ -222,18 +222,22 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
   const A = deploy.initialBuildId;
   const B = deploy.newBuildId;
   const long = promotionGraceMs + 1_000;
+  let runs = 0;
+  /** A run of its own workflow unless `workflowId` names one: every task pinned unless a task says otherwise. */
   function versioned(
     type: string,
     startedAt: number,
-    tasks: [buildId: string, at: number][],
-    extra: Partial<RunHistory> = {},
+    tasks: [buildId: string, at: number, behavior?: TaskBuild['behavior']][],
+    extra: Partial<RunHistory> & { workflowId?: string } = {},
   ): RunHistory {
-    const behavior = type === 'enrollmentWorkflow' ? 'auto-upgrade' : 'pinned';
+    const { workflowId = `${type}-${++runs}`, ...rest } = extra;
+    const base = run(type, 'COMPLETED');
     return {
-      ...run(type, 'COMPLETED'),
+      ...base,
+      info: { ...base.info, workflowId },
       startedAt,
-      tasks: tasks.map(([buildId, at]) => ({ buildId, behavior, at })),
-      ...extra,
+      tasks: tasks.map(([buildId, at, behavior = 'pinned']) => ({ buildId, behavior, at })),
+      ...rest,
     };
   }
   function audit(runs: RunHistory[]) {
@@ -251,10 +255,17 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
         [A, after],
       ]),
       versioned('biometricPaymentWorkflow', after, [[B, after]], { upsertedMemoKeys: [buildBMemoKey] }),
-      versioned('enrollmentWorkflow', before, [
-        [A, before],
-        [B, after],
-      ]),
+      // An enrollment's run on A continues as new at the deploy: its next run's first task (auto-upgrade) on B.
+      versioned('enrollmentWorkflow', before, [[A, before]], { workflowId: 'enrollment:1' }),
+      versioned(
+        'enrollmentWorkflow',
+        after,
+        [
+          [B, after, 'auto-upgrade'],
+          [B, after],
+        ],
+        { workflowId: 'enrollment:1', startedByClient: false },
+      ),
       // A child of a pinned parent stays on its parent's build, whenever it starts.
       versioned('syncAttemptsSlice', after, [[A, after]], { startedByClient: false }),
       // Started before the promotion, its first task waited for a worker until after: the new build takes it.
@@ -263,7 +274,7 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
     expect(found).toEqual([]);
     expect(accounting).toEqual({
       builds: [
-        { buildId: A, role: 'initial', runs: 3, pinned: 2, autoUpgrade: 1 },
+        { buildId: A, role: 'initial', runs: 3, pinned: 3, autoUpgrade: 0 },
         { buildId: B, role: 'new', runs: 3, pinned: 2, autoUpgrade: 1 },
       ],
       moved: 1,
@@ -273,21 +284,14 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
 
   it('reports a pinned run that moved, runs on the wrong build around the promotion, and a build’s decision on the other', () => {
     const { found } = audit([
-      versioned(
-        'biometricPaymentWorkflow',
-        before,
-        [
-          [A, before],
-          [B, after],
-        ],
-        { info: { ...run('x', 'COMPLETED').info, workflowId: 'p1', type: 'biometricPaymentWorkflow' } },
-      ),
+      versioned('biometricPaymentWorkflow', before, [
+        [A, before],
+        [B, after],
+      ]),
       versioned('cancelBoletoWorkflow', after, [[A, after]]),
       versioned('cancelBoletoWorkflow', before, [[B, before]]),
-      versioned('enrollmentWorkflow', before, [
-        [A, before],
-        [A, after],
-      ]),
+      // A continued run that took its first task on the old build well after the promotion.
+      versioned('enrollmentWorkflow', after, [[A, after, 'auto-upgrade']], { startedByClient: false }),
       versioned('biometricPaymentWorkflow', after, [[B, after]]),
       versioned('unmatchedWebhookWorkflow', after, [['', after]]),
     ]);
