@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
 import { authenticate } from './auth.js';
-import { claimIdempotencyKey, fingerprintOf, idempotencyScope } from './idempotency.js';
+import { idempotencyScope } from './idempotency.js';
 import type { ApiKeyEntry } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { ApiProblem, invalidRequest, problemFor, sendProblem } from './problems.js';
@@ -122,21 +122,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
       handler: async (request, reply) => {
         const post = definition.method === 'POST';
         // A GET is never a repeat of another request: its scope is its own request id, and it derives no ids.
-        const idempotency = idempotencyScope(
-          request.apiKeyName ?? '',
-          post ? request.headers['idempotency-key'] : request.id,
-        );
+        const idempotency = idempotencyScope(post ? request.headers['idempotency-key'] : request.id, {
+          method: request.method,
+          path: request.url.split('?')[0] ?? '',
+        });
         const params = parsed(definition.params, request.params, 'path parameters');
         const query = parsed(definition.query, request.query, 'query');
         const body = parsed(definition.body, request.body, 'body');
-        if (post) {
-          const fingerprint = fingerprintOf(idempotency, {
-            method: request.method,
-            path: request.url.split('?')[0] ?? '',
-            body: request.body,
-          });
-          await claimIdempotencyKey(options.starter, idempotency, fingerprint);
-        }
         const answer = await definition.call(options, { params, query, body, idempotency });
         return reply.code(answer.status ?? 200).send(answer.body);
       },

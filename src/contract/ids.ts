@@ -13,6 +13,4 @@ export const workflowIds = {
   cashIn: (endToEndId: string) => `cash-in:${endToEndId}`,
   /** One workflow per unclaimed bank event, keyed by the event's dedupe key. */
   unmatchedWebhook: (eventKey: string) => `webhook-unmatched:${eventKey}`,
-  /** One merchant API Idempotency-Key, by a hash of the API key's name and the key: neither shows in the id. */
-  apiIdempotency: (scopeHash: string) => `idempotency:${scopeHash}`,
 };

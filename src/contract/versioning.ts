@@ -11,7 +11,6 @@ export const longLivedWorkflowTypes = [
   'merchantNotificationsWorkflow',
   'cashInHolderWorkflow',
   'unmatchedWebhookWorkflow',
-  'apiIdempotencyWorkflow',
 ] as const;
 
 /**

@@ -9,7 +9,6 @@ export { syncAttemptsSlice } from './sync/attempts-slice-workflow.js';
 export { refundReport } from './jobs/refund-report.js';
 export { transferReport } from './jobs/transfer-report.js';
 export { metricsSnapshot } from './jobs/metrics-snapshot.js';
-export { apiIdempotencyWorkflow } from './api-idempotency.js';
 export { merchantNotificationsWorkflow } from './notifications/workflow.js';
 
 // Each type's Worker Deployment versioning behavior, set on the functions above.

@@ -7,7 +7,6 @@ import { createApiServer } from '../../src/api/app.js';
 import { hashApiKey, mintApiKey } from '../../src/api/keys.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
 import { createCodecServer } from '../../src/codec-server/app.js';
-import { workflowIds } from '../../src/contract/ids.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { startSandbox } from '../../devkit/sandbox/app.js';
 import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authenticator.js';
@@ -15,7 +14,6 @@ import { httpCall, type HttpAnswer } from '../helpers/http.js';
 import { bankFor, control, eventually, world } from '../helpers/journey.js';
 import type { paths } from '../helpers/merchant-api-paths.js';
 import { recurrenceRequest } from '../helpers/recurrences.js';
-import { recordHistory } from '../helpers/replay.js';
 import {
   encryptionKeys,
   receiverSecret,
@@ -177,10 +175,11 @@ describe('the merchant HTTP API over the real stack', () => {
     expect(readByOther.json()).toEqual(state.json());
   });
 
-  it('answers a repeated POST with the first answer, refuses another body under its key by field, and asks for the key', async () => {
+  it('answers a repeated POST with the first answer on any process and under any key of the merchant, refuses other terms by field, and asks for the key', async () => {
     const { deviceId, participantId } = await newDevice();
     const body = { deviceId, participantId, returnToUrl: 'https://merchant.example/enrolled' };
     const idempotencyKey = randomUUID();
+    const startedAt = new Date().toISOString();
     const first = await call('POST', '/v1/enrollments', { idempotencyKey, body });
     expect(first.statusCode).toBe(200);
     const again = await call('POST', '/v1/enrollments', { idempotencyKey, body: { ...body } });
@@ -207,31 +206,33 @@ describe('the merchant HTTP API over the real stack', () => {
           body: JSON.stringify(sent),
         });
       expect((await onOther(body)).json()).toEqual(first.json());
-      expectProblem(await onOther({ ...body, returnToUrl: 'https://merchant.example/elsewhere' }), 409, [
-        'returnToUrl',
-      ]);
+      // The key derives the same enrollment, which refuses other terms, naming them and showing no value.
+      const otherTerms = expectProblem(
+        await onOther({ ...body, returnToUrl: 'https://merchant.example/elsewhere' }),
+        409,
+        ['returnToUrl'],
+      );
+      expect(otherTerms.type).toBe('/problems/start-terms-conflict');
+      expect(otherTerms.detail).not.toContain('merchant.example');
     } finally {
       await otherProcess.close();
     }
-    const scopeHash = (await import('node:crypto'))
-      .createHash('sha256')
-      .update(`${key.entry.name}\n${idempotencyKey}`)
-      .digest('base64url');
-    await recordHistory(stack.client, workflowIds.apiIdempotency(scopeHash), 'api-idempotency');
 
-    const other = await call('POST', '/v1/enrollments', {
+    // A key is the merchant's, not the API key's: the request repeated under a rotated key is the same request.
+    const underOtherKey = await call('POST', '/v1/enrollments', {
       idempotencyKey,
-      body: { ...body, returnToUrl: 'https://merchant.example/other', externalId: 'mine' },
+      apiKey: otherKey.key,
+      body,
     });
-    const problem = expectProblem(other, 409, ['externalId', 'returnToUrl']);
-    expect(problem.detail).not.toContain('merchant.example');
-    // Another path under the same key is another request too.
+    expect(underOtherKey.statusCode).toBe(200);
+    expect(underOtherKey.json()).toEqual(first.json());
     expectProblem(
-      await call('POST', `/v1/enrollments/${deviceId}/${participantId}/registration-options`, {
+      await call('POST', '/v1/enrollments', {
         idempotencyKey,
+        body: { ...body, returnToUrl: 'https://merchant.example/other', externalId: 'mine' },
       }),
       409,
-      ['(method and path)', 'deviceId', 'participantId', 'returnToUrl'],
+      ['externalId', 'returnToUrl'],
     );
 
     const missing = expectProblem(
@@ -240,14 +241,12 @@ describe('the merchant HTTP API over the real stack', () => {
       ['Idempotency-Key'],
     );
     expect(missing.detail).toMatch(/Idempotency-Key/);
-    // The same Idempotency-Key under another API key is a request of its own (keys are scoped by API key).
-    const underOtherKey = await call('POST', '/v1/enrollments', {
-      idempotencyKey,
-      apiKey: otherKey.key,
-      body: { ...body, returnToUrl: 'https://merchant.example/other' },
-    });
-    expectProblem(underOtherKey, 409, ['externalId', 'returnToUrl']);
-    expect(underOtherKey.json().type).toBe('/problems/start-terms-conflict');
+    // Every request reached the enrollment's own workflow: no other workflow was started for the key.
+    const started = await eventually(
+      () => stack.client.workflow.count(`StartTime >= '${startedAt}'`),
+      (counted) => counted.count >= 1,
+    );
+    expect(started.count).toBe(1);
   });
 
   it('answers failures as problem details naming each field', async () => {
