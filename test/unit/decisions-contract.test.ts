@@ -22,11 +22,42 @@ const cellsOf = (row: string) =>
     .map((cell) => cell.trim());
 const isSeparator = (row: string | undefined) => row !== undefined && /^\|[\s|:-]+\|$/.test(row.trim());
 
-/** Every table row under a `## ` section, with its last cell; a table without a "held by" column is a problem. */
+/** A heading's anchor, as GitHub makes it. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
+
+/**
+ * The "Held by" paragraph of every `### ` section, by the section's anchor, its lines joined: a row's longer list
+ * of tests lives in the section its `[why](#...)` links to.
+ */
+function heldByOfSections(lines: string[]): Map<string, string> {
+  const heldBy = new Map<string, string>();
+  let anchor: string | undefined;
+  let paragraph: string[] | undefined;
+  for (const line of [...lines, '']) {
+    const ends = line.trim() === '' || line.startsWith('#');
+    if (anchor && paragraph && ends) heldBy.set(anchor, paragraph.join(' '));
+    if (ends) paragraph = undefined;
+    if (line.startsWith('#')) anchor = line.startsWith('### ') ? anchorOf(line.slice(4)) : undefined;
+    else if (anchor && line.startsWith('Held by ')) paragraph = [line];
+    else if (paragraph && !ends) paragraph.push(line);
+  }
+  return heldBy;
+}
+
+/**
+ * Every table row under a `## ` section, with its last cell and the "Held by" paragraph of the section its
+ * `[why](#...)` links to; a table without a "held by" column is a problem.
+ */
 function parseDecisions(markdown: string): { decisions: Decision[]; problems: string[] } {
   const decisions: Decision[] = [];
   const problems: string[] = [];
   const lines = markdown.split('\n');
+  const sectionHeldBy = heldByOfSections(lines);
   let section = '';
   let heldByColumn = -1;
   lines.forEach((line, index) => {
@@ -39,7 +70,11 @@ function parseDecisions(markdown: string): { decisions: Decision[]; problems: st
       return;
     }
     if (heldByColumn === -1) return;
-    decisions.push({ name: `${section}: ${cells[0]}`, heldBy: cells[heldByColumn] ?? '' });
+    const why = [...line.matchAll(/\]\(#([\w-]+)\)/g)].map(([, anchor]) => sectionHeldBy.get(anchor!) ?? '');
+    decisions.push({
+      name: `${section}: ${cells[0]}`,
+      heldBy: [cells[heldByColumn] ?? '', ...why].join('; '),
+    });
   });
   return { decisions, problems };
 }
@@ -91,7 +126,7 @@ describe('docs/decisions.md: every decision names the tests that hold it', () =>
     expect(marked.map((decision) => decision.name)).toEqual(rationaleOnly);
   });
 
-  it('catches a decision naming no test, a missing file and a test its file does not declare', () => {
+  it('catches a decision naming no test, a missing file and a test its file or its why section does not declare', () => {
     const sample = [
       '## Sample',
       '| topic | decision | held by |',
@@ -100,6 +135,10 @@ describe('docs/decisions.md: every decision names the tests that hold it', () =>
       '| Missing file | a rule | [x](../test/unit/no-such-file.test.ts) |',
       '| Missing test | a rule | [decisions-contract.test.ts](../test/unit/decisions-contract.test.ts): "no such test" |',
       '| Held | a rule | [decisions-contract.test.ts](../test/unit/decisions-contract.test.ts): "marks as rationale only the few decisions listed here, which govern no behaviour" |',
+      '| Held by its why | a rule. [why](#why-held-by-its-why) | [decisions-contract.test.ts](../test/unit/decisions-contract.test.ts) |',
+      '### Why: held by its why',
+      'Held by [decisions-contract.test.ts](../test/unit/decisions-contract.test.ts): "no test',
+      'of this name"',
       '## Without the column',
       '| topic | decision |',
       '| --- | --- |',
@@ -111,6 +150,7 @@ describe('docs/decisions.md: every decision names the tests that hold it', () =>
       'Sample: Nothing named: names no test file (test/...test.ts)',
       'Sample: Missing file: test/unit/no-such-file.test.ts does not exist',
       'Sample: Missing test: test/unit/decisions-contract.test.ts has no test named "no such test"',
+      'Sample: Held by its why: test/unit/decisions-contract.test.ts has no test named "no test of this name"',
     ]);
   });
 });
