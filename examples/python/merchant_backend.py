@@ -18,7 +18,8 @@ Settings (environment):
                           to http://127.0.0.1:<port>/notifications); optional
   AMOUNT_CENTS            what the customer pays, 1050 unless set
 
-It prints one JSON line with what it saw and exits 0, or prints why it stopped and exits 1.
+It prints one JSON line with what it saw and exits 0, or prints why it stopped and exits 1. README.md beside this
+file gives the command that runs it against `npm start`, notifications on.
 """
 
 import hashlib
