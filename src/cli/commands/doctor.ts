@@ -16,7 +16,7 @@ export function doctorCommand(program: Command): void {
     .description(
       'preflight: load the configuration as a process would and check Temporal, the namespace, schedules, the bank, secrets and keys',
     )
-    .option('--as <role>', `check for one process: ${doctorRoles.join(', ')} (default: all of them)`, 'all')
+    .option('--as <role>', `the process to check for: ${doctorRoles.join(', ')}, or all of them`, 'all')
     .option('--json', 'print the report as JSON for machines')
     .action(
       action(async (options: { as: string; json?: boolean }) => {
