@@ -12,8 +12,8 @@ import {
 import { developmentWebhookSecret } from '../src/development.js';
 
 /**
- * The development kit's own settings, read only by its commands (`dev`, `cluster`, `sandbox`, `demo`) on top of
- * the product's (src/config.ts); docs/configuration.md lists them in a section of their own.
+ * The development kit's own settings, read only by its commands (`dev`, `cluster`, `sandbox`, `demo`) on top
+ * of the product's (src/config.ts); docs/configuration.md lists them in a section of their own.
  */
 const sandboxVariables = {
   SANDBOX_SEED: z.coerce.number().int().nonnegative().default(42),
@@ -27,15 +27,21 @@ const sandboxVariables = {
 
 const stackVariables = {
   TEMPORAL_DEV_PORT: port(7233),
-  /** `bankflow cluster`: its private PostgreSQL's port (the Temporal server takes TEMPORAL_DEV_PORT and around). */
+  /**
+   * `bankflow cluster`: its private PostgreSQL's port (the Temporal server takes TEMPORAL_DEV_PORT and
+   * around).
+   */
   CLUSTER_POSTGRES_PORT: port(55432),
-  /** `bankflow cluster`: the directory holding `initdb` and `postgres`; default Debian's newest, installed if missing. */
+  /**
+   * `bankflow cluster`: the directory holding `initdb` and `postgres`; default Debian's newest, installed if
+   * missing.
+   */
   CLUSTER_POSTGRES_BIN: optionalText,
   /** `bankflow cluster`: how many worker processes it runs. */
   CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   /**
-   * `bankflow cluster`: run SeaweedFS's S3 API on this port (its other services take the 9 ports above it) and
-   * have the workers keep reports in its bucket instead of REPORTS_DIR; unset for no object store.
+   * `bankflow cluster`: run SeaweedFS's S3 API on this port (its other services take the 9 ports above it)
+   * and have the workers keep reports in its bucket instead of REPORTS_DIR; unset for no object store.
    */
   CLUSTER_OBJECT_STORE_PORT: optionalPort,
 };
@@ -73,7 +79,9 @@ export interface DevConfig extends Config {
     rateLimitPerSecond: number | undefined;
     controlToken: string | undefined;
   };
-  /** The port of the embedded Temporal dev server, and of the cluster's Temporal server (and those around it). */
+  /**
+   * The port of the embedded Temporal dev server, and of the cluster's Temporal server (and those around it).
+   */
   devServerPort: number;
   /** The reference checkout page `bankflow dev` serves on localhost. */
   checkout: { port: number; publicUrl: string | undefined };
@@ -111,8 +119,9 @@ function devConfig(config: Config, e: DevkitEnv): DevConfig {
 }
 
 /**
- * The configuration of a command that runs only in development: `dev` (so `npm start`), which is the development
- * stack and so defaults BANKFLOW_ENV to development, and `sandbox` and `demo`, which must be told.
+ * The configuration of a command that runs only in development: `dev` (so `npm start`), which is the
+ * development stack and so defaults BANKFLOW_ENV to development, and `sandbox` and `demo`, which must be
+ * told.
  */
 export function loadDevelopmentConfig(
   command: 'dev' | 'cluster' | 'sandbox' | 'demo',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Fails on high or critical advisories in production dependencies. When the registry's advisory endpoint cannot
-// be reached (an offline or proxied machine), says so loudly and does not fail: the check could not run.
+// Fails on high or critical advisories in production dependencies. When the registry's advisory endpoint
+// cannot be reached (an offline or proxied machine), says so loudly and does not fail: the check could not
+// run.
 import { spawnSync } from 'node:child_process';
 
 const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], { encoding: 'utf8', timeout: 120_000 });

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// tsc compiles only TypeScript: copies the page files (HTML, browser scripts, styles) and the CommonJS modules the
-// Temporal SDK loads by path (src/temporal/failure-converter.cjs) under src/ and devkit/ to the same place under the
-// build's directory (dist/ unless given: scripts/test-build.mjs names its own), where the compiled code looks for
-// them.
+// tsc compiles only TypeScript: copies the page files (HTML, browser scripts, styles) and the CommonJS
+// modules the Temporal SDK loads by path (src/temporal/failure-converter.cjs) under src/ and devkit/ to the
+// same place under the build's directory (dist/ unless given: scripts/test-build.mjs names its own), where
+// the compiled code looks for them.
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

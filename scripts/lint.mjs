@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// ESLint, Prettier and the type check side by side: each is one process on one core, and none reads what another
-// writes, so on a machine with cores to spare `npm run lint` takes as long as ESLint alone. Each tool's output is
-// printed whole once it ends, in this order, and the run fails when any of them failed.
+// ESLint, Prettier and the type check side by side: each is one process on one core, and none reads what
+// another writes, so on a machine with cores to spare `npm run lint` takes as long as ESLint alone. Each
+// tool's output is printed whole once it ends, in this order, and the run fails when any of them failed.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 

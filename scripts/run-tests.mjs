@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs jest in ESM mode (a full run in two jest processes, see `scaleSuites`), then prints the totals as one plain
-// line ("N passed, N failed") and fails when jest failed or ran no test at all.
+// Runs jest in ESM mode (a full run in two jest processes, see `scaleSuites`), then prints the totals as one
+// plain line ("N passed, N failed") and fails when jest failed or ran no test at all.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -13,8 +13,8 @@ mkdirSync(resultsDir, { recursive: true });
 const args = process.argv.slice(2);
 const fullRun = args.every((arg) => arg.startsWith('-'));
 
-// The suites under test/scale/ load one process with tens of thousands of records: in a full run they run after
-// the others, in a jest process of their own, alone and without coverage (why: docs/testing.md).
+// The suites under test/scale/ load one process with tens of thousands of records: in a full run they run
+// after the others, in a jest process of their own, alone and without coverage (why: docs/testing.md).
 const scaleSuites = 'test/scale/';
 
 const buildMs = buildForTests();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Prints the path of SeaweedFS's `weed`, the S3-compatible object store of the S3 report tests and of
-// `bankflow cluster` with CLUSTER_OBJECT_STORE_PORT (BANKFLOW_WEED, else the cached build), building it with Go
-// into ~/.cache/bankflow on first use.
+// `bankflow cluster` with CLUSTER_OBJECT_STORE_PORT (BANKFLOW_WEED, else the cached build), building it with
+// Go into ~/.cache/bankflow on first use.
 import { tsImport } from 'tsx/esm/api';
 
 const { findWeed } = await tsImport('../devkit/object-store/weed-binary.ts', import.meta.url);

@@ -1,9 +1,9 @@
 // The compiled src/ and devkit/ the tests' `bankflow` processes run from (test/helpers/cli.ts): node starts a
 // compiled CLI in a fraction of the time tsx takes to compile it again in every process, and the tests start
-// hundreds. Built before each test run, again only when a file under src/ or devkit/ (or a tsconfig) changed since
-// the last build, so a run always tests the code as it is. Its own directory, not dist/: `npm run build`'s dist/
-// holds prebuilt workflow bundles that may be older than the source, where this build takes the test run's own
-// (test/setup/start-temporal.ts).
+// hundreds. Built before each test run, again only when a file under src/ or devkit/ (or a tsconfig) changed
+// since the last build, so a run always tests the code as it is. Its own directory, not dist/: `npm run
+// build`'s dist/ holds prebuilt workflow bundles that may be older than the source, where this build takes
+// the test run's own (test/setup/start-temporal.ts).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,8 +13,8 @@ export const testBuildDir = path.resolve('.test-results', 'build');
 const stampFile = path.join(testBuildDir, '.inputs');
 
 /**
- * Every input of the build with its size and modification time: any edit, new, deleted or renamed file (or one
- * put back older, by a checkout) makes another list.
+ * Every input of the build with its size and modification time: any edit, new, deleted or renamed file (or
+ * one put back older, by a checkout) makes another list.
  */
 function inputs() {
   const files = ['tsconfig.json', 'tsconfig.build.json'];

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Prints the path of Temporal's time-skipping test server the tests use (TEMPORAL_TEST_SERVER, else the cached
-// one), provisioning it with Maven on first use.
+// Prints the path of Temporal's time-skipping test server the tests use (TEMPORAL_TEST_SERVER, else the
+// cached one), provisioning it with Maven on first use.
 import { tsImport } from 'tsx/esm/api';
 
 const { findTimeSkippingServer } = await tsImport('../test/setup/time-skipping-server.ts', import.meta.url);

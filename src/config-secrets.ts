@@ -1,12 +1,15 @@
 import type { z } from 'zod';
 
 /**
- * The schemas of the variables that hold secrets. A variable is marked once, where src/config.ts declares it, and
- * whatever reports on the configuration asks here, so no error, doctor report or log line prints a secret's value.
+ * The schemas of the variables that hold secrets. A variable is marked once, where src/config.ts declares it,
+ * and whatever reports on the configuration asks here, so no error, doctor report or log line prints a
+ * secret's value.
  */
 const secretSchemas = new WeakSet<z.ZodType>();
 
-/** Marks a variable as secret: a copy of `schema`, so a schema shared with ordinary variables stays unmarked. */
+/**
+ * Marks a variable as secret: a copy of `schema`, so a schema shared with ordinary variables stays unmarked.
+ */
 export function secret<T extends z.ZodType>(schema: T): T {
   const marked = schema.clone();
   secretSchemas.add(marked);
@@ -29,8 +32,9 @@ export function secretNames(shape: Record<string, z.ZodType>): ReadonlySet<strin
 const shortestWithheld = 6;
 
 /**
- * The parts of a secret value a message could quote: the value, each comma-separated entry, and what follows an
- * entry's first `:` or `=` (a key after its id, a password after its user, a header's value after its name).
+ * The parts of a secret value a message could quote: the value, each comma-separated entry, and what follows
+ * an entry's first `:` or `=` (a key after its id, a password after its user, a header's value after its
+ * name).
  */
 function fragments(value: string): string[] {
   const entries = value.split(',').map((entry) => entry.trim());
@@ -41,8 +45,9 @@ function fragments(value: string): string[] {
 }
 
 /**
- * `text` with every part of the given secret values replaced by `[secret]`: the last guard of the configuration's
- * errors, whatever a message came to quote. Longest first, so a value is withheld whole before its parts.
+ * `text` with every part of the given secret values replaced by `[secret]`: the last guard of the
+ * configuration's errors, whatever a message came to quote. Longest first, so a value is withheld whole
+ * before its parts.
  */
 export function withholdSecrets(text: string, secretValues: string[]): string {
   const all = [...new Set(secretValues.flatMap(fragments))].sort((a, b) => b.length - a.length);
@@ -52,8 +57,8 @@ export function withholdSecrets(text: string, secretValues: string[]): string {
 }
 
 /**
- * Credentials written into any URL (`https://user:password@host`) are a secret whatever variable holds them, so
- * an ordinary variable such as BANK_BASE_URL or OTEL_EXPORTER_OTLP_ENDPOINT never shows them either.
+ * Credentials written into any URL (`https://user:password@host`) are a secret whatever variable holds them,
+ * so an ordinary variable such as BANK_BASE_URL or OTEL_EXPORTER_OTLP_ENDPOINT never shows them either.
  */
 function withoutUrlCredentials(text: string): string {
   return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@"]*@/gi, '$1[secret]@');

@@ -44,8 +44,8 @@ export {
 /**
  * Every environment variable of bankflow's own, in one schema assembled from its sections (src/config/). The
  * defaults describe the development stack (local dev server, sandbox bank); production checks refuse the ones
- * that are unsafe. The connection to Temporal is Temporal's own configuration (src/config/temporal-profile.ts);
- * the development kit's variables are in devkit/config.ts.
+ * that are unsafe. The connection to Temporal is Temporal's own configuration
+ * (src/config/temporal-profile.ts); the development kit's variables are in devkit/config.ts.
  */
 export const envSchema = z.object(productVariables);
 
@@ -102,8 +102,8 @@ export interface Config {
 }
 
 /**
- * Every variable marked secret in the schema, and Temporal's secret ones: errors show their length, never their
- * value. TEMPORAL_GRPC_META_ stands for each TEMPORAL_GRPC_META_<HEADER>.
+ * Every variable marked secret in the schema, and Temporal's secret ones: errors show their length, never
+ * their value. TEMPORAL_GRPC_META_ stands for each TEMPORAL_GRPC_META_<HEADER>.
  */
 export const secretVariables: ReadonlySet<string> = new Set([
   ...secretNames(envSchema.shape),
@@ -124,8 +124,8 @@ const unsetEnvProblem = {
 
 /**
  * Parses the environment with `schema`, or throws a ConfigError naming each variable and the reason, with the
- * problems found apart (`also`); the value of a variable in `secrets` is never shown. The product's configuration
- * and the development kit's both read it so.
+ * problems found apart (`also`); the value of a variable in `secrets` is never shown. The product's
+ * configuration and the development kit's both read it so.
  */
 export function parseEnvironment<Schema extends z.ZodType>(
   schema: Schema,

@@ -4,9 +4,9 @@ import { bankFailureSummary, type BankFailureSummary } from './bank/failure-summ
 export const redactedValue = '[redacted]';
 
 /**
- * Keys whose values never reach a log line, compared without case, `_` or `-` (so `tax_number`, `taxNumber` and
- * `x-webhook-secret` are all caught): credentials and webhook secrets, tax numbers, names, account numbers and
- * WebAuthn material (assertions, attestations, creation options, which name the customer).
+ * Keys whose values never reach a log line, compared without case, `_` or `-` (so `tax_number`, `taxNumber`
+ * and `x-webhook-secret` are all caught): credentials and webhook secrets, tax numbers, names, account
+ * numbers and WebAuthn material (assertions, attestations, creation options, which name the customer).
  */
 const sensitiveKeys = new Set(
   [
@@ -55,9 +55,9 @@ function normalized(key: string): string {
 const maxDepth = 32;
 
 /**
- * A copy of a log record with every sensitive key's value replaced, at any depth (pino's own `redact` paths are
- * fixed-depth). Errors become pino's serialized form first, so their enumerable fields (a failure's details, a
- * cause) are walked too.
+ * A copy of a log record with every sensitive key's value replaced, at any depth (pino's own `redact` paths
+ * are fixed-depth). Errors become pino's serialized form first, so their enumerable fields (a failure's
+ * details, a cause) are walked too.
  */
 export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
   if (value instanceof Error) return redactDeep(serializedError(value), depth, seen);
@@ -65,7 +65,8 @@ export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>
     return value;
   }
   if (seen.has(value) || depth >= maxDepth) return '[not logged: too deep or circular]';
-  // `seen` holds the objects on the path from the root only: one object logged twice side by side is not a cycle.
+  // `seen` holds the objects on the path from the root only: one object logged twice side by side is not a
+  // cycle.
   seen.add(value);
   const copy = Array.isArray(value)
     ? value.map((item) => redactDeep(item, depth + 1, seen))

@@ -3,7 +3,10 @@ import { redactRecord } from './log-redaction.js';
 import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
 import { logFields, withCamelCaseTraceIds } from './tracing/log-fields.js';
 
-/** bankflow's pino logger: every record passes through `redactRecord` (redaction by key, at any depth) before it is written. */
+/**
+ * bankflow's pino logger: every record passes through `redactRecord` (redaction by key, at any depth) before
+ * it is written.
+ */
 export function createLogger(level: LevelWithSilent = 'info', destination?: pino.DestinationStream): Logger {
   return pino(
     {
@@ -29,8 +32,9 @@ const temporalToPino: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'er
 
 /** Lets Temporal's Runtime (core SDK, workers, workflow sandbox) log through the same pino logger. */
 /**
- * What the SDK warns of that bankflow does on purpose: a worker's activity queues (src/contract/task-queues.ts) are
- * served by Workers with no workflows, which the SDK notes at start as if it were a slip.
+ * What the SDK warns of that bankflow does on purpose: a worker's activity queues
+ * (src/contract/task-queues.ts) are served by Workers with no workflows, which the SDK notes at start as if
+ * it were a slip.
  */
 const expectedNotice = (message: string) => message.startsWith('No workflows registered, not polling');
 

@@ -1,7 +1,7 @@
 /**
- * Cents as Brazilian reais, as customers and support staff read them: `R$ 1.234,56`, `-R$ 0,05`. Written out by
- * hand rather than with Intl so that workflow code, which uses it in summaries, does not depend on the locale data
- * of the Node build.
+ * Cents as Brazilian reais, as customers and support staff read them: `R$ 1.234,56`, `-R$ 0,05`. Written out
+ * by hand rather than with Intl so that workflow code, which uses it in summaries, does not depend on the
+ * locale data of the Node build.
  */
 export function formatReais(cents: number): string {
   const sign = cents < 0 ? '-' : '';

@@ -25,9 +25,9 @@ export interface ProductionCheck {
 }
 
 /**
- * The strength production asks of a secret (docs/security.md, "Strength and form of secrets"): 32 characters for one the operator generates,
- * 16 for one a person types or another party issues; and at least 8 different characters, so a repeated character
- * or a short pattern does not pass on its length.
+ * The strength production asks of a secret (docs/security.md, "Strength and form of secrets"): 32 characters
+ * for one the operator generates, 16 for one a person types or another party issues; and at least 8 different
+ * characters, so a repeated character or a short pattern does not pass on its length.
  */
 const generatedSecretLength = 32;
 const issuedSecretLength = 16;
@@ -80,8 +80,8 @@ const holdsDevelopmentKey = (keys: string | undefined) =>
 
 /**
  * A shared signing secret the operator generates, for each of `variables`: refused when set and weaker than
- * `secretStrength`, saying what guessing it allows. `checkedApart` is a value another check refuses with its own
- * message (the public development secret).
+ * `secretStrength`, saying what guessing it allows. `checkedApart` is a value another check refuses with its
+ * own message (the public development secret).
  */
 function strongSecretChecks(
   variables: readonly (

@@ -29,7 +29,10 @@ import { bundleWorkflows, hasPrebuiltWorkflowBundle, prebuiltWorkflowBundlePath 
 export interface BankflowWorkerOptions {
   connection: NativeConnection;
   namespace: string;
-  /** The workflows' task queue; the worker serves the workload queues beside it too (src/contract/task-queues.ts). */
+  /**
+   * The workflows' task queue; the worker serves the workload queues beside it too
+   * (src/contract/task-queues.ts).
+   */
   taskQueue: string;
   bank: BankConfig & { baseUrl: string };
   /** Where scheduled jobs write their files and which accounts metrics snapshots read. */
@@ -44,8 +47,8 @@ export interface BankflowWorkerOptions {
   /** This process's tracing; activities are traced only when set (workflow spans are dropped otherwise). */
   tracing?: Tracing;
   /**
-   * A prebuilt workflow bundle (a traced one when `tracing` is set); otherwise the one `npm run build` wrote, or
-   * bundling from source.
+   * A prebuilt workflow bundle (a traced one when `tracing` is set); otherwise the one `npm run build` wrote,
+   * or bundling from source.
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
@@ -65,8 +68,8 @@ export interface BankflowWorkerOptions {
 }
 
 /**
- * Bundling at start costs seconds and leaves webpack's allocations in the worker (about 110 MB measured), so a
- * build's worker loads the bundle `npm run build` made. The build id is the plain bundle's (src/temporal/
+ * Bundling at start costs seconds and leaves webpack's allocations in the worker (about 110 MB measured), so
+ * a build's worker loads the bundle `npm run build` made. The build id is the plain bundle's (src/temporal/
  * worker-deployment.ts), so a worker bundling a traced one from source bundles the plain one too, for its id.
  */
 async function workflowCode(
@@ -118,8 +121,8 @@ export class BankflowWorker {
   }
 
   /**
-   * Stops polling on every queue; the activities under way get the grace time (`shutdownGraceMs`) to finish, and
-   * those that loop end after the call in flight.
+   * Stops polling on every queue; the activities under way get the grace time (`shutdownGraceMs`) to finish,
+   * and those that loop end after the call in flight.
    */
   shutdown(): void {
     this.stopping.abort();
@@ -152,7 +155,8 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
   const rates = bankQueueRates(options.bank);
   const activities = createActivities({
     bank,
-    // The attempts sync's pages are background calls: its slices are planned for what polls leave of that share.
+    // The attempts sync's pages are background calls: its slices are planned for what polls leave of that
+    // share.
     bankRequestsPerSecond: rates.background,
     taskQueue: options.taskQueue,
     jobs: options.jobs,
@@ -179,7 +183,8 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
       activity: [...(options.tracing ? [tracingActivityInterceptor] : []), ...metrics],
     },
     dataConverter,
-    // A deploy's SIGTERM lets a notification's POST or a bank call finish rather than cut it and send it again.
+    // A deploy's SIGTERM lets a notification's POST or a bank call finish rather than cut it and send it
+    // again.
     shutdownGraceTime: options.shutdownGraceMs ?? 0,
     // Each workflow type declares its own behavior (src/workflows/versioning.ts); pinned is the safe default.
     workerDeploymentOptions: {
@@ -210,8 +215,8 @@ export async function createBankflowWorker(options: BankflowWorkerOptions): Prom
       // Temporal's matching service hands out this many activity tasks per second to all the queue's workers
       // together; the other bank queue takes the rest of the bank's budget (docs/decisions.md).
       maxTaskQueueActivitiesPerSecond: rates.background,
-      // An activity dispatched eagerly in a workflow task's answer skips the queue's rate limit; the SDK already
-      // skips eager dispatch on a rate-limited queue, and this says so whatever the SDK's version.
+      // An activity dispatched eagerly in a workflow task's answer skips the queue's rate limit; the SDK
+      // already skips eager dispatch on a rate-limited queue, and this says so whatever the SDK's version.
       maxEagerActivityReservationsPerWorkflowTask: 0,
       workflowBundle: code.workflowBundle,
       stickyQueueScheduleToStartTimeout,

@@ -12,10 +12,10 @@ const extension = path.extname(fileURLToPath(import.meta.url));
 export const workflowsPath = path.join(here, 'workflows', `index${extension}`);
 
 /**
- * Workflow interceptors bundled with the workflows: plaintext refused and the journeys' outcome metrics always;
- * traces only in a traced bundle. Each workflow evaluates its bundle's modules again (the SDK's reusable V8
- * context), and OpenTelemetry's cost a journey about 16 ms of CPU with tracing off (docs/performance.md), so a
- * worker that does not trace runs a bundle without them.
+ * Workflow interceptors bundled with the workflows: plaintext refused and the journeys' outcome metrics
+ * always; traces only in a traced bundle. Each workflow evaluates its bundle's modules again (the SDK's
+ * reusable V8 context), and OpenTelemetry's cost a journey about 16 ms of CPU with tracing off
+ * (docs/performance.md), so a worker that does not trace runs a bundle without them.
  */
 export function workflowInterceptorModules(traced: boolean): string[] {
   return [
@@ -26,9 +26,9 @@ export function workflowInterceptorModules(traced: boolean): string[] {
 }
 
 /**
- * The workflow bundles `npm run build` writes (scripts/bundle-workflows.mjs), one without traces and one with.
- * Only builds have them (dist/, and the tests' build, given the test run's own bundles by test/setup): a worker run
- * from source bundles at start, so it never runs a bundle older than the code beside it.
+ * The workflow bundles `npm run build` writes (scripts/bundle-workflows.mjs), one without traces and one
+ * with. Only builds have them (dist/, and the tests' build, given the test run's own bundles by test/setup):
+ * a worker run from source bundles at start, so it never runs a bundle older than the code beside it.
  */
 export const prebuiltWorkflowBundlePath = (traced: boolean) =>
   path.join(here, traced ? 'workflows-bundle-traced.js' : 'workflows-bundle.js');

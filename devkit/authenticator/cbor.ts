@@ -1,6 +1,6 @@
 /**
- * The slice of CBOR (RFC 8949) an authenticator writes: integers, byte and text strings, and maps. Kept apart from
- * the CBOR decoder the sandbox uses, so a bug on one side cannot hide the same bug on the other.
+ * The slice of CBOR (RFC 8949) an authenticator writes: integers, byte and text strings, and maps. Kept apart
+ * from the CBOR decoder the sandbox uses, so a bug on one side cannot hide the same bug on the other.
  */
 export type CborValue = number | string | Uint8Array | Map<CborValue, CborValue>;
 

@@ -99,9 +99,9 @@ function clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string,
 }
 
 /**
- * A platform authenticator in software (P-256, ES256) that plays the customer's device, and the browser around it,
- * for tests, the demo and benchmarks. It signs for whatever origin it is given, so tests can show the bank refusing
- * a page it does not trust.
+ * A platform authenticator in software (P-256, ES256) that plays the customer's device, and the browser
+ * around it, for tests, the demo and benchmarks. It signs for whatever origin it is given, so tests can show
+ * the bank refusing a page it does not trust.
  */
 export class SoftwareAuthenticator {
   private constructor(
@@ -131,8 +131,8 @@ export class SoftwareAuthenticator {
   }
 
   /**
-   * Answers the bank's creation options (the public_key_encoded string) as the register body's fido_assertion.
-   * Attestation is packed self-attestation unless the options ask for none.
+   * Answers the bank's creation options (the public_key_encoded string) as the register body's
+   * fido_assertion. Attestation is packed self-attestation unless the options ask for none.
    */
   createCredential(publicKeyEncoded: string, origin: string): RegisterFidoAssertion {
     const options = parseOptions(fidoCreationOptionsSchema, publicKeyEncoded, 'creation');

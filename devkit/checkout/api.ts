@@ -51,10 +51,10 @@ const browserDeviceFields = deviceRequestSchema.pick({
 }).shape;
 
 /**
- * What the browser may say about itself. Who the customer is comes from the session: a body naming a tax number or
- * a name is refused, not silently corrected, so a tampered page shows up in the answer. Any other member (the
- * account's tenure, which is the merchant's to know, or anything the bank's API may take one day) is refused by
- * name rather than dropped or passed on to the bank.
+ * What the browser may say about itself. Who the customer is comes from the session: a body naming a tax
+ * number or a name is refused, not silently corrected, so a tampered page shows up in the answer. Any other
+ * member (the account's tenure, which is the merchant's to know, or anything the bank's API may take one day)
+ * is refused by name rather than dropped or passed on to the bank.
  */
 const customerFields = {
   counterparty_tax_number: notFromBrowser('the customer comes from the checkout session'),
@@ -73,7 +73,9 @@ const browserDevice = z
     }
   });
 const enrollmentKey = z.object({ participantId: z.string() });
-/** An order id and the enrollment to pay with: the price, the description and the device are the backend's. */
+/**
+ * An order id and the enrollment to pay with: the price, the description and the device are the backend's.
+ */
 const paymentRequest = z.strictObject({
   orderId: z.string(),
   enrollmentId: z.string(),
@@ -85,8 +87,8 @@ const paymentKey = z.object({ externalId: z.string() });
 const authorizationRequest = z.object({ assertion: authorizeFidoAssertionSchema });
 
 /**
- * Where the bank sends the customer back: this page at its configured address, told which enrollment to follow;
- * never an address taken from the request, whose Host header the sender chooses.
+ * Where the bank sends the customer back: this page at its configured address, told which enrollment to
+ * follow; never an address taken from the request, whose Host header the sender chooses.
  */
 function returnToUrl(publicUrl: URL, participantId: string): string {
   const url = new URL(publicUrl);
@@ -96,8 +98,8 @@ function returnToUrl(publicUrl: URL, participantId: string): string {
 
 /**
  * The merchant backend of the reference checkout: each route is one call to bankflow's starter functions, the
- * calls a real merchant backend makes. The customer's browser never talks to the bank's API, and never decides
- * the price (the order is the backend's) nor who the customer is (the session's).
+ * calls a real merchant backend makes. The customer's browser never talks to the bank's API, and never
+ * decides the price (the order is the backend's) nor who the customer is (the session's).
  */
 export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutApiDeps): void {
   const { starter, bank, merchant, sessions } = deps;

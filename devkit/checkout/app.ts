@@ -16,9 +16,15 @@ const assets = loadAssets(new URL('./public/', import.meta.url), [
 
 export interface CheckoutOptions extends Omit<CheckoutApiDeps, 'sessions' | 'publicUrl'> {
   logger: Logger;
-  /** Where customers reach the checkout (CHECKOUT_PUBLIC_URL); unset, http://localhost:<the port it listens on>. */
+  /**
+   * Where customers reach the checkout (CHECKOUT_PUBLIC_URL); unset, http://localhost:<the port it listens
+   * on>.
+   */
   publicUrl?: string;
-  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  /**
+   * How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in
+   * tests).
+   */
   timeouts?: Partial<ServerTimeouts>;
 }
 
@@ -36,8 +42,9 @@ function failureAnswer(error: unknown): { status: number; message: string } {
 }
 
 /**
- * The reference checkout page and its small merchant backend: static HTML and a few lines of browser script, and
- * a JSON API that calls bankflow's starter functions for the customer of the session the page's load opened.
+ * The reference checkout page and its small merchant backend: static HTML and a few lines of browser script,
+ * and a JSON API that calls bankflow's starter functions for the customer of the session the page's load
+ * opened.
  */
 export function createCheckout(options: CheckoutOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({

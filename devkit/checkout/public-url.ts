@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Where customers reach the checkout: CHECKOUT_PUBLIC_URL when set, else `http://localhost:<the port it listens
- * on>` (the development default, known once it listens).
+ * Where customers reach the checkout: CHECKOUT_PUBLIC_URL when set, else `http://localhost:<the port it
+ * listens on>` (the development default, known once it listens).
  */
 export function checkoutPublicUrl(app: FastifyInstance, configured: string | undefined): () => URL {
   if (configured !== undefined) {
@@ -27,9 +27,9 @@ function hostOf(header: string | undefined, protocol: string): string | undefine
 }
 
 /**
- * Answers only requests for the public URL's host: a page served under another name (a DNS name rebound to this
- * server, or a proxy passing any Host through) is refused before any route runs, 421 as for a request that
- * reached the wrong server.
+ * Answers only requests for the public URL's host: a page served under another name (a DNS name rebound to
+ * this server, or a proxy passing any Host through) is refused before any route runs, 421 as for a request
+ * that reached the wrong server.
  */
 export function guardCheckoutHost(app: FastifyInstance, publicUrl: () => URL): void {
   app.addHook('onRequest', async (request, reply) => {

@@ -7,7 +7,9 @@ export interface Customer {
   name: string;
 }
 
-/** What the backend knows about one browser: its customer, its device at the bank, the payments it started. */
+/**
+ * What the backend knows about one browser: its customer, its device at the bank, the payments it started.
+ */
 export interface CheckoutSession {
   customer: Customer;
   deviceId: string | undefined;
@@ -40,8 +42,9 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 /**
  * In-memory cookie sessions for the reference checkout: the page's first load opens one for the demo customer
- * (an HttpOnly, SameSite=Lax cookie, so it survives the return from the bank's pages), every API call needs it.
- * `secure` (the checkout is served over https) adds `Secure`, so the browser never sends it over plain http.
+ * (an HttpOnly, SameSite=Lax cookie, so it survives the return from the bank's pages), every API call needs
+ * it. `secure` (the checkout is served over https) adds `Secure`, so the browser never sends it over plain
+ * http.
  */
 export function createSessions(options: { secure: boolean }) {
   const attributes = `Path=/; HttpOnly; SameSite=Lax${options.secure ? '; Secure' : ''}`;

@@ -5,8 +5,9 @@ import { developmentConfig } from './development-config.js';
 import { sandboxIdsCommand } from './sandbox-ids.js';
 
 /**
- * The development kit's commands, which `bankflow` offers only where devkit/ is (src/cli/devkit.ts). Each loads
- * what it runs when it runs: `bankflow --help` never holds the sandbox bank, the checkout or the cluster.
+ * The development kit's commands, which `bankflow` offers only where devkit/ is (src/cli/devkit.ts). Each
+ * loads what it runs when it runs: `bankflow --help` never holds the sandbox bank, the checkout or the
+ * cluster.
  */
 export function devkitCommands(program: Command): void {
   addServerCommand(program, {

@@ -9,7 +9,10 @@ import type { S3StoreConfig } from '../../src/config/report-store.js';
 import { s3Client } from '../../src/reports/sink/s3-sink.js';
 import { SupervisedProcess } from '../stack/cluster/supervised-process.js';
 
-/** Every port `weed mini` binds: its S3 API, the master, volume server, filer and admin behind it, each with gRPC. */
+/**
+ * Every port `weed mini` binds: its S3 API, the master, volume server, filer and admin behind it, each with
+ * gRPC.
+ */
 export interface ObjectStorePorts {
   s3: number;
   s3Grpc: number;
@@ -61,7 +64,8 @@ export interface ObjectStoreOptions {
 }
 
 /**
- * Whether this `weed mini` has a legacy admin port to turn off: later builds than PyPI's 4.48 open one by default.
+ * Whether this `weed mini` has a legacy admin port to turn off: later builds than PyPI's 4.48 open one by
+ * default.
  */
 function hasLegacyAdminPort(weed: string): boolean {
   const help = spawnSync(weed, ['mini', '-h'], { encoding: 'utf8', timeout: 15_000 });
@@ -70,8 +74,8 @@ function hasLegacyAdminPort(weed: string): boolean {
 
 /**
  * SeaweedFS's `weed mini`: master, volume server, filer and S3 API in one process on 127.0.0.1, with one S3
- * identity whose keys are generated at each start, and the bucket created. WebDAV, the admin UI and the Iceberg
- * and Lance catalogs are off: bankflow uses none of them, and each would take another port.
+ * identity whose keys are generated at each start, and the bucket created. WebDAV, the admin UI and the
+ * Iceberg and Lance catalogs are off: bankflow uses none of them, and each would take another port.
  */
 export async function startObjectStore(options: ObjectStoreOptions): Promise<RunningObjectStore> {
   const { ports } = options;

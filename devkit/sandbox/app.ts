@@ -48,7 +48,10 @@ export interface SandboxOptions {
   rateLimit?: SandboxRateLimit;
   /** Who may reach the sandbox and drive its control API. */
   access?: SandboxAccess;
-  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  /**
+   * How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in
+   * tests).
+   */
   timeouts?: Partial<ServerTimeouts>;
 }
 
@@ -68,7 +71,10 @@ const pathOf = (url: string) => url.split('?')[0] ?? url;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The offline bank: the spec's endpoints behind Basic auth and fault injection, plus the /sandbox control API. */
+/**
+ * The offline bank: the spec's endpoints behind Basic auth and fault injection, plus the /sandbox control
+ * API.
+ */
 export function createSandbox(options: SandboxOptions): Sandbox {
   const faults = new FaultInjector(options.seed, options.faults);
   const state = new SandboxState({

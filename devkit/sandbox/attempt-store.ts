@@ -2,10 +2,10 @@ import type { CollectionAttempt } from '../../src/bank/schemas/collection-attemp
 import { compareKeys, keyOf, type KeyedRecord } from './pagination.js';
 
 /**
- * The bank's collection attempts by id, with their list order (timestamp, then id) kept beside them, so a page
- * of the attempts list is a binary search and a slice rather than a sort of every attempt: with 100,000 attempts
- * the sort made the sandbox, not its client, the bottleneck of a sync. The order is rebuilt on the first read
- * after a change; code that changes a stored attempt's timestamp in place calls `touched()`.
+ * The bank's collection attempts by id, with their list order (timestamp, then id) kept beside them, so a
+ * page of the attempts list is a binary search and a slice rather than a sort of every attempt: with 100,000
+ * attempts the sort made the sandbox, not its client, the bottleneck of a sync. The order is rebuilt on the
+ * first read after a change; code that changes a stored attempt's timestamp in place calls `touched()`.
  */
 export class AttemptStore extends Map<string, CollectionAttempt> {
   private ordered: KeyedRecord<CollectionAttempt>[] | undefined;

@@ -24,7 +24,10 @@ function credentialsMatch(header: string | undefined, expected: SandboxCredentia
   return idOk && secretOk;
 }
 
-/** The spec's 401: one `UNAUTHORIZED` body for every endpoint (its Authentication section), with the challenge. */
+/**
+ * The spec's 401: one `UNAUTHORIZED` body for every endpoint (its Authentication section), with the
+ * challenge.
+ */
 export const refuseCredentials = (reply: FastifyReply) =>
   reply
     .code(401)

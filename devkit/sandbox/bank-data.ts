@@ -32,8 +32,8 @@ export class BankData {
   readonly refunds: ReceivableRefund[];
   readonly recurrences = new Map<string, Recurrence>();
   /**
-   * Recurrences by the merchant's external_id, unique across the organisation as the attempts that carry it are,
-   * each with the generate request that made it.
+   * Recurrences by the merchant's external_id, unique across the organisation as the attempts that carry it
+   * are, each with the generate request that made it.
    */
   private readonly recurrencesByExternalId = new Map<string, CreatedUnderExternalId<Recurrence>>();
   readonly attempts = new AttemptStore();

@@ -5,8 +5,8 @@ import { widgetPath } from './page-urls.js';
 
 export interface SandboxAccess {
   /**
-   * The control API's token (`Authorization: Bearer <token>`). The processes that serve the sandbox always set
-   * one; unset only for an in-process sandbox whose test or benchmark owns the port.
+   * The control API's token (`Authorization: Bearer <token>`). The processes that serve the sandbox always
+   * set one; unset only for an in-process sandbox whose test or benchmark owns the port.
    */
   controlToken?: string;
   /** Host names the sandbox answers to besides the loopback ones (its SANDBOX_HOST). */
@@ -16,11 +16,11 @@ export interface SandboxAccess {
 const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * What the customer's browser reaches without the token, as at a real bank: the hosted pages and the two buttons
- * of the bank's authorization page, each for one enrollment whose id the customer was given. Named by the routes
- * as registered, the pattern the router matched, never by the request's path: the router decodes the path
- * (`/%73andbox/reset` is `/sandbox/reset` to it), so a check on the raw path would guard another path than the one
- * served.
+ * What the customer's browser reaches without the token, as at a real bank: the hosted pages and the two
+ * buttons of the bank's authorization page, each for one enrollment whose id the customer was given. Named by
+ * the routes as registered, the pattern the router matched, never by the request's path: the router decodes
+ * the path (`/%73andbox/reset` is `/sandbox/reset` to it), so a check on the raw path would guard another
+ * path than the one served.
  */
 const customerRoutes = new Set([
   '/sandbox/bank-authorization/:enrollmentId',
@@ -33,7 +33,9 @@ const customerRoutes = new Set([
   '/sandbox/biometrics/enrollments/:enrollmentId/bank-authorization',
 ]);
 
-/** The enrollment actions route serves revoke and expire too; only the customer's "reject" button is theirs. */
+/**
+ * The enrollment actions route serves revoke and expire too; only the customer's "reject" button is theirs.
+ */
 const enrollmentActionRoute = '/sandbox/biometrics/enrollments/:enrollmentId/:action';
 
 /**
@@ -67,9 +69,10 @@ function controlTokenMatches(request: FastifyRequest, token: string): boolean {
 }
 
 /**
- * Every request must name the sandbox by a loopback name or its configured host, so a web page that rebinds its
- * own DNS name to 127.0.0.1 reaches nothing; the control API (`/sandbox/...`: reset, faults, webhook delivery and
- * its target, the events it signs, state) also needs the token, whatever spelling of the path reached the route.
+ * Every request must name the sandbox by a loopback name or its configured host, so a web page that rebinds
+ * its own DNS name to 127.0.0.1 reaches nothing; the control API (`/sandbox/...`: reset, faults, webhook
+ * delivery and its target, the events it signs, state) also needs the token, whatever spelling of the path
+ * reached the route.
  */
 export function guardSandbox(app: FastifyInstance, access: SandboxAccess): void {
   const hosts = new Set([...loopbackHosts, ...(access.hosts ?? [])]);

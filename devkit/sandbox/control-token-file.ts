@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Where `bankflow dev` and `bankflow sandbox` leave the control API's token for this run, readable by the user
- * alone, so `bankflow demo` in another terminal of the same user finds it.
+ * Where `bankflow dev` and `bankflow sandbox` leave the control API's token for this run, readable by the
+ * user alone, so `bankflow demo` in another terminal of the same user finds it.
  */
 export const controlTokenPath = (dataDir: string) => path.join(dataDir, 'sandbox-control-token');
 

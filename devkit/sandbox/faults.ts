@@ -24,13 +24,19 @@ const listedStatuses = new Set<string>([
   ...transferStatuses,
 ]);
 
-/** Which calls a rule applies to, and how long it lasts: `count` matching calls, or `for_ms` from when it is set. */
+/**
+ * Which calls a rule applies to, and how long it lasts: `count` matching calls, or `for_ms` from when it is
+ * set.
+ */
 const ruleScope = {
   /** Matches request paths starting with this prefix; any path when absent. */
   path_prefix: z.string().startsWith('/').optional(),
   /** How many matching calls the rule takes before it is spent. */
   count: z.number().int().positive().optional(),
-  /** How long the rule takes every matching call, from when it is set (a credential rotation: 401 for 2 minutes). */
+  /**
+   * How long the rule takes every matching call, from when it is set (a credential rotation: 401 for 2
+   * minutes).
+   */
   for_ms: z.number().int().positive().optional(),
 };
 
@@ -75,8 +81,8 @@ const alterationScope = {
 };
 
 /**
- * Changes the answers the sandbox gives, never its records: each record of a 2xx answer (`data`, or every item
- * of a list's `data`) as a bank whose schema drifted would send it, or the whole body cut short.
+ * Changes the answers the sandbox gives, never its records: each record of a 2xx answer (`data`, or every
+ * item of a list's `data`) as a bank whose schema drifted would send it, or the whole body cut short.
  */
 export const alterationRuleSchema = z
   .discriminatedUnion(
@@ -153,7 +159,10 @@ export const faultSettingsSchema = z.strictObject({
   webhook_reorder_rate: rate.default(0),
   /** A held-back webhook goes out after this long even when no next event comes. */
   webhook_reorder_max_hold_ms: z.number().int().nonnegative().default(1_000),
-  /** Share of webhooks delayed by `webhook_delay_ms` plus up to `webhook_delay_jitter_ms` (every one by default). */
+  /**
+   * Share of webhooks delayed by `webhook_delay_ms` plus up to `webhook_delay_jitter_ms` (every one by
+   * default).
+   */
   webhook_delay_rate: rate.default(1),
   webhook_delay_ms: z.number().int().nonnegative().default(0),
   webhook_delay_jitter_ms: z.number().int().nonnegative().default(0),
@@ -210,7 +219,10 @@ type Rule = FaultRule | AlterationRule;
 const matches = (rule: Rule, method: string, path: string) =>
   (!rule.method || rule.method === method) && (!rule.path_prefix || path.startsWith(rule.path_prefix));
 
-/** Decides, reproducibly from a seed, which bank calls and webhooks fail or slow down. Counts what it injected. */
+/**
+ * Decides, reproducibly from a seed, which bank calls and webhooks fail or slow down. Counts what it
+ * injected.
+ */
 export class FaultInjector {
   private settings: FaultSettings;
   private random: SeededRandom;
@@ -298,8 +310,8 @@ export class FaultInjector {
   }
 
   /**
-   * The 2xx JSON `body` the bank sends for a call, as every live `alter_next` rule matching it changes it; a rule
-   * is spent only by an answer it changed (a record without a status takes no `unknown_status`).
+   * The 2xx JSON `body` the bank sends for a call, as every live `alter_next` rule matching it changes it; a
+   * rule is spent only by an answer it changed (a record without a status takes no `unknown_status`).
    */
   alter(method: string, path: string, body: string): string {
     const rules = this.settings.alter_next.filter((rule) => this.live(rule) && matches(rule, method, path));

@@ -8,9 +8,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The spec's reference names the member `client_data_JSON`, its guide writes `client_data_json`, and which one the
- * bank accepts is not shown. The sandbox takes either and hands the shared schema the reference spelling; when
- * both are present the reference spelling wins.
+ * The spec's reference names the member `client_data_JSON`, its guide writes `client_data_json`, and which
+ * one the bank accepts is not shown. The sandbox takes either and hands the shared schema the reference
+ * spelling; when both are present the reference spelling wins.
  */
 export function withReferenceSpelling(body: unknown): unknown {
   if (!isRecord(body) || !isRecord(body.fido_assertion)) return body;

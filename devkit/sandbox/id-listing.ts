@@ -8,8 +8,9 @@ export type ListedId = z.infer<typeof listedIdSchema>;
 const ids = z.array(listedIdSchema);
 
 /**
- * The kinds of ids the sandbox lists, in the order a newcomer meets them. Seeded kinds keep their ids for a seed
- * (the README's examples rely on seed 42's); devices, enrollments and payments exist once someone created them.
+ * The kinds of ids the sandbox lists, in the order a newcomer meets them. Seeded kinds keep their ids for a
+ * seed (the README's examples rely on seed 42's); devices, enrollments and payments exist once someone
+ * created them.
  */
 const kindsShape = {
   entities: ids,
@@ -36,7 +37,9 @@ const listed = <T>(records: Iterable<T>, describe: (record: T) => ListedId): Lis
 
 const worldIds = (ids: string[], about: string): ListedId[] => ids.map((id) => ({ id, about }));
 
-/** Every id the sandbox holds right now, each as the commands take it (a card purchase by its end-to-end id). */
+/**
+ * Every id the sandbox holds right now, each as the commands take it (a card purchase by its end-to-end id).
+ */
 export function listIds(state: SandboxState): IdListing {
   const { world, bankData, biometrics } = state;
   return {

@@ -5,8 +5,8 @@ import type { FaultStatus } from './faults.js';
 
 /**
  * The code and message of each injected status, as the sandbox's own routes answer it: 404 as a record a GET
- * cannot find (no pointer, as the biometrics routes answer one), 409 as a record whose status refuses the request,
- * 422 as a body member the bank cannot process, 5xx as the spec's `INTEGRATION_ERROR`.
+ * cannot find (no pointer, as the biometrics routes answer one), 409 as a record whose status refuses the
+ * request, 422 as a body member the bank cannot process, 5xx as the spec's `INTEGRATION_ERROR`.
  */
 const answers: Record<Exclude<FaultStatus, 401 | 429>, (path: string) => [code: string, message: string]> = {
   403: () => ['FORBIDDEN', 'these credentials may not reach this resource'],
@@ -20,8 +20,9 @@ const answers: Record<Exclude<FaultStatus, 401 | 429>, (path: string) => [code: 
 };
 
 /**
- * Answers a call a fault fails with `status` in the body the endpoint answers that status with: the spec's one
- * 401 body and challenge, a 429 with `Retry-After`, every other in the endpoint family's form (errors.ts).
+ * Answers a call a fault fails with `status` in the body the endpoint answers that status with: the spec's
+ * one 401 body and challenge, a 429 with `Retry-After`, every other in the endpoint family's form
+ * (errors.ts).
  */
 export async function sendInjectedError(
   reply: FastifyReply,

@@ -1,4 +1,6 @@
-/** Where the bank's hosted pages live on the sandbox: the biometric widget ({widget_url}) and registration. */
+/**
+ * Where the bank's hosted pages live on the sandbox: the biometric widget ({widget_url}) and registration.
+ */
 export const widgetPath = '/sandbox/widget';
 
 export const registrationPagePath = (enrollmentId: string) =>
@@ -8,8 +10,8 @@ const withinRpId = (hostname: string, rpId: string) => hostname === rpId || host
 
 /**
  * The URL of a hosted page on the relying party's host. Browsers run a WebAuthn ceremony only on a page whose
- * host is the RP id or a subdomain of it, never on an IP address; the sandbox listens on 127.0.0.1 but the RP id
- * is localhost, so its pages are served as localhost on the same port.
+ * host is the RP id or a subdomain of it, never on an IP address; the sandbox listens on 127.0.0.1 but the RP
+ * id is localhost, so its pages are served as localhost on the same port.
  */
 export function hostedPageUrl(reachedAt: string, rpId: string, pathAndQuery: string): string {
   const url = new URL(pathAndQuery, reachedAt);

@@ -8,8 +8,9 @@ import { parameterError, sendParameterErrors } from './query.js';
 export const defaultPageSize = 50;
 
 /**
- * Where a record sits in a list's order: by time, then id. Cursors carry a key rather than an offset, so records
- * added while a client pages (new attempts, new transfers) never make it see a record twice or miss one.
+ * Where a record sits in a list's order: by time, then id. Cursors carry a key rather than an offset, so
+ * records added while a client pages (new attempts, new transfers) never make it see a record twice or miss
+ * one.
  */
 export interface PageKey {
   time: number;
@@ -89,7 +90,9 @@ export interface KeyedRecord<T> {
   key: PageKey;
 }
 
-/** The first index in [lo, hi) of `keyed` (in key order) whose key is not below `key` (`above`: is above it). */
+/**
+ * The first index in [lo, hi) of `keyed` (in key order) whose key is not below `key` (`above`: is above it).
+ */
 export function searchKeys<T>(
   keyed: readonly KeyedRecord<T>[],
   key: PageKey,

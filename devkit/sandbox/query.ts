@@ -10,7 +10,9 @@ export function parameterError(title: string, part: ParameterPart, name: string,
   return { title, detail: `${name}: ${message}`, source: { pointer: `/${part}/${name}` } };
 }
 
-/** One item per offending parameter: unknown, missing (REQUIRED_PARAMETER) or malformed (INVALID_PARAMETER). */
+/**
+ * One item per offending parameter: unknown, missing (REQUIRED_PARAMETER) or malformed (INVALID_PARAMETER).
+ */
 export function parameterErrorItems(
   error: z.ZodError,
   part: ParameterPart,
@@ -30,9 +32,9 @@ export function parameterErrorItems(
 }
 
 /**
- * Refuses path and query parameters with a 400 in the route's error shape (a body member gets 422): errors-list
- * endpoints with a pointer per parameter, single-error endpoints with the first item's code and every parameter
- * named in the message.
+ * Refuses path and query parameters with a 400 in the route's error shape (a body member gets 422):
+ * errors-list endpoints with a pointer per parameter, single-error endpoints with the first item's code and
+ * every parameter named in the message.
  */
 export function sendParameterErrors(reply: FastifyReply, items: ErrorItem[]): FastifyReply {
   if (errorShapeOf(reply.request) === 'list') return reply.code(400).send(errorList(items));

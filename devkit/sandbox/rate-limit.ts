@@ -5,8 +5,8 @@ export interface SandboxRateLimit {
   /** Bank calls the sandbox answers per second, all endpoints together; more are answered 429. */
   requestsPerSecond: number;
   /**
-   * Calls a quiet client may send at once before the limit bites; two seconds' worth by default, since a client
-   * paced by Temporal's task-queue limit sends each of the queue's partitions' first calls together.
+   * Calls a quiet client may send at once before the limit bites; two seconds' worth by default, since a
+   * client paced by Temporal's task-queue limit sends each of the queue's partitions' first calls together.
    */
   burst?: number;
 }
@@ -21,8 +21,8 @@ export interface RateLimitCounts {
 const secondsKept = 600;
 
 /**
- * A token bucket over every bank call, like a provider's per-client limit: a refused call is answered 429 with
- * the whole seconds until a token is back in `Retry-After`, in the family's error form.
+ * A token bucket over every bank call, like a provider's per-client limit: a refused call is answered 429
+ * with the whole seconds until a token is back in `Retry-After`, in the family's error form.
  */
 export function limitBankRequests(
   app: FastifyInstance,

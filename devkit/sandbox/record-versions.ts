@@ -8,8 +8,9 @@ interface Version<T> {
 }
 
 /**
- * Past contents of the records of one kind, so the bank's reads can lag behind its writes (`get_lag_ms`): a read
- * answers the newest version at least `lagMs` old. A record never noted here is seeded data, the same since always.
+ * Past contents of the records of one kind, so the bank's reads can lag behind its writes (`get_lag_ms`): a
+ * read answers the newest version at least `lagMs` old. A record never noted here is seeded data, the same
+ * since always.
  */
 export class RecordVersions<T> {
   private readonly versions = new Map<string, Version<T>[]>();

@@ -26,9 +26,9 @@ export interface CreatedUnderExternalId<T extends { id: string }> {
 }
 
 /**
- * Answers a create repeating an external_id already used in its scope: the first record when the request is the
- * same, else 409 `EXTERNAL_ID_IN_USE` naming the members that differ, so a reconciliation reference never names two
- * different requests. `kind` names the record in the message, e.g. `payment`.
+ * Answers a create repeating an external_id already used in its scope: the first record when the request is
+ * the same, else 409 `EXTERNAL_ID_IN_USE` naming the members that differ, so a reconciliation reference never
+ * names two different requests. `kind` names the record in the message, e.g. `payment`.
  */
 export function answerRepeatedCreate<T extends { id: string }>(
   reply: FastifyReply,

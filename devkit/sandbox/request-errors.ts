@@ -9,9 +9,9 @@ const requestErrorCodes: Record<string, string> = {
 };
 
 /**
- * Every answer the sandbox gives in one of the spec's two error bodies, whatever went wrong: an unreadable body,
- * a content type it does not take, or a crash in a route (500 `INTEGRATION_ERROR`, as the spec names it). A JSON
- * content type with an empty body reads as no body, as the bodiless boleto cancel is often sent.
+ * Every answer the sandbox gives in one of the spec's two error bodies, whatever went wrong: an unreadable
+ * body, a content type it does not take, or a crash in a route (500 `INTEGRATION_ERROR`, as the spec names
+ * it). A JSON content type with an empty body reads as no body, as the bodiless boleto cancel is often sent.
  */
 export function answerRequestErrorsInTheSpecShape(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -36,9 +36,9 @@ export function answerRequestErrorsInTheSpecShape(app: FastifyInstance): void {
 }
 
 /**
- * Fastify options for the refusals its router makes before any hook: a path id longer than the router's default
- * bound reaches its route (which refuses it with a pointer, as any malformed id), and a path that is not valid
- * percent-encoding is a 400 in the family's shape.
+ * Fastify options for the refusals its router makes before any hook: a path id longer than the router's
+ * default bound reaches its route (which refuses it with a pointer, as any malformed id), and a path that is
+ * not valid percent-encoding is a 400 in the family's shape.
  */
 export const specShapedRouterOptions = {
   routerOptions: { maxParamLength: 2048 },

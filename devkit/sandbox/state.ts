@@ -11,9 +11,14 @@ export interface SandboxStateOptions {
   seed: number;
   /** The instant seeded data is generated around; fixed in tests so totals can be computed independently. */
   now?: Date;
-  /** Pix biometrics clocks (consent window, settlement delay, enrollment windows) that `reset()` returns to. */
+  /**
+   * Pix biometrics clocks (consent window, settlement delay, enrollment windows) that `reset()` returns to.
+   */
   biometrics?: Partial<BiometricsSettings>;
-  /** How far the bank's reads lag behind its writes, read at every GET (the `get_lag_ms` fault); none by default. */
+  /**
+   * How far the bank's reads lag behind its writes, read at every GET (the `get_lag_ms` fault); none by
+   * default.
+   */
   readLagMs?: () => number;
 }
 

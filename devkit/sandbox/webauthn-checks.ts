@@ -37,7 +37,9 @@ export function parseOrReject<T extends z.ZodType>(schema: T, value: unknown): z
   return parsed.data;
 }
 
-/** Strict decoding: Buffer.from silently skips characters outside the alphabet, which would hide tampering. */
+/**
+ * Strict decoding: Buffer.from silently skips characters outside the alphabet, which would hide tampering.
+ */
 export function decodeBase64url(value: string, pointer: string): Uint8Array<ArrayBuffer> {
   const unpadded = value.replace(/={1,2}$/, '');
   if (!/^[A-Za-z0-9_-]*$/.test(unpadded) || unpadded.length % 4 === 1) {
@@ -58,7 +60,9 @@ export interface RelyingParty {
 
 const clientDataSchema = z.looseObject({ type: z.string(), challenge: z.string(), origin: z.string() });
 
-/** Checks the browser's view of the ceremony: its type, the challenge the bank issued and the page's origin. */
+/**
+ * Checks the browser's view of the ceremony: its type, the challenge the bank issued and the page's origin.
+ */
 export function checkClientData(
   rp: RelyingParty,
   encoded: string,

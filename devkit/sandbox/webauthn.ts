@@ -71,9 +71,9 @@ async function settle<T>(ceremony: () => Promise<T>): Promise<Verification<T>> {
 }
 
 /**
- * Registration options for one enrollment. A resident key is required because the spec's authorize body carries a
- * `user_handle`, which authenticators return only for discoverable credentials; `direct` attestation lets the
- * sandbox check the attestation signature rather than take the key on trust.
+ * Registration options for one enrollment. A resident key is required because the spec's authorize body
+ * carries a `user_handle`, which authenticators return only for discoverable credentials; `direct`
+ * attestation lets the sandbox check the attestation signature rather than take the key on trust.
  */
 export async function creationOptions(
   settings: WebAuthnSettings,
@@ -179,9 +179,9 @@ export function verifyRegistration(
 }
 
 /**
- * Verifies an `authorize` body's assertion with the enrollment's stored credential. A counter that did not move
- * past the stored one is refused unless both are zero, which WebAuthn reserves for authenticators without a
- * counter; replays of those are stopped by the single-use challenge.
+ * Verifies an `authorize` body's assertion with the enrollment's stored credential. A counter that did not
+ * move past the stored one is refused unless both are zero, which WebAuthn reserves for authenticators
+ * without a counter; replays of those are stopped by the single-use challenge.
  */
 export function verifyAssertion(
   settings: WebAuthnSettings,

@@ -15,9 +15,9 @@ export interface RunningCheckout {
 }
 
 /**
- * The reference checkout page on localhost:CHECKOUT_PORT (reached at CHECKOUT_PUBLIC_URL when set), paying into
- * the sandbox's first merchant account and embedding the sandbox's widget; it starts workflows through its own
- * Temporal client, as a merchant backend would.
+ * The reference checkout page on localhost:CHECKOUT_PORT (reached at CHECKOUT_PUBLIC_URL when set), paying
+ * into the sandbox's first merchant account and embedding the sandbox's widget; it starts workflows through
+ * its own Temporal client, as a merchant backend would.
  */
 export async function startCheckout(
   config: DevConfig,

@@ -13,8 +13,9 @@ export type DevStack = RunningStack;
 
 /**
  * `bankflow dev`: an embedded Temporal dev server (unless TEMPORAL_ADDRESS is set), the webhook receiver, the
- * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set), a
- * worker and the merchant HTTP API, stopped in reverse order. A failure half-way stops what already started.
+ * sandbox bank delivering its webhooks to it with the reference checkout page (unless BANK_BASE_URL is set),
+ * a worker and the merchant HTTP API, stopped in reverse order. A failure half-way stops what already
+ * started.
  */
 export function startDevStack(config: DevConfig, logger: Logger, tracing?: Tracing): Promise<DevStack> {
   return buildStack(logger, async (parts) => {

@@ -19,8 +19,8 @@ export interface StackParts {
 }
 
 /**
- * Builds a stack part by part; a failure half-way stops what already started, and `stop()` stops everything in
- * reverse order, going on past a part that fails to stop.
+ * Builds a stack part by part; a failure half-way stops what already started, and `stop()` stops everything
+ * in reverse order, going on past a part that fails to stop.
  */
 export async function buildStack(
   logger: Logger,

@@ -15,8 +15,8 @@ async function firstRunId(client: Client, workflowId: string): Promise<string> {
 }
 
 /**
- * Every run of a workflow, first to last, with its history's length, whether it continued as new, and how many
- * memo and search-attribute upserts it made.
+ * Every run of a workflow, first to last, with its history's length, whether it continued as new, and how
+ * many memo and search-attribute upserts it made.
  */
 export async function runsOf(client: Client, workflowId: string) {
   const runs: { runId: string; events: number; continuedAsNew: boolean; upserts: number }[] = [];

@@ -1,12 +1,13 @@
 /**
- * A query reaching a worker new to a workflow before the workflow task that takes a fired timer and an update:
- * does the worker record its commands in the order a replay produces? README.md says what each step does.
+ * A query reaching a worker new to a workflow before the workflow task that takes a fired timer and an
+ * update: does the worker record its commands in the order a replay produces? README.md says what each step
+ * does.
  *
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 node --import tsx run.ts [--versioned] [--signal] [--shutdown]
  *     [--query <name>|none] [--query-when task-pending] [--out <file>] [--replay <file>]
  *
- * Without TEMPORAL_ADDRESS it starts a dev server (TEMPORAL_CLI names the binary, else the SDK downloads one).
- * Exits 1 when a workflow task failed or the saved history does not replay.
+ * Without TEMPORAL_ADDRESS it starts a dev server (TEMPORAL_CLI names the binary, else the SDK downloads
+ * one). Exits 1 when a workflow task failed or the saved history does not replay.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,18 +33,21 @@ export interface ReproductionOptions {
   /** Workers in a Worker Deployment, the workflow pinned to their version. */
   versioned?: boolean;
   /**
-   * The query sent while no worker polls; the Temporal UI sends `__temporal_workflow_metadata`. `none` sends none,
-   * the control run.
+   * The query sent while no worker polls; the Temporal UI sends `__temporal_workflow_metadata`. `none` sends
+   * none, the control run.
    */
   query?: string;
   /** How the workflow is nudged: an update (the default; it waits for a worker to accept it), or a signal. */
   message?: 'signal' | 'update';
-  /** How worker 1 goes away: SIGKILL of its process (the default; its sticky queue stays behind), or a shutdown. */
+  /**
+   * How worker 1 goes away: SIGKILL of its process (the default; its sticky queue stays behind), or a
+   * shutdown.
+   */
   workerLoss?: 'shutdown' | 'kill';
   /**
-   * When the query is sent: `quiescent` before the timer fires (no workflow task pending, so the server hands the
-   * query straight to the task queue, where it waits for a poller), or `task-pending` after the timer and the
-   * signal (the server then holds the query and sends it with the workflow task).
+   * When the query is sent: `quiescent` before the timer fires (no workflow task pending, so the server hands
+   * the query straight to the task queue, where it waits for a poller), or `task-pending` after the timer and
+   * the signal (the server then holds the query and sends it with the workflow task).
    */
   querySentAt?: 'quiescent' | 'task-pending';
   /** The workflow's timer; it must fire while no worker polls. */

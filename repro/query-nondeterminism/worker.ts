@@ -1,6 +1,6 @@
 /**
- * One worker in its own process, so the reproduction can SIGKILL it: a killed worker leaves its sticky task queue
- * behind, as a crashed pod does. Configured by run.ts through the environment.
+ * One worker in its own process, so the reproduction can SIGKILL it: a killed worker leaves its sticky task
+ * queue behind, as a crashed pod does. Configured by run.ts through the environment.
  */
 import { readFileSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';

@@ -20,9 +20,9 @@ const { afterTimer, afterNudge } = proxyActivities<{
 }>({ startToCloseTimeout: '30 seconds' });
 
 /**
- * Two branches that each schedule an activity: one when its timer fires, one when the signal comes. When the timer
- * fires and the signal (or the update) arrives while no worker polls, the next workflow task carries both, and the order of
- * the two ScheduleActivityTask commands is what a replay must reproduce.
+ * Two branches that each schedule an activity: one when its timer fires, one when the signal comes. When the
+ * timer fires and the signal (or the update) arrives while no worker polls, the next workflow task carries
+ * both, and the order of the two ScheduleActivityTask commands is what a replay must reproduce.
  */
 export async function timerAndSignal(timerMs: number): Promise<string[]> {
   const done: string[] = [];

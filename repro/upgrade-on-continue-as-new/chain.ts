@@ -11,7 +11,10 @@ export const next = defineSignal('next');
 
 export interface RunRecord {
   run: number;
-  /** The constant of the bundle whose code ran this run: proof of the build independent of the server's records. */
+  /**
+   * The constant of the bundle whose code ran this run: proof of the build independent of the server's
+   * records.
+   */
   build: string;
   /** `workflowInfo().currentBuildId` at the run's first workflow task. */
   firstTaskBuildId: string;
@@ -32,8 +35,8 @@ export interface ChainInput {
 export type Chain = (input: ChainInput) => Promise<RunRecord[]>;
 
 /**
- * The workflow each build registers as `upgradeChain`; only `build` differs between the two bundles, so the record
- * of each run says whose code ran it.
+ * The workflow each build registers as `upgradeChain`; only `build` differs between the two bundles, so the
+ * record of each run says whose code ran it.
  */
 export function chain(build: string): Chain {
   return async (input) => {

@@ -1,12 +1,13 @@
 /**
- * Does a PINNED run that continues as new with `initialVersioningBehavior: 'AUTO_UPGRADE'` start its next run on
- * the Worker Deployment's new current version, while a plain continue-as-new stays on the pinned one? README.md
- * says what each step does.
+ * Does a PINNED run that continues as new with `initialVersioningBehavior: 'AUTO_UPGRADE'` start its next run
+ * on the Worker Deployment's new current version, while a plain continue-as-new stays on the pinned one?
+ * README.md says what each step does.
  *
  *   TEMPORAL_CLI=<temporal binary> node --import tsx repro/upgrade-on-continue-as-new/run.ts [--json]
  *
- * Starts its own dev server from TEMPORAL_CLI (default ~/.cache/bankflow/temporal-cli-1.9.1/temporal) and stops it,
- * and everything else it started, before it exits. Exits 0 once both chains were observed, whatever they did.
+ * Starts its own dev server from TEMPORAL_CLI (default ~/.cache/bankflow/temporal-cli-1.9.1/temporal) and
+ * stops it, and everything else it started, before it exits. Exits 0 once both chains were observed, whatever
+ * they did.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -33,7 +34,10 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const namespace = 'default';
 const workflowType = 'upgradeChain';
 const runsPerChain = 3;
-/** How long the old runs are watched, after B became current and before any signal, for a task the server adds. */
+/**
+ * How long the old runs are watched, after B became current and before any signal, for a task the server
+ * adds.
+ */
 const quietMs = 5_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
@@ -83,7 +87,8 @@ async function startDevServer(binary: string) {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // An uncaught error must not leave the server behind; Ctrl-C reaches it through the terminal's process group.
+  // An uncaught error must not leave the server behind; Ctrl-C reaches it through the terminal's process
+  // group.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const stop = async () => {
@@ -165,8 +170,8 @@ interface RunReport {
   declinedTarget: string;
   tasks: TaskRow[];
   /**
-   * The `initialVersioningBehavior` the previous run continued as new with, as the server recorded it for this run
-   * (the ContinuedAsNew event itself does not carry it).
+   * The `initialVersioningBehavior` the previous run continued as new with, as the server recorded it for
+   * this run (the ContinuedAsNew event itself does not carry it).
    */
   startedWith: string;
   describe: { behavior: string; version: string; searchAttribute: string };

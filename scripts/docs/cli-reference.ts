@@ -12,7 +12,10 @@ export function commandPath(command: Command): string {
   return names.join(' ');
 }
 
-/** A command that runs something itself (a leaf, or `sandbox`, which also has `sandbox ids`), not only a group. */
+/**
+ * A command that runs something itself (a leaf, or `sandbox`, which also has `sandbox ids`), not only a
+ * group.
+ */
 export function runsItself(command: Command): boolean {
   // Commander keeps the action handler private; a group without one only prints its help.
   return (command as unknown as { _actionHandler: unknown })._actionHandler != null;

@@ -1,7 +1,7 @@
 /**
- * What each environment variable of src/config/ and devkit/config.ts means, for docs/configuration.md; its name, default and
- * accepted values come from the schema itself. `unset` says what leaving it unset does when the schema has no
- * default value; `shownDefault` replaces a default the page should not print as is.
+ * What each environment variable of src/config/ and devkit/config.ts means, for docs/configuration.md; its
+ * name, default and accepted values come from the schema itself. `unset` says what leaving it unset does when
+ * the schema has no default value; `shownDefault` replaces a default the page should not print as is.
  */
 export interface VariableDescription {
   meaning: string;

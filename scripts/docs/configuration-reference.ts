@@ -64,7 +64,9 @@ const table = (section: Section, level: string) => {
   ];
 };
 
-/** Temporal's own connection variables, which envconfig reads: no schema of bankflow's, so no default to show. */
+/**
+ * Temporal's own connection variables, which envconfig reads: no schema of bankflow's, so no default to show.
+ */
 function temporalTable(): string[] {
   const names = Object.keys(temporalProfileVariables);
   const undescribed = names.filter((name) => !(name in temporalVariableDescriptions));

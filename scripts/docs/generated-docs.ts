@@ -21,7 +21,8 @@ export const generatedPages = [
   { path: 'docs/configuration.md', parser: 'markdown', generate: configurationReference },
   // The merchant API's OpenAPI document, from the route table the server runs (src/api/routes/).
   { path: 'docs/openapi.json', parser: 'json', generate: () => JSON.stringify(openApiDocument(apiRoutes)) },
-  // What a client generator makes of that document: the types the tests drive the API through (openapi-fetch).
+  // What a client generator makes of that document: the types the tests drive the API through
+  // (openapi-fetch).
   {
     path: 'test/helpers/merchant-api-paths.ts',
     parser: 'typescript',

@@ -6,9 +6,9 @@ import type { AttemptsDelivery, SyncedAttempt, UnknownRecurrence } from '../cont
 
 /**
  * Attempts per signal: about 300 KB, under the Temporal server's 512 KB warning for one payload, however many
- * attempts a batch holds. Signals of 250 gave a recurrence two signals a batch in quick succession, and one that
- * arrived while the recurrence continued as new made the server refuse it and the worker replay the whole run
- * (docs/performance.md).
+ * attempts a batch holds. Signals of 250 gave a recurrence two signals a batch in quick succession, and one
+ * that arrived while the recurrence continued as new made the server refuse it and the worker replay the
+ * whole run (docs/performance.md).
  */
 export const attemptsPerSignal = 1_000;
 
@@ -22,7 +22,9 @@ export const signalsInFlight = 64;
 /** Temporal's answer to a signal for a workflow that does not exist or has closed. */
 const isNotFound = (error: unknown) => error instanceof WorkflowNotFoundError;
 
-/** One recurrence's share of a batch: its signals go out one after another, in the order its attempts came. */
+/**
+ * One recurrence's share of a batch: its signals go out one after another, in the order its attempts came.
+ */
 interface RecurrenceDelivery {
   externalId: string;
   handle: WorkflowHandle;
@@ -36,8 +38,8 @@ interface RecurrenceDelivery {
 
 /**
  * Signals each recurrence its attempts of a batch of pages: as soon as it has `attemptsPerSignal` attempts
- * waiting, while the pages are still being fetched, and the rest when the batch is finished, so the signals of a
- * large batch overlap its paging and the batch never holds more than a signal's worth per recurrence. A
+ * waiting, while the pages are still being fetched, and the rest when the batch is finished, so the signals
+ * of a large batch overlap its paging and the batch never holds more than a signal's worth per recurrence. A
  * recurrence's signals go out one after another, in the order of its attempts. A signal that fails stops the
  * delivery and fails `finish`, so the batch is fetched and signalled again, which the recurrences take as
  * duplicates.
@@ -51,9 +53,9 @@ export class AttemptsDeliveryBatch {
   private readonly waitingForSlot: (() => void)[] = [];
 
   /**
-   * `progress` is called after every call to Temporal, so an activity delivering thousands of recurrences keeps
-   * heartbeating while its signals go out. Once `cancelled` aborts (the activity timed out or was cancelled, and a
-   * retry may already be delivering the same pages) no further call starts.
+   * `progress` is called after every call to Temporal, so an activity delivering thousands of recurrences
+   * keeps heartbeating while its signals go out. Once `cancelled` aborts (the activity timed out or was
+   * cancelled, and a retry may already be delivering the same pages) no further call starts.
    */
   constructor(
     private readonly client: Client,
@@ -135,8 +137,8 @@ export class AttemptsDeliveryBatch {
   }
 
   /**
-   * One signal, or the chunk counted as unknown when the recurrence has no workflow. Nothing more is signalled
-   * once a signal has failed: the batch is retried as a whole.
+   * One signal, or the chunk counted as unknown when the recurrence has no workflow. Nothing more is
+   * signalled once a signal has failed: the batch is retried as a whole.
    */
   private async signal(delivery: RecurrenceDelivery, chunk: SyncedAttempt[]): Promise<void> {
     if (this.failure) return;

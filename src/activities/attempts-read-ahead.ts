@@ -8,10 +8,10 @@ type AttemptsPage = Page<CollectionAttempt>;
 export type PageRead = { page: AttemptsPage } | { error: unknown };
 
 /**
- * The pages of one window from one cursor on, fetched one after another, each as soon as the one before it has
- * come, while the pages already fetched wait for their reader: at most `ahead` of them. The reader stops after a
- * page that fails, after the window's last page, and after `limit` pages, so one that knows how many pages its
- * caller takes fetches none it will not read.
+ * The pages of one window from one cursor on, fetched one after another, each as soon as the one before it
+ * has come, while the pages already fetched wait for their reader: at most `ahead` of them. The reader stops
+ * after a page that fails, after the window's last page, and after `limit` pages, so one that knows how many
+ * pages its caller takes fetches none it will not read.
  */
 export class AttemptsPageReader {
   private readonly waiting: Promise<PageRead>[] = [];

@@ -82,16 +82,16 @@ const summaryKey = (prefix: string) => `${prefix}/recurrences-summary.json`;
 
 /**
  * Counts the recurrences of every delivery of a sync once each, and writes the unknown ones, merged by
- * recurrence, to one list for support (one JSON object a line). Memory grows with the window's recurrences, in
- * this activity only, never in a payload. The deliveries are removed once counted, so a sync leaves its list and
- * its counts in the sink, not a file per delivery.
+ * recurrence, to one list for support (one JSON object a line). Memory grows with the window's recurrences,
+ * in this activity only, never in a payload. The deliveries are removed once counted, so a sync leaves its
+ * list and its counts in the sink, not a file per delivery.
  */
 export async function summarizeDeliveries(
   sink: ReportSink,
   prefix: string,
 ): Promise<AttemptsSyncRecurrences> {
-  // A sync is summarised once, after its last delivery: a summary already written is a retry's answer, also when
-  // the removal of the deliveries had only partly run.
+  // A sync is summarised once, after its last delivery: a summary already written is a retry's answer, also
+  // when the removal of the deliveries had only partly run.
   const counted = await sink.get(summaryKey(prefix));
   if (counted !== undefined) return JSON.parse(counted) as AttemptsSyncRecurrences;
   const updated = new Set<string>();

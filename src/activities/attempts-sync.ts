@@ -22,7 +22,9 @@ import { bankActivity } from './failures.js';
 /** A delivery stops taking pages after this long, so one signalling round stays short against a slow bank. */
 const batchTimeMs = 10_000;
 
-/** `deliverAttemptsPages` starts no delivery after this long, so one activity stays well inside its timeout. */
+/**
+ * `deliverAttemptsPages` starts no delivery after this long, so one activity stays well inside its timeout.
+ */
 const activityTimeMs = 60_000;
 
 /** What `deliverAttemptsPages` heartbeats after each delivery, and resumes from on a retry. */
@@ -33,21 +35,21 @@ interface DeliveryProgress {
 }
 
 /**
- * Up to `maxPages` consecutive pages of a serial sync in one queued activity, in deliveries of at most 10 s of
- * pages: each recurrence is signalled once a delivery with its attempts (AttemptsDeliveryBatch; a delivery the
- * length of the batch wakes a recurrence no more often than the local batches did), the delivery's recurrences
- * are left in the sink, and the cursor after it becomes the checkpoint the activity heartbeats, with the running
- * counts, after every page and every signal (so a lost worker is noticed within the heartbeat timeout, and a live
- * one signalling the recurrences of a large delivery is not taken for lost). An attempt that timed out or was
- * cancelled starts no further call, so it never signals beside its own retry. A retry resumes at the last
- * checkpoint: only the delivery under way is fetched and signalled again, which the recurrences take as
- * duplicates, and it rewrites its own record. The next page is fetched
- * while the one before is taken apart (AttemptsPageReader), never past the activity's `maxPages` nor its end:
- * every bank call is inside the activity, and none is repeated but a retry's. A page that fails after others of
- * its delivery were fetched ends the activity there, its cursor handed back as `next`. Once the worker begins to
- * stop (`stopping`), the reader asks for no further page: the delivery under way takes in the page on its way (an
- * activity started then, its first) and ends, and so does the activity, within the worker's grace time; the next
- * activity, on another worker, resumes at `next`.
+ * Up to `maxPages` consecutive pages of a serial sync in one queued activity, in deliveries of at most 10 s
+ * of pages: each recurrence is signalled once a delivery with its attempts (AttemptsDeliveryBatch; a delivery
+ * the length of the batch wakes a recurrence no more often than the local batches did), the delivery's
+ * recurrences are left in the sink, and the cursor after it becomes the checkpoint the activity heartbeats,
+ * with the running counts, after every page and every signal (so a lost worker is noticed within the
+ * heartbeat timeout, and a live one signalling the recurrences of a large delivery is not taken for lost). An
+ * attempt that timed out or was cancelled starts no further call, so it never signals beside its own retry. A
+ * retry resumes at the last checkpoint: only the delivery under way is fetched and signalled again, which the
+ * recurrences take as duplicates, and it rewrites its own record. The next page is fetched while the one
+ * before is taken apart (AttemptsPageReader), never past the activity's `maxPages` nor its end: every bank
+ * call is inside the activity, and none is repeated but a retry's. A page that fails after others of its
+ * delivery were fetched ends the activity there, its cursor handed back as `next`. Once the worker begins to
+ * stop (`stopping`), the reader asks for no further page: the delivery under way takes in the page on its way
+ * (an activity started then, its first) and ends, and so does the activity, within the worker's grace time;
+ * the next activity, on another worker, resumes at `next`.
  */
 export async function deliverAttemptsPages(
   bank: BankClient,
@@ -104,7 +106,9 @@ export async function deliverAttemptsPages(
   return { ...progress.totals, next: progress.done ? null : (progress.cursor ?? null) };
 }
 
-/** One delivery: up to `maxPages` pages of the reader, whose next page is `cursor`'s, signalled and recorded. */
+/**
+ * One delivery: up to `maxPages` pages of the reader, whose next page is `cursor`'s, signalled and recorded.
+ */
 async function deliverPages(
   client: Client,
   sink: ReportSink,
@@ -155,8 +159,8 @@ function toSyncedAttempt(attempt: CollectionAttempt): SyncedAttempt {
 }
 
 /**
- * Signals each recurrence the attempts of a slice's `pages` pages (see AttemptsDeliveryBatch); the recurrences go
- * to the sink under `record` and only counts go back.
+ * Signals each recurrence the attempts of a slice's `pages` pages (see AttemptsDeliveryBatch); the
+ * recurrences go to the sink under `record` and only counts go back.
  */
 async function deliverAttempts(
   client: Client,
@@ -179,11 +183,11 @@ async function fetchSlicePage(bank: BankClient, query: AttemptsPageQuery): Promi
 }
 
 /**
- * The sync's page activities; they signal through the worker's own Temporal client and leave the recurrences of
- * each delivery in the report sink. A serial sync pages with `deliverAttemptsPages`; the slices of a rate-limited
- * sync fetch with
- * `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`; `summarizeAttemptsSyncRecurrences` counts
- * the recurrences of every delivery once and lists the unknown ones.
+ * The sync's page activities; they signal through the worker's own Temporal client and leave the recurrences
+ * of each delivery in the report sink. A serial sync pages with `deliverAttemptsPages`; the slices of a
+ * rate-limited sync fetch with `fetchAttemptsSlicePage` and signal with `deliverSyncedAttempts`;
+ * `summarizeAttemptsSyncRecurrences` counts the recurrences of every delivery once and lists the unknown
+ * ones.
  */
 export function createAttemptsSyncActivities(
   bank: BankClient,

@@ -10,9 +10,9 @@ export type BankCallName = {
 export type BankCallActivities = Pick<BankClient, BankCallName>;
 
 /**
- * An activity per endpoint that workflows call, named as the endpoint and its BankClient method: one bank call
- * each, whose failures reach Temporal typed (bankActivity). Devices, participants, cards and the report lists
- * are read outside workflows, or paged by activities of their own, so they have none.
+ * An activity per endpoint that workflows call, named as the endpoint and its BankClient method: one bank
+ * call each, whose failures reach Temporal typed (bankActivity). Devices, participants, cards and the report
+ * lists are read outside workflows, or paged by activities of their own, so they have none.
  */
 export function createBankCallActivities(bank: BankClient): BankCallActivities {
   const activities: Record<string, unknown> = {};

@@ -4,10 +4,11 @@ import { failureTypes } from '../contract/failure-types.js';
 import { BankError, BankRateLimitedError, BankValidationError } from '../bank/errors.js';
 
 /**
- * Turns a BankError into the ApplicationFailure Temporal retries by: the failure `type` is the BankError type, and
- * a 429's Retry-After becomes the next retry delay. Whether a type is retried is the calling workflow's retry
- * policy's to say (`nonRetryableErrorTypes`, workflows/activity-options.ts), not the failure's: the same 401 ends
- * a background call but is waited out by a write a customer waits on, within its window.
+ * Turns a BankError into the ApplicationFailure Temporal retries by: the failure `type` is the BankError
+ * type, and a 429's Retry-After becomes the next retry delay. Whether a type is retried is the calling
+ * workflow's retry policy's to say (`nonRetryableErrorTypes`, workflows/activity-options.ts), not the
+ * failure's: the same 401 ends a background call but is waited out by a write a customer waits on, within its
+ * window.
  */
 export function toApplicationFailure(error: unknown): unknown {
   if (!(error instanceof BankError)) return error;
@@ -27,8 +28,8 @@ export function toApplicationFailure(error: unknown): unknown {
 const bankActivities = new WeakSet<object>();
 
 /**
- * Refuses an attempt that begins after its schedule-to-close deadline (it waited on a busy worker): Temporal no
- * longer waits for its answer, so a write it sent could land at the bank after the journey gave up on it.
+ * Refuses an attempt that begins after its schedule-to-close deadline (it waited on a busy worker): Temporal
+ * no longer waits for its answer, so a write it sent could land at the bank after the journey gave up on it.
  */
 function checkWindowOpen(): void {
   const info = asyncLocalStorage.getStore()?.info;

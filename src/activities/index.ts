@@ -15,15 +15,18 @@ export interface ActivityDeps {
   bankRequestsPerSecond?: number;
   /** Scheduled jobs: where reports go (the directory or the S3 store) and the metrics accounts. */
   jobs: Omit<ReportActivityDeps, 'bank'>;
-  /** A client on the worker's own connection, for what workflows ask of Temporal (schedule times, unmatched events). */
+  /**
+   * A client on the worker's own connection, for what workflows ask of Temporal (schedule times, unmatched
+   * events).
+   */
   temporal: Client;
   /** The workflows' task queue, where activities that start workflows start them. */
   taskQueue: string;
   /** The merchant's notification endpoints and signing secrets; none configured sends nothing. */
   notifications?: NotificationsConfig;
   /**
-   * Aborted once the worker begins to stop: an activity that loops finishes the call in flight and ends there,
-   * handing back how far it got, instead of starting calls its grace time may cut.
+   * Aborted once the worker begins to stop: an activity that loops finishes the call in flight and ends
+   * there, handing back how far it got, instead of starting calls its grace time may cut.
    */
   stopping?: AbortSignal;
 }

@@ -15,8 +15,8 @@ import { retryAfterMs } from '../bank/http.js';
 export type DeliveryAnswer = { status: number; attempt: number };
 
 /**
- * The merchant's notifications (docs/merchant-notifications.md): a journey hands each event to the outbox of its
- * resource, and the outbox POSTs it, signed, to each endpoint. Both run on the internal queue.
+ * The merchant's notifications (docs/merchant-notifications.md): a journey hands each event to the outbox of
+ * its resource, and the outbox POSTs it, signed, to each endpoint. Both run on the internal queue.
  */
 export function createNotificationActivities(
   temporal: Client,
@@ -25,8 +25,9 @@ export function createNotificationActivities(
 ) {
   return {
     /**
-     * Hands `event` to its resource's outbox, starting it if none runs, unless an ended outbox holds it already.
-     * Without endpoints nothing is sent, so nothing is started: the journey's history is the same either way.
+     * Hands `event` to its resource's outbox, starting it if none runs, unless an ended outbox holds it
+     * already. Without endpoints nothing is sent, so nothing is started: the journey's history is the same
+     * either way.
      */
     async handOffNotification(event: NotificationEvent): Promise<void> {
       if (config.endpoints.length === 0) return;
@@ -43,10 +44,10 @@ export function createNotificationActivities(
     },
 
     /**
-     * POSTs `event` to `endpoint`, signed now with the worker's secrets. A 2xx answer delivers it. A 4xx other than
-     * 408 and 429 is final for the event: it fails without a retry. Any other answer (another status, a redirect, no
-     * answer in time, no connection) fails the attempt, and Temporal retries it, after a Retry-After when the answer
-     * has one. Only the start of an answer's body is read.
+     * POSTs `event` to `endpoint`, signed now with the worker's secrets. A 2xx answer delivers it. A 4xx
+     * other than 408 and 429 is final for the event: it fails without a retry. Any other answer (another
+     * status, a redirect, no answer in time, no connection) fails the attempt, and Temporal retries it, after
+     * a Retry-After when the answer has one. Only the start of an answer's body is read.
      */
     async deliverNotification(endpoint: string, event: NotificationEvent): Promise<DeliveryAnswer> {
       const { attempt } = Context.current().info;

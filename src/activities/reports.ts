@@ -65,7 +65,9 @@ export function createReportActivities(deps: ReportActivityDeps) {
 
     discardReportStaging: (stagingKey: string) => sink.deletePrefix(stagingPrefix(stagingKey)),
 
-    /** The worker's METRICS_BANK_ACCOUNT_IDS, read through an activity so the workflow stays deterministic. */
+    /**
+     * The worker's METRICS_BANK_ACCOUNT_IDS, read through an activity so the workflow stays deterministic.
+     */
     metricsAccounts: async (): Promise<string[]> => deps.metricsBankAccountIds,
 
     storeMetricsSnapshot: async (snapshot: MetricsSnapshot): Promise<{ file: string }> => ({

@@ -37,8 +37,9 @@ export function createScheduleActivities(temporal: Client) {
     },
 
     /**
-     * Where a window catching up from `from` to `to` ends: at the schedule's `maxScheduledTimesPerWindow`-th time
-     * after `from` when more times than that fall in it, at `to` otherwise (and when the schedule is gone).
+     * Where a window catching up from `from` to `to` ends: at the schedule's `maxScheduledTimesPerWindow`-th
+     * time after `from` when more times than that fall in it, at `to` otherwise (and when the schedule is
+     * gone).
      */
     async catchUpWindowEnd(scheduleId: string, from: string, to: string): Promise<string> {
       let times: Date[];

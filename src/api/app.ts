@@ -39,9 +39,9 @@ function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: stri
 }
 
 /**
- * The merchant HTTP API: each route of the table (src/api/routes/) as one call to the starter or the bank reads,
- * behind API keys, with an Idempotency-Key on every POST, RFC 9457 problems, a Request-Id on every answer and log
- * line, and a rate limit per key.
+ * The merchant HTTP API: each route of the table (src/api/routes/) as one call to the starter or the bank
+ * reads, behind API keys, with an Idempotency-Key on every POST, RFC 9457 problems, a Request-Id on every
+ * answer and log line, and a rate limit per key.
  */
 export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({

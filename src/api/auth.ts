@@ -2,7 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import { apiKeyName, type ApiKeyEntry } from './keys.js';
 import { ApiProblem } from './problems.js';
 
-/** The bearer token of `Authorization: Bearer <key>`; nothing else (no query parameter, no cookie) carries a key. */
+/**
+ * The bearer token of `Authorization: Bearer <key>`; nothing else (no query parameter, no cookie) carries a
+ * key.
+ */
 const bearerToken = (header: string | undefined) => /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
 
 /** The name of the API key a request carries, or a 401 problem saying what to send. */

@@ -5,9 +5,10 @@ export const idempotencyHeader = 'Idempotency-Key';
 const keyPattern = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * What one Idempotency-Key stands for on one route: the ids its request carries to the starter. Temporal keeps the
- * rest: a start is keyed by its workflow id and terms, every other request by its update id, so a repeat reaches
- * the same workflow under the same id and gets the first answer, on any API process, with nothing stored here.
+ * What one Idempotency-Key stands for on one route: the ids its request carries to the starter. Temporal
+ * keeps the rest: a start is keyed by its workflow id and terms, every other request by its update id, so a
+ * repeat reaches the same workflow under the same id and gets the first answer, on any API process, with
+ * nothing stored here.
  */
 export interface IdempotencyScope {
   /** Hash of the route and the Idempotency-Key: what derived ids come from. */
@@ -15,9 +16,10 @@ export interface IdempotencyScope {
 }
 
 /**
- * The request's Idempotency-Key, or a 400 problem naming the header. The scope is the merchant's (one deployment
- * is one merchant, and every API key of it reads every journey), not the API key's: a request repeated under a
- * rotated key is the same request. The route is in it, so the same key on another route is another request.
+ * The request's Idempotency-Key, or a 400 problem naming the header. The scope is the merchant's (one
+ * deployment is one merchant, and every API key of it reads every journey), not the API key's: a request
+ * repeated under a rotated key is the same request. The route is in it, so the same key on another route is
+ * another request.
  */
 export function idempotencyScope(
   header: string | string[] | undefined,
@@ -40,6 +42,9 @@ export function idempotencyScope(
   return { hash: createHash('sha256').update(`${route.method} ${route.path}\n${key}`).digest('base64url') };
 }
 
-/** An id derived from the scope for the starter (`api-<hash>`): the same key gives the same id on every process. */
+/**
+ * An id derived from the scope for the starter (`api-<hash>`): the same key gives the same id on every
+ * process.
+ */
 export const derivedId = (scope: IdempotencyScope, purpose: string): string =>
   `api-${createHash('sha256').update(`${purpose}\n${scope.hash}`).digest('base64url').slice(0, 32)}`;

@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** One API key as configuration holds it: a name (for logs, rate limits and rotation) and the key's SHA-256. */
+/**
+ * One API key as configuration holds it: a name (for logs, rate limits and rotation) and the key's SHA-256.
+ */
 export interface ApiKeyEntry {
   name: string;
   /** Hex SHA-256 of the key: the configuration never holds a key itself. */
@@ -33,8 +35,8 @@ export function mintApiKey(name: string): { key: string; entry: ApiKeyEntry; con
 }
 
 /**
- * Parses API_KEYS' entries (`name:sha256`), or answers the problem with the first bad one, by position: an entry
- * is no secret, but a key pasted by mistake in place of its hash would be.
+ * Parses API_KEYS' entries (`name:sha256`), or answers the problem with the first bad one, by position: an
+ * entry is no secret, but a key pasted by mistake in place of its hash would be.
  */
 export function parseApiKeyEntries(entries: string[]): { entries: ApiKeyEntry[] } | { problem: string } {
   const parsed: ApiKeyEntry[] = [];

@@ -156,5 +156,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
 
-/** Whether a Temporal call ran past the deadline its caller set (the client wraps the gRPC error in its own). */
+/**
+ * Whether a Temporal call ran past the deadline its caller set (the client wraps the gRPC error in its own).
+ */
 export const isDeadlineExceeded = (error: unknown): boolean => isGrpcDeadlineError(error);

@@ -15,7 +15,10 @@ export interface RouteAnswer {
   body: unknown;
 }
 
-/** What a route's call gets: its parsed parameters, query and body, and for a POST its Idempotency-Key's scope. */
+/**
+ * What a route's call gets: its parsed parameters, query and body, and for a POST its Idempotency-Key's
+ * scope.
+ */
 export interface RouteRequest<Params, Query, Body> {
   params: Params;
   query: Query;

@@ -14,8 +14,8 @@ class Client {
 defineResourceMethods(Client.prototype, bankEndpoints);
 
 /**
- * One typed method per Banking API endpoint, declared in its resource (src/bank/resources), and `listAll...` for
- * each list paged by cursors. Every failure is a BankError (see errors.ts).
+ * One typed method per Banking API endpoint, declared in its resource (src/bank/resources), and `listAll...`
+ * for each list paged by cursors. Every failure is a BankError (see errors.ts).
  */
 export type BankClient = ResourceMethods<BankEndpoints>;
 

@@ -26,7 +26,9 @@ export interface BankRequest<T extends z.ZodType> {
   method: Method;
   /** Relative to the base URL, with path parameters already encoded. */
   path: string;
-  /** `path` with its parameters as placeholders (`/banking/cards/{card_id}`); `path` itself when it has none. */
+  /**
+   * `path` with its parameters as placeholders (`/banking/cards/{card_id}`); `path` itself when it has none.
+   */
   route?: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
@@ -34,8 +36,9 @@ export interface BankRequest<T extends z.ZodType> {
 }
 
 /**
- * The one place that speaks HTTP to the bank: Basic auth, timeouts, a request id, and the translation of every
- * failure into a typed BankError. No retries here: activities own retrying, so a call is tried exactly once.
+ * The one place that speaks HTTP to the bank: Basic auth, timeouts, a request id, and the translation of
+ * every failure into a typed BankError. No retries here: activities own retrying, so a call is tried exactly
+ * once.
  */
 export class BankHttp {
   private readonly http: Got;
@@ -158,8 +161,8 @@ export function describeZodIssues(error: z.ZodError): string {
 }
 
 /**
- * A body bankflow could not read, described by its size only: quoting it (an error page, a proxy's echo of the
- * request) could copy personal data into errors, histories and logs.
+ * A body bankflow could not read, described by its size only: quoting it (an error page, a proxy's echo of
+ * the request) could copy personal data into errors, histories and logs.
  */
 function unreadBody(body: string, what: string): string {
   const text = body.trim();

@@ -1,5 +1,5 @@
-// The statuses bankflow knows, apart from the schemas: workflow code decides by them, and must not load zod (its
-// bundle is evaluated again in every workflow's context; test/unit/workflow-bundle.test.ts).
+// The statuses bankflow knows, apart from the schemas: workflow code decides by them, and must not load zod
+// (its bundle is evaluated again in every workflow's context; test/unit/workflow-bundle.test.ts).
 import type { UnknownStatus } from './schemas/common.js';
 
 /** The spec's lifecycle plus `pending`, which its response examples show. */

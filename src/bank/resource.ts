@@ -12,8 +12,9 @@ import {
 import { list, single } from './schemas/common.js';
 
 // An endpoint is declared once, as data, in its resource's module (src/bank/resources), the way stripe-node
-// declares its resources; BankClient's methods (here) and the bank-call activities (src/activities/bank-calls.ts)
-// are derived from the declarations, so a route, a schema or an operation name cannot differ between them.
+// declares its resources; BankClient's methods (here) and the bank-call activities
+// (src/activities/bank-calls.ts) are derived from the declarations, so a route, a schema or an operation name
+// cannot differ between them.
 
 /**
  * What an endpoint answers: one record (`{data}`), one page of a list without cursors, or a list paged by
@@ -38,7 +39,9 @@ export const query = <T>(): RequestPart<T, false> => ({ in: 'query', optional: f
 /** A query the method may be called without: it is sent as `{}` then. */
 export const optionalQuery = <T>(): RequestPart<T, true> => ({ in: 'query', optional: true });
 
-/** One endpoint of a bank resource: everything its client method, and its activity if it has one, are made of. */
+/**
+ * One endpoint of a bank resource: everything its client method, and its activity if it has one, are made of.
+ */
 export interface Endpoint<
   Route extends string = string,
   Part extends RequestPart | undefined = RequestPart | undefined,
@@ -48,15 +51,18 @@ export interface Endpoint<
 > {
   method: Method;
   /**
-   * The path with its parameters as placeholders (`/banking/cards/{card_id}`), filled from the method's leading
-   * arguments in order and encoded. Spans and metrics name the call by it, so it stays low-cardinality.
+   * The path with its parameters as placeholders (`/banking/cards/{card_id}`), filled from the method's
+   * leading arguments in order and encoded. Spans and metrics name the call by it, so it stays
+   * low-cardinality.
    */
   route: Route;
   request?: Part;
   /** The schema of one record of the answer; the envelope (`{data}` or a list) follows from `answers`. */
   record: RecordSchema;
   answers: Answers;
-  /** Whether workflows call it: then it is also an activity of the same name (src/activities/bank-calls.ts). */
+  /**
+   * Whether workflows call it: then it is also an activity of the same name (src/activities/bank-calls.ts).
+   */
   activity: Activity;
 }
 
@@ -111,7 +117,9 @@ export const listEndpointOf = (operation: string, definition: Endpoint): ListEnd
 
 const placeholder = /\{[^}]+\}/g;
 
-/** The call's HTTP request: its operation is the endpoint's name, as errors, logs, spans and metrics show it. */
+/**
+ * The call's HTTP request: its operation is the endpoint's name, as errors, logs, spans and metrics show it.
+ */
 function requestOf(
   operation: string,
   definition: Endpoint,
@@ -136,8 +144,9 @@ export const answerSchema = (definition: Endpoint): z.ZodType =>
 type PageMethod = (...args: unknown[]) => Promise<Page<unknown>>;
 
 /**
- * Puts a method per endpoint on `prototype`, whose instances hold the BankHttp they send with as `http`, and a
- * `listAll...` method per list paged by cursors, which follows its cursors with the query's other members kept.
+ * Puts a method per endpoint on `prototype`, whose instances hold the BankHttp they send with as `http`, and
+ * a `listAll...` method per list paged by cursors, which follows its cursors with the query's other members
+ * kept.
  */
 export function defineResourceMethods(prototype: object, endpoints: Endpoints): void {
   for (const [name, definition] of Object.entries(endpoints)) {

@@ -18,8 +18,8 @@ export interface BankCallSpan {
 }
 
 /**
- * Runs one bank HTTP call in a client span named `METHOD route`, a child of the activity's span. The status is
- * set by `call` through `span`; a thrown error marks the span failed. A no-op when tracing is off.
+ * Runs one bank HTTP call in a client span named `METHOD route`, a child of the activity's span. The status
+ * is set by `call` through `span`; a thrown error marks the span failed. A no-op when tracing is off.
  */
 export function traceBankCall<T>(call: BankCallSpan, run: (span: Span) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(

@@ -1,4 +1,6 @@
-/** The webhook categories bankflow consumes; a module of its own so workflow code can name them without zod. */
+/**
+ * The webhook categories bankflow consumes; a module of its own so workflow code can name them without zod.
+ */
 export const webhookCategories = {
   enrollment: 'pix_biometrics_enrollment',
   initiationDocument: 'initiation_document',

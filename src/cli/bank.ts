@@ -3,7 +3,9 @@ import type { BankClient } from '../bank/client.js';
 import type { BankReadContext } from '../starter/index.js';
 import { cliContext, type CliContext } from './context.js';
 
-/** A client of the bank the worker uses: BANK_BASE_URL, else the local sandbox. Loaded when a command runs. */
+/**
+ * A client of the bank the worker uses: BANK_BASE_URL, else the local sandbox. Loaded when a command runs.
+ */
 async function bankClient(ctx: CliContext): Promise<BankClient> {
   const { BankClient } = await import('../bank/client.js');
   // A failed call is the command's one error line already; the client's warning would say it twice on stderr.

@@ -11,9 +11,9 @@ export interface CliContext<Loaded extends Config = Config> {
 }
 
 /**
- * Loads the configuration or ends the process with the offending variables named; the development kit's commands
- * load theirs with loadDevelopmentConfig (devkit/config.ts). The configuration and the logger are imported here,
- * when a command runs, so that `bankflow --help` holds neither.
+ * Loads the configuration or ends the process with the offending variables named; the development kit's
+ * commands load theirs with loadDevelopmentConfig (devkit/config.ts). The configuration and the logger are
+ * imported here, when a command runs, so that `bankflow --help` holds neither.
  */
 export async function cliContext<Loaded extends Config = Config>(
   load?: () => Loaded | Promise<Loaded>,
@@ -63,8 +63,8 @@ export async function withStarter<T>(
 }
 
 /**
- * JSON.stringify escapes C0 controls in strings but leaves DEL, C1 controls and bidi overrides raw; printed line by
- * line they are escaped too (`\u009b`), which JSON reads back as the same value.
+ * JSON.stringify escapes C0 controls in strings but leaves DEL, C1 controls and bidi overrides raw; printed
+ * line by line they are escaped too (`\u009b`), which JSON reads back as the same value.
  */
 export function printJson(value: unknown): void {
   printLines(JSON.stringify(value, null, 2));

@@ -1,6 +1,8 @@
 import { Option } from 'commander';
 
-/** `--tax-number`, on every command that starts a customer's journey; the starter keeps only its keyed hash. */
+/**
+ * `--tax-number`, on every command that starts a customer's journey; the starter keeps only its keyed hash.
+ */
 export const taxNumberOption = () =>
   new Option(
     '--tax-number <cpf-or-cnpj>',

@@ -2,7 +2,8 @@ import { printLines } from './terminal-text.js';
 
 /**
  * Runs a CLI action, printing a one-line reason and exiting non-zero on failure. The reason is worked out by
- * rootMessage, imported only on failure: it knows Temporal's error classes, which a command's definition never loads.
+ * rootMessage, imported only on failure: it knows Temporal's error classes, which a command's definition
+ * never loads.
  */
 export function action<Args extends unknown[]>(run: (...args: Args) => Promise<void>) {
   return async (...args: Args) => {

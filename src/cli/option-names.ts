@@ -22,9 +22,10 @@ const optionNamed = (names: OptionNames, field: string) => {
 };
 
 /**
- * Runs a starter call and, when it refuses the input or the terms of a start, names the options the user typed
- * instead of the starter's fields: `--device: must be a uuid` rather than `deviceId: must be a uuid`, `--amount
- * (started with 1050, now 999)` rather than `amountCents (...)`. A nested field keeps its inner path.
+ * Runs a starter call and, when it refuses the input or the terms of a start, names the options the user
+ * typed instead of the starter's fields: `--device: must be a uuid` rather than `deviceId: must be a uuid`,
+ * `--amount (started with 1050, now 999)` rather than `amountCents (...)`. A nested field keeps its inner
+ * path.
  */
 export async function withOptionNames<T>(names: OptionNames, run: () => Promise<T>): Promise<T> {
   try {

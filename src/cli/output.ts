@@ -39,7 +39,8 @@ function inOptionTerms(error: unknown): unknown {
 
 /**
  * One page as `{data, metadata}` (the bank's own shape, so the cursors can be passed back), or with `--all`
- * every record as `{data}`. A table for one page says on stderr how to get the next, keeping stdout the table.
+ * every record as `{data}`. A table for one page says on stderr how to get the next, keeping stdout the
+ * table.
  */
 export async function printListing<T>(listing: Listing<T>, options: ListOptions): Promise<void> {
   if (options.all && options.before !== undefined && options.after === undefined) {

@@ -31,8 +31,8 @@ function addExamples(command: Command, path: string[] = []): void {
 }
 
 /**
- * The `bankflow` command line, built without running it: the CLI runs it, docs/cli.md is generated from it. The
- * development kit's commands come from devkit/ where it exists (src/cli/devkit.ts).
+ * The `bankflow` command line, built without running it: the CLI runs it, docs/cli.md is generated from it.
+ * The development kit's commands come from devkit/ where it exists (src/cli/devkit.ts).
  */
 export function buildProgram(addDevkitCommands: AddCommands): Command {
   const program = new Command()

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { InvalidInputError } from '../starter/errors.js';
 
 /**
- * Adds `--wait <seconds>` and `--request-id <id>` to a command that asks a running workflow something and waits
- * for its answer.
+ * Adds `--wait <seconds>` and `--request-id <id>` to a command that asks a running workflow something and
+ * waits for its answer.
  */
 export function replyWaitOption(command: Command): Command {
   return command

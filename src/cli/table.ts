@@ -9,8 +9,8 @@ export interface Column<Row> {
 
 /**
  * Rows as aligned text columns under a header, for people rather than scripts. Cells hold bank and workflow
- * strings, so each is escaped before it is measured: a newline, an escape sequence or a bidi override in a value
- * shows as `\u000a`, `\u001b`, `\u202e` in its own cell instead of acting on the terminal.
+ * strings, so each is escaped before it is measured: a newline, an escape sequence or a bidi override in a
+ * value shows as `\u000a`, `\u001b`, `\u202e` in its own cell instead of acting on the terminal.
  */
 export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
   const cells = [

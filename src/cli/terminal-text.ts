@@ -6,14 +6,16 @@ const escaped = (character: string) => `\\u${(character.codePointAt(0) ?? 0).toS
 
 /**
  * Text as a terminal may show it: each control or bidi override character (bank/schemas/printable.ts) written
- * as `\u001b`, `\u009b`, `\u202e`..., so a hostile value reads as odd rather than clearing the screen, faking a
- * row or planting a link. The notation is JSON's, so escaped JSON stays JSON that parses to the same value.
+ * as `\u001b`, `\u009b`, `\u202e`..., so a hostile value reads as odd rather than clearing the screen, faking
+ * a row or planting a link. The notation is JSON's, so escaped JSON stays JSON that parses to the same value.
  */
 export function escapeUnprintable(text: string): string {
   return text.replace(everyUnprintable, escaped);
 }
 
-/** Text of several lines the CLI composed (a JSON document, a table): its line breaks kept, all else escaped. */
+/**
+ * Text of several lines the CLI composed (a JSON document, a table): its line breaks kept, all else escaped.
+ */
 export function escapeLines(text: string): string {
   return text.split('\n').map(escapeUnprintable).join('\n');
 }

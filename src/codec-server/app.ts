@@ -45,14 +45,17 @@ export interface CodecServerOptions {
   /** Browser origins allowed to call (the Temporal UI). */
   corsOrigins: string[];
   logger: Logger;
-  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  /**
+   * How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in
+   * tests).
+   */
   timeouts?: Partial<ServerTimeouts>;
 }
 
 /**
- * The codec endpoint the Temporal UI (`--ui-codec-endpoint`) and CLI (`--codec-endpoint`) call to show support
- * staff the decrypted payloads. It holds the payload keys, so it sits behind its own authentication, and only
- * credentials allowed to encode reach /encode (auth.ts).
+ * The codec endpoint the Temporal UI (`--ui-codec-endpoint`) and CLI (`--codec-endpoint`) call to show
+ * support staff the decrypted payloads. It holds the payload keys, so it sits behind its own authentication,
+ * and only credentials allowed to encode reach /encode (auth.ts).
  */
 export function createCodecServer(options: CodecServerOptions): FastifyInstance {
   const app: FastifyInstance = Fastify({

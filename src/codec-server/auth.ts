@@ -5,13 +5,14 @@ export interface CodecAuthSettings {
   users: string[];
   /**
    * Tokens, sent as `Authorization: Bearer` by tools such as `temporal workflow show --codec-auth`, or as the
-   * endpoint's first path segment (`https://codec.example.com/<token>`) by a Temporal UI, whose codec endpoint
-   * setting cannot add a header.
+   * endpoint's first path segment (`https://codec.example.com/<token>`) by a Temporal UI, whose codec
+   * endpoint setting cannot add a header.
    */
   tokens: string[];
   /**
-   * Users and tokens that may also encode: a payload /encode returns is one workers take as bankflow's own (the
-   * Temporal UI's signal dialog sends one), so minting them is a permission of its own, off unless listed here.
+   * Users and tokens that may also encode: a payload /encode returns is one workers take as bankflow's own
+   * (the Temporal UI's signal dialog sends one), so minting them is a permission of its own, off unless
+   * listed here.
    */
   encodeUsers?: string[];
   encodeTokens?: string[];
@@ -30,10 +31,16 @@ function oneOf(given: string, candidates: string[]): boolean {
   return matched;
 }
 
-/** The token of `/<token>/encode` and `/<token>/decode`; the Origin header never counts, any page can send one. */
+/**
+ * The token of `/<token>/encode` and `/<token>/decode`; the Origin header never counts, any page can send
+ * one.
+ */
 const pathToken = (url: string) => /^\/([^/?]+)\/(?:encode|decode)(?:\?|$)/.exec(url)?.[1];
 
-/** The operation a request's path names: `/encode` or `/<token>/encode` encodes, anything else asks no more than decoding. */
+/**
+ * The operation a request's path names: `/encode` or `/<token>/encode` encodes, anything else asks no more
+ * than decoding.
+ */
 export const requestedOperation = (url: string): CodecOperation =>
   /^(?:\/[^/?]+)?\/encode(?:\?|$)/.test(url) ? 'encode' : 'decode';
 
@@ -53,8 +60,8 @@ function credentialOf(request: {
 }
 
 /**
- * The most a request's credential may do: `encode` (and decode), `decode` only, or nothing (undefined). With no
- * credentials configured every request gets nothing: nothing decrypts for whoever can reach the port.
+ * The most a request's credential may do: `encode` (and decode), `decode` only, or nothing (undefined). With
+ * no credentials configured every request gets nothing: nothing decrypts for whoever can reach the port.
  */
 export function codecPermission(
   settings: CodecAuthSettings,

@@ -15,19 +15,24 @@ const apiKeyList = z
     return z.NEVER;
   });
 
-/** The merchant HTTP API (`bankflow api`): where it listens, whose keys open it, how fast each key may call. */
+/**
+ * The merchant HTTP API (`bankflow api`): where it listens, whose keys open it, how fast each key may call.
+ */
 export const apiVariables = {
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port(4050),
   /**
-   * The keys that open the API, comma-separated `name:sha256` entries (`bankflow api-key create <name>` prints
-   * one): several at once, so a key is rotated by adding the new one before removing the old. Hashes only, so the
-   * configuration holds nothing that opens the API. Required when BANKFLOW_ENV=production; in development, unset
-   * means the public development key alone.
+   * The keys that open the API, comma-separated `name:sha256` entries (`bankflow api-key create <name>`
+   * prints one): several at once, so a key is rotated by adding the new one before removing the old. Hashes
+   * only, so the configuration holds nothing that opens the API. Required when BANKFLOW_ENV=production; in
+   * development, unset means the public development key alone.
    */
   // Marked secret although it holds hashes: a key pasted in place of its hash must not be echoed by an error.
   API_KEYS: secret(apiKeyList),
-  /** Requests one key may make per minute, on each API process; a key past it is answered 429 with Retry-After. */
+  /**
+   * Requests one key may make per minute, on each API process; a key past it is answered 429 with
+   * Retry-After.
+   */
   API_RATE_LIMIT_PER_MINUTE: z.coerce
     .number()
     .int()

@@ -11,7 +11,9 @@ export const bankVariables = {
   BANK_BASE_URL: httpUrl.optional(),
   BANK_CLIENT_ID: z.string().trim().min(1).default(sandboxBankCredentials.clientId),
   BANK_CLIENT_SECRET: secret(z.string().trim().min(1).default(sandboxBankCredentials.clientSecret)),
-  /** Below the 20 s a bank read's activity has (src/workflows/activity-options.ts): a longer one never fires. */
+  /**
+   * Below the 20 s a bank read's activity has (src/workflows/activity-options.ts): a longer one never fires.
+   */
   BANK_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -21,13 +23,15 @@ export const bankVariables = {
   /**
    * Bank calls per second across every worker on the task queue together, enforced by Temporal's matching
    * service as the activity rates of the three bank queues, which share it (BANK_INTERACTIVE_SHARE_PERCENT,
-   * BANK_POLL_READS_PER_SECOND, docs/decisions.md); no limit when unset. Every worker must be given the same value.
+   * BANK_POLL_READS_PER_SECOND, docs/decisions.md); no limit when unset. Every worker must be given the same
+   * value.
    */
   BANK_RATE_LIMIT_PER_SECOND: requestsPerSecond,
   /**
-   * The part of BANK_RATE_LIMIT_PER_SECOND kept for the bank calls a customer waits on (creates, authorization
-   * and registration options, authorizes, registers), percent; polls, sync and report pages and metrics get the
-   * rest. Set it from the peak of those calls per second: a share they do not use is not lent to the others.
+   * The part of BANK_RATE_LIMIT_PER_SECOND kept for the bank calls a customer waits on (creates,
+   * authorization and registration options, authorizes, registers), percent; polls, sync and report pages and
+   * metrics get the rest. Set it from the peak of those calls per second: a share they do not use is not lent
+   * to the others.
    */
   BANK_INTERACTIVE_SHARE_PERCENT: z.coerce
     .number()
@@ -37,12 +41,15 @@ export const bankVariables = {
     .default(defaultInteractiveSharePercent),
   /**
    * Reads per second the journeys' polls take of the bank across the fleet, enforced by Temporal's matching
-   * service as the polls queue's activity rate; the rest of the background share goes to sync, report and metrics
-   * pages. Unset, half the background share when BANK_RATE_LIMIT_PER_SECOND is set. As more journeys are open,
-   * each polls less often within it (docs/decisions.md, "Polling within a budget").
+   * service as the polls queue's activity rate; the rest of the background share goes to sync, report and
+   * metrics pages. Unset, half the background share when BANK_RATE_LIMIT_PER_SECOND is set. As more journeys
+   * are open, each polls less often within it (docs/decisions.md, "Polling within a budget").
    */
   BANK_POLL_READS_PER_SECOND: requestsPerSecond,
-  /** Where development reaches the sandbox bank when BANK_BASE_URL is unset; the sandbox itself listens there too. */
+  /**
+   * Where development reaches the sandbox bank when BANK_BASE_URL is unset; the sandbox itself listens there
+   * too.
+   */
   SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
   SANDBOX_PORT: port(4010),
 };
@@ -72,7 +79,9 @@ export interface BankQueueRates {
   polls?: number;
 }
 
-/** The background work besides polls (sync, report and metrics pages) keeps at least this many calls a second. */
+/**
+ * The background work besides polls (sync, report and metrics pages) keeps at least this many calls a second.
+ */
 export const minBulkCallsPerSecond = 1;
 
 /** The background share (what the interactive share leaves), or undefined without a budget. */
@@ -83,8 +92,8 @@ const backgroundShare = (bank: BudgetShares) =>
       (bank.requestsPerSecond * (bank.interactiveSharePercent ?? defaultInteractiveSharePercent)) / 100;
 
 /**
- * Bank calls per second per bank queue: `requestsPerSecond` split, interactive share first, the polls' budget out
- * of the rest; together exactly `requestsPerSecond`. None when it is unset.
+ * Bank calls per second per bank queue: `requestsPerSecond` split, interactive share first, the polls' budget
+ * out of the rest; together exactly `requestsPerSecond`. None when it is unset.
  */
 export function bankQueueRates(bank: BudgetShares): BankQueueRates {
   const background = backgroundShare(bank);

@@ -34,7 +34,10 @@ export const codecVariables = {
   CODEC_AUTH_USERS: secret(userList),
   /** Bearer tokens, comma-separated, for tools calling the codec server: they decode only. */
   CODEC_AUTH_TOKENS: secret(tokenList),
-  /** Users who may also encode (the Temporal UI's signal dialog), so a decoding credential cannot mint payloads. */
+  /**
+   * Users who may also encode (the Temporal UI's signal dialog), so a decoding credential cannot mint
+   * payloads.
+   */
   CODEC_ENCODE_USERS: secret(userList),
   /** Tokens that may also encode. */
   CODEC_ENCODE_TOKENS: secret(tokenList),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Parsed } from './fields.js';
 
 /**
- * Production is the default posture: only `bankflow dev` (so `npm start`), `bankflow cluster` and the tests run
- * in development, and they say so with BANKFLOW_ENV.
+ * Production is the default posture: only `bankflow dev` (so `npm start`), `bankflow cluster` and the tests
+ * run in development, and they say so with BANKFLOW_ENV.
  */
 export const generalVariables = {
   BANKFLOW_ENV: z.enum(['development', 'production']).default('production'),

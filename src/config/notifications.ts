@@ -16,7 +16,10 @@ const urlList = z
     return urls;
   });
 
-/** Where the worker POSTs the merchant's notifications, and what it signs them with (docs/merchant-notifications.md). */
+/**
+ * Where the worker POSTs the merchant's notifications, and what it signs them with
+ * (docs/merchant-notifications.md).
+ */
 export const notificationVariables = {
   /** The merchant's endpoints, comma-separated; each gets every event. Unset: no notification is sent. */
   NOTIFY_ENDPOINTS: urlList,
@@ -25,9 +28,9 @@ export const notificationVariables = {
   /** The secret signed with before, while the merchant moves over: each notification then carries two v1. */
   NOTIFY_SECRET_PREVIOUS: secret(optionalText),
   /**
-   * For bankflow's own real-time tests and the chaos run only (refused with BANKFLOW_ENV=production): divides the
-   * first retry interval, its cap, each POST's timeout and each attempt's by this factor. The three-day delivery
-   * window stays.
+   * For bankflow's own real-time tests and the chaos run only (refused with BANKFLOW_ENV=production): divides
+   * the first retry interval, its cap, each POST's timeout and each attempt's by this factor. The three-day
+   * delivery window stays.
    */
   NOTIFY_TEST_SPEEDUP: z.coerce.number().int().min(1).max(1000).optional(),
 };

@@ -3,9 +3,9 @@ import { secret } from '../config-secrets.js';
 import { flag, httpUrl, optionalText, type Parsed } from './fields.js';
 
 /**
- * Where reports, their staged pages and metrics snapshots are kept. The directory (REPORTS_DIR) is the embedded
- * default; a fleet on several hosts points every worker at one S3-compatible bucket instead, so a page staged by
- * one worker is read by whichever worker writes the report.
+ * Where reports, their staged pages and metrics snapshots are kept. The directory (REPORTS_DIR) is the
+ * embedded default; a fleet on several hosts points every worker at one S3-compatible bucket instead, so a
+ * page staged by one worker is read by whichever worker writes the report.
  */
 export const reportStoreVariables = {
   /** `directory` (REPORTS_DIR) or `s3` (the REPORTS_S3_* variables). */
@@ -22,7 +22,10 @@ export const reportStoreVariables = {
   REPORTS_S3_REGION: optionalText,
   REPORTS_S3_ACCESS_KEY_ID: optionalText,
   REPORTS_S3_SECRET_ACCESS_KEY: secret(optionalText),
-  /** `bucket` in the path (`https://host/bucket/key`) rather than the host name; most S3-compatible servers need it. */
+  /**
+   * `bucket` in the path (`https://host/bucket/key`) rather than the host name; most S3-compatible servers
+   * need it.
+   */
   REPORTS_S3_FORCE_PATH_STYLE: flag(false),
 };
 

@@ -4,11 +4,13 @@ import { developmentSupportLookupSecret } from '../development.js';
 import { httpUrl, type Parsed } from './fields.js';
 import type { TemporalToolsEnv } from './temporal-tools.js';
 
-/** What support tooling needs: the key customer lookups are hashed with, and the Temporal UI its links open. */
+/**
+ * What support tooling needs: the key customer lookups are hashed with, and the Temporal UI its links open.
+ */
 export const supportVariables = {
   /**
-   * Keys the hash of a customer's tax number that workflows carry as BankflowCustomerKey, so support staff find a
-   * customer by CPF/CNPJ while the number itself never reaches Temporal's visibility store.
+   * Keys the hash of a customer's tax number that workflows carry as BankflowCustomerKey, so support staff
+   * find a customer by CPF/CNPJ while the number itself never reaches Temporal's visibility store.
    */
   SUPPORT_LOOKUP_SECRET: secret(
     z

@@ -4,7 +4,8 @@ import type { TemporalProfile } from './temporal-profile.js';
 
 /**
  * bankflow's own part of the connection to Temporal. Where Temporal is and how the connection is protected is
- * Temporal's: the TEMPORAL_* variables and `temporal.toml` profiles its CLI reads (src/config/temporal-profile.ts).
+ * Temporal's: the TEMPORAL_* variables and `temporal.toml` profiles its CLI reads
+ * (src/config/temporal-profile.ts).
  */
 export const temporalConnectionVariables = {
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('bankflow'),
@@ -21,9 +22,9 @@ export type TemporalConnectionConfig = Omit<TemporalProfile, 'source'> & {
 };
 
 /**
- * The one rule of what counts as a protected connection to Temporal: TLS on in the resolved profile (asked for,
- * implied by a certificate or CA, or by an API key, as envconfig decides), or plaintext that the operator says a
- * sidecar or service mesh encrypts. Production refuses any other (src/production-checks.ts).
+ * The one rule of what counts as a protected connection to Temporal: TLS on in the resolved profile (asked
+ * for, implied by a certificate or CA, or by an API key, as envconfig decides), or plaintext that the
+ * operator says a sidecar or service mesh encrypts. Production refuses any other (src/production-checks.ts).
  */
 export const temporalConnectionProtected = (env: TemporalConnectionEnv, profile: TemporalProfile) =>
   profile.tls !== false || env.TEMPORAL_PLAINTEXT_ALLOWED;

@@ -11,9 +11,9 @@ import {
 } from '@temporalio/envconfig';
 
 /**
- * The variables Temporal's CLI and SDKs read for a connection (`@temporalio/envconfig`), which bankflow reads the
- * same way: over the profile TEMPORAL_PROFILE names (`default` unless set) in `temporal.toml`. `secret` marks those
- * whose value no error or report shows.
+ * The variables Temporal's CLI and SDKs read for a connection (`@temporalio/envconfig`), which bankflow reads
+ * the same way: over the profile TEMPORAL_PROFILE names (`default` unless set) in `temporal.toml`. `secret`
+ * marks those whose value no error or report shows.
  */
 export const temporalProfileVariables = {
   TEMPORAL_PROFILE: { secret: false },
@@ -38,7 +38,10 @@ const grpcMetaPrefix = 'TEMPORAL_GRPC_META_';
 
 /** The connection to Temporal as the resolved profile describes it, certificate files read. */
 export interface TemporalProfile {
-  /** Where the profile came from, for messages: `profile "prod" of /etc/bankflow/temporal.toml`, or the environment. */
+  /**
+   * Where the profile came from, for messages: `profile "prod" of /etc/bankflow/temporal.toml`, or the
+   * environment.
+   */
   source: string;
   /** Unset means "start an embedded dev server" for `bankflow dev`, and localhost:7233 elsewhere. */
   address: string | undefined;
@@ -56,7 +59,10 @@ export interface ProfileProblem {
 
 export type ProfileReading = { profile: TemporalProfile; problems: [] } | { problems: ProfileProblem[] };
 
-/** The file envconfig reads when TEMPORAL_CONFIG_FILE is unset: `temporalio/temporal.toml` in the user's config directory. */
+/**
+ * The file envconfig reads when TEMPORAL_CONFIG_FILE is unset: `temporalio/temporal.toml` in the user's
+ * config directory.
+ */
 function defaultConfigFile(env: Record<string, string>): string | undefined {
   const platform = os.platform();
   if (platform === 'win32') return env.APPDATA && path.join(env.APPDATA, 'temporalio', 'temporal.toml');
@@ -68,8 +74,8 @@ function defaultConfigFile(env: Record<string, string>): string | undefined {
 }
 
 /**
- * The environment as envconfig should see it: an empty variable is unset, as for bankflow's own variables, except
- * an empty TEMPORAL_GRPC_META_*, which envconfig reads as "drop this header of the file's profile".
+ * The environment as envconfig should see it: an empty variable is unset, as for bankflow's own variables,
+ * except an empty TEMPORAL_GRPC_META_*, which envconfig reads as "drop this header of the file's profile".
  */
 function definedVariables(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(
@@ -133,7 +139,9 @@ function flagProblems(env: Record<string, string>): ProfileProblem[] {
   });
 }
 
-/** The Temporal SDK for TypeScript has no way to skip host verification: refused rather than silently ignored. */
+/**
+ * The Temporal SDK for TypeScript has no way to skip host verification: refused rather than silently ignored.
+ */
 function hostVerificationProblems(env: Record<string, string>): ProfileProblem[] {
   const value = env.TEMPORAL_TLS_DISABLE_HOST_VERIFICATION;
   if (value !== 'true' && value !== '1') return [];
@@ -148,8 +156,9 @@ function hostVerificationProblems(env: Record<string, string>): ProfileProblem[]
 }
 
 /**
- * The names of the file's profiles, or why it is no temporal.toml. envconfig fails on a file without a `profile`
- * table (an empty one, or comments only) with a TypeError rather than a TOML error: such a file holds no profile.
+ * The names of the file's profiles, or why it is no temporal.toml. envconfig fails on a file without a
+ * `profile` table (an empty one, or comments only) with a TypeError rather than a TOML error: such a file
+ * holds no profile.
  */
 function profileNames(file: ConfigFile, env: Record<string, string>): string[] | ProfileProblem {
   if (file.text.trim() === '') return [];
@@ -170,7 +179,9 @@ function profileNames(file: ConfigFile, env: Record<string, string>): string[] |
   }
 }
 
-/** Temporal's CLI refuses a profile it cannot find rather than connecting somewhere else; so does bankflow. */
+/**
+ * Temporal's CLI refuses a profile it cannot find rather than connecting somewhere else; so does bankflow.
+ */
 function unknownProfile(file: ConfigFile, wanted: string, names: string[]): ProfileProblem {
   const held = names.length > 0 ? names.map((name) => `"${name}"`).join(', ') : 'none';
   return {
@@ -207,7 +218,9 @@ function readTlsFiles(
   });
 }
 
-/** A client certificate needs its key and the key its certificate: envconfig would drop either alone silently. */
+/**
+ * A client certificate needs its key and the key its certificate: envconfig would drop either alone silently.
+ */
 function pairProblems(
   profile: ClientConfigProfile,
   env: Record<string, string>,
@@ -230,7 +243,10 @@ function pairProblems(
   ];
 }
 
-/** Reads the connection profile as Temporal's CLI does: the file's profile, then the TEMPORAL_* variables over it. */
+/**
+ * Reads the connection profile as Temporal's CLI does: the file's profile, then the TEMPORAL_* variables over
+ * it.
+ */
 export function readTemporalProfile(rawEnv: Record<string, string | undefined>): ProfileReading {
   const env = definedVariables(rawEnv);
   const flags = [...flagProblems(env), ...hostVerificationProblems(env)];

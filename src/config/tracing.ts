@@ -31,8 +31,8 @@ const otlpHeaders = z
 /** OpenTelemetry traces, read as the OpenTelemetry specification names the variables. */
 export const tracingVariables = {
   /**
-   * `otlp` sends traces to the OTLP/HTTP endpoint below, `none` sends none. Unset: on when an OTLP endpoint is
-   * set, off otherwise (docs/operations.md, Traces).
+   * `otlp` sends traces to the OTLP/HTTP endpoint below, `none` sends none. Unset: on when an OTLP endpoint
+   * is set, off otherwise (docs/operations.md, Traces).
    */
   OTEL_TRACES_EXPORTER: z
     .enum(['otlp', 'none'], {
@@ -57,7 +57,9 @@ export interface TracingConfig {
   serviceName: string;
 }
 
-/** The OTLP/HTTP default receiver of a collector on this host, as the OpenTelemetry specification names it. */
+/**
+ * The OTLP/HTTP default receiver of a collector on this host, as the OpenTelemetry specification names it.
+ */
 const defaultOtlpEndpoint = 'http://localhost:4318';
 
 export function tracingConfig(env: TracingEnv): TracingConfig | undefined {

@@ -11,14 +11,16 @@ export const webhookVariables = {
   WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
   WEBHOOK_PORT: port(4020),
   /**
-   * Serves the receiver's /metrics and /readyz on METRICS_HOST at this port, and no longer on WEBHOOK_PORT (which
-   * keeps /healthz for load balancers). Unset: all on WEBHOOK_PORT.
+   * Serves the receiver's /metrics and /readyz on METRICS_HOST at this port, and no longer on WEBHOOK_PORT
+   * (which keeps /healthz for load balancers). Unset: all on WEBHOOK_PORT.
    */
   WEBHOOK_INTERNAL_PORT: optionalPort,
   WEBHOOK_SECRET: secret(optionalText),
   WEBHOOK_SECRET_PREVIOUS: secret(optionalText),
   WEBHOOK_AUTH_DISABLED: flag(false),
-  /** Accept a webhook with the shared secret header and no signature; the secret then works as a bearer token. */
+  /**
+   * Accept a webhook with the shared secret header and no signature; the secret then works as a bearer token.
+   */
   WEBHOOK_ACCEPT_SECRET_HEADER: flag(false),
   /** Refuse webhooks whose envelope timestamp is older than this (replay protection); 0 turns it off. */
   WEBHOOK_MAX_AGE_SECONDS: z.coerce

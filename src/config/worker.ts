@@ -14,8 +14,8 @@ import type { TemporalConnectionEnv } from './temporal-connection.js';
 export const workerVariables = {
   /**
    * Workflows a worker keeps in memory between their tasks; an evicted one replays its history on its next
-   * task. Unset, sized from the V8 heap limit (`NODE_OPTIONS=--max-old-space-size`): 1 MB per workflow in half
-   * the heap (docs/performance.md).
+   * task. Unset, sized from the V8 heap limit (`NODE_OPTIONS=--max-old-space-size`): 1 MB per workflow in
+   * half the heap (docs/performance.md).
    */
   TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce
     .number()
@@ -27,26 +27,26 @@ export const workerVariables = {
     .refine((value) => value !== 1, { message: 'must be 0 (no cache) or at least 2' })
     .optional(),
   /**
-   * Where workers serve Prometheus metrics (the Temporal SDK's own, and bankflow's bank calls; each off when its
-   * port is unset), and the receiver its WEBHOOK_INTERNAL_PORT.
+   * Where workers serve Prometheus metrics (the Temporal SDK's own, and bankflow's bank calls; each off when
+   * its port is unset), and the receiver its WEBHOOK_INTERNAL_PORT.
    */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /**
-   * The Worker Deployment the worker's version belongs to (docs/upgrading-workflows.md); unset, the task queue's
-   * name. The version's build id is derived from the workflow code, not configured.
+   * The Worker Deployment the worker's version belongs to (docs/upgrading-workflows.md); unset, the task
+   * queue's name. The version's build id is derived from the workflow code, not configured.
    */
   TEMPORAL_DEPLOYMENT_NAME: optionalText,
   /**
    * When a worker makes its own version the deployment's current one: `never` (an operator promotes it with
-   * `bankflow deployments promote`), `if-no-current` (only the first version of a new deployment), `always` (at
-   * every start). Unset: `never` in production, `always` in development.
+   * `bankflow deployments promote`), `if-no-current` (only the first version of a new deployment), `always`
+   * (at every start). Unset: `never` in production, `always` in development.
    */
   WORKER_VERSION_PROMOTION: z.enum(versionPromotions).optional(),
   TEMPORAL_METRICS_PORT: optionalPort,
   WORKER_METRICS_PORT: optionalPort,
   /**
-   * How long a worker told to stop (SIGTERM, Ctrl-C) takes no new task and lets the activities under way finish;
-   * those still running then are cancelled and tried again elsewhere. 0 cancels them at once.
+   * How long a worker told to stop (SIGTERM, Ctrl-C) takes no new task and lets the activities under way
+   * finish; those still running then are cancelled and tried again elsewhere. 0 cancels them at once.
    */
   WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce
     .number({ message: 'must be a number of seconds (e.g. 30)' })

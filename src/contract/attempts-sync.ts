@@ -14,8 +14,8 @@ export interface AttemptsSyncInput extends JobWindowInput {
   /** Records per page asked of the bank (`limit`, at most 100); the bank's default of 50 when absent. */
   pageSize?: number;
   /**
-   * Pages per workflow run before continue-as-new (default 1,000; 20 for a slice of a rate-limited sync, whose
-   * run keeps its pages' records in its history); bounds the history whatever the volume.
+   * Pages per workflow run before continue-as-new (default 1,000; 20 for a slice of a rate-limited sync,
+   * whose run keeps its pages' records in its history); bounds the history whatever the volume.
    */
   pagesPerRun?: number;
   /** Set by continue-as-new. */
@@ -45,7 +45,10 @@ export interface UnknownRecurrence {
 
 export const unknownAttemptIdsKept = 100;
 
-/** Merges `found` into `known` by recurrence; a new recurrence is listed only while `known` has fewer than `kept`. */
+/**
+ * Merges `found` into `known` by recurrence; a new recurrence is listed only while `known` has fewer than
+ * `kept`.
+ */
 export function addUnknown(
   known: UnknownRecurrence[],
   found: UnknownRecurrence,
@@ -74,11 +77,16 @@ export interface AttemptsSyncSummary extends ScheduleCoverage {
   recurrencesUpdated: number;
   /** Signals sent: one per recurrence per batch of pages (more for a recurrence with very many attempts). */
   signals: number;
-  /** The first `unknownRecurrencesKept` recurrences with no running workflow; `unknownRecurrenceCount` counts them. */
+  /**
+   * The first `unknownRecurrencesKept` recurrences with no running workflow; `unknownRecurrenceCount` counts
+   * them.
+   */
   unknownRecurrences: UnknownRecurrence[];
   /** Distinct recurrences with no running workflow, counted at the sync's last step (absent until then). */
   unknownRecurrenceCount?: number;
-  /** Where the full list of unknown recurrences is, one JSON object a line (report sink; absent when none). */
+  /**
+   * Where the full list of unknown recurrences is, one JSON object a line (report sink; absent when none).
+   */
   unknownRecurrencesFile?: string;
   unknownAttempts: number;
   /** Workflow runs the sync took (continue-as-new starts the next). */
@@ -98,7 +106,9 @@ export interface AttemptsDelivery {
   unknown: UnknownRecurrence[];
 }
 
-/** A delivery as it goes back into history: its recurrences are in the report sink, its result counts them. */
+/**
+ * A delivery as it goes back into history: its recurrences are in the report sink, its result counts them.
+ */
 export interface CountedDelivery {
   pages: number;
   attempts: number;
@@ -111,7 +121,10 @@ export interface CountedDelivery {
   unknownSample: UnknownRecurrence[];
 }
 
-/** Where a delivery leaves its recurrences: `<prefix>/deliveries/<key>`, one per delivery, rewritten by its retry. */
+/**
+ * Where a delivery leaves its recurrences: `<prefix>/deliveries/<key>`, one per delivery, rewritten by its
+ * retry.
+ */
 export interface DeliveryRecord {
   prefix: string;
   key: string;
@@ -121,18 +134,23 @@ export interface DeliveryRecord {
 export const deliveryKey = (firstPage: number, owner = 'window') =>
   `${owner}-pages-${String(firstPage).padStart(9, '0')}.jsonl`;
 
-/** Where a sync's deliveries and its list of unknown recurrences go in the report sink: one prefix a window. */
+/**
+ * Where a sync's deliveries and its list of unknown recurrences go in the report sink: one prefix a window.
+ */
 export const attemptsSyncRecordsPrefix = (firstRunId: string, window: { from: string; to: string }) =>
   `attempts-sync/${firstRunId}/${window.from}_${window.to}`;
 
 /**
- * Pages of a serial sync, fetched by one queued activity that delivers them a few pages at a time and heartbeats
- * the cursor after each delivery; a retry resumes from there.
+ * Pages of a serial sync, fetched by one queued activity that delivers them a few pages at a time and
+ * heartbeats the cursor after each delivery; a retry resumes from there.
  */
 export interface AttemptsPagesDeliveryRequest extends AttemptsPagesRequest {
   /** The sink prefix of the sync's deliveries. */
   prefix: string;
-  /** The window's pages fetched before this request's first one: each delivery's key is its first page's number. */
+  /**
+   * The window's pages fetched before this request's first one: each delivery's key is its first page's
+   * number.
+   */
   firstPage: number;
 }
 
@@ -155,7 +173,9 @@ export interface SyncedAttempt {
   attempt: RecurrenceAttempt;
 }
 
-/** One page of a slice, fetched by a queued activity: the records, since the slice signals them in batches. */
+/**
+ * One page of a slice, fetched by a queued activity: the records, since the slice signals them in batches.
+ */
 export interface AttemptsSlicePage {
   attempts: SyncedAttempt[];
   next: string | null;

@@ -1,7 +1,8 @@
 /**
  * Why the bank's reads of a journey's record are failing, kept in the journey's state while they do: support
- * filters on it (the `BankflowBankTrouble` search attribute), the merchant reads it in the state, and it clears at
- * the first read the bank answers. A read never ends a journey (docs/reliability.md): this is what it does instead.
+ * filters on it (the `BankflowBankTrouble` search attribute), the merchant reads it in the state, and it
+ * clears at the first read the bank answers. A read never ends a journey (docs/reliability.md): this is what
+ * it does instead.
  */
 export interface BankTrouble {
   /** The failure type of the last failed read: BankUnauthorized, BankUnavailable, BankInvalidResponse, ... */

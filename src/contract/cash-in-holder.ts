@@ -3,9 +3,9 @@ import { unmatchedWebhookStatuses, type UnmatchedWebhookResolution } from './unm
 import type { ReceivedWebhook } from './webhook-events.js';
 
 /**
- * The workflow that holds the Pix cash-in events of one end-to-end id until the payment with that id claims them;
- * its id is `workflowIds.cashIn(endToEndId)`. The receiver signals-with-start it (`holdCashInSignal`), the payment's
- * claim signals-with-start it too (`claimCashInsSignal`), so either may come first.
+ * The workflow that holds the Pix cash-in events of one end-to-end id until the payment with that id claims
+ * them; its id is `workflowIds.cashIn(endToEndId)`. The receiver signals-with-start it (`holdCashInSignal`),
+ * the payment's claim signals-with-start it too (`claimCashInsSignal`), so either may come first.
  */
 export const cashInHolderWorkflowType = 'cashInHolderWorkflow';
 export type CashInHolderWorkflow = (carried?: CashInHolderCarry) => Promise<CashInHolderResult>;
@@ -45,13 +45,14 @@ export const cashInHolderStatuses = {
 
 export const cashInHolderTimings = {
   /**
-   * How long the held events wait for their payment before support sees them as unmatched. A payment claims when
-   * its GET shows the settlement; past its first minutes it polls every 30 minutes at most.
+   * How long the held events wait for their payment before support sees them as unmatched. A payment claims
+   * when its GET shows the settlement; past its first minutes it polls every 30 minutes at most.
    */
   claimWindow: '1 hour',
   /**
    * How long a claimed holder stays to forward copies and late events to its payment: as long as the longest
-   * freshness window (WEBHOOK_MAX_AGE_SECONDS) lets the bank retry an event in, so a copy never outlives its holder.
+   * freshness window (WEBHOOK_MAX_AGE_SECONDS) lets the bank retry an event in, so a copy never outlives its
+   * holder.
    */
   afterClaim: '1 day',
 } as const;

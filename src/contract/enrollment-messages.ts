@@ -4,9 +4,10 @@ import type { StartTerms } from './start-terms.js';
 import type { ReceivedWebhook } from './webhook-events.js';
 
 /**
- * Starts the enrollment and answers once the bank created it: the redirect URL the customer must open. Sent with
- * the workflow's start (update-with-start) by every start of the device with the participant: a repeated start
- * with the same terms joins the running workflow and gets the same answer, one with other terms is refused.
+ * Starts the enrollment and answers once the bank created it: the redirect URL the customer must open. Sent
+ * with the workflow's start (update-with-start) by every start of the device with the participant: a repeated
+ * start with the same terms joins the running workflow and gets the same answer, one with other terms is
+ * refused.
  */
 export const enrollmentStartedUpdate = defineUpdate<EnrollmentStarted, [StartTerms]>('enrollmentStarted');
 /** Fresh WebAuthn creation options (`public_key_encoded`); waits for the registration step if asked early. */

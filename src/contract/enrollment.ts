@@ -24,8 +24,8 @@ export interface EnrollmentInput {
   maxRunMs?: number;
   /**
    * Set by continue-as-new: the journey so far, the answers given and the newest webhook keys heard (so a
-   * duplicate delivered to the next run is still one), followed on in a fresh run; `unansweredHint` when a webhook
-   * the run heard still waited for a read of the bank, which the next run then makes at once.
+   * duplicate delivered to the next run is still one), followed on in a fresh run; `unansweredHint` when a
+   * webhook the run heard still waited for a read of the bank, which the next run then makes at once.
    */
   resume?: {
     journey: EnrollmentJourney;
@@ -64,8 +64,8 @@ export interface EnrollmentState {
   /** Why the journey ended the way it did, in words for support staff. */
   reason?: string;
   /**
-   * The status the bank's record shows, as the bank sent it, while it is one bankflow does not know: the journey
-   * stays in its phase and shows this beside it until the bank shows a status it knows.
+   * The status the bank's record shows, as the bank sent it, while it is one bankflow does not know: the
+   * journey stays in its phase and shows this beside it until the bank shows a status it knows.
    */
   unknownStatus?: string;
   /** Why the bank's reads are failing, while they are (contract/bank-trouble.ts). */
@@ -79,8 +79,8 @@ export interface EnrollmentState {
 export interface EnrollmentJourney {
   state: EnrollmentState;
   /**
-   * The enrollment as the bank's own record last showed it in a status bankflow knows (create, register or its
-   * list), never a webhook's.
+   * The enrollment as the bank's own record last showed it in a status bankflow knows (create, register or
+   * its list), never a webhook's.
    */
   enrollment?: KnownEnrollment;
   /** How many merchant notifications the journey emitted: the next one's sequence follows it. */
@@ -128,8 +128,8 @@ export const sensitiveEnrollmentTerms = ['suggestedAccount'];
 const minutes = (n: number) => n * 60_000;
 
 /**
- * The bank's windows for each step of an enrollment (the Open Finance no-redirect journey's) and how the workflow
- * follows the bank meanwhile. Tests cover them with skipped time.
+ * The bank's windows for each step of an enrollment (the Open Finance no-redirect journey's) and how the
+ * workflow follows the bank meanwhile. Tests cover them with skipped time.
  */
 export const enrollmentTimings = {
   accountHolderValidationMs: minutes(15),

@@ -13,7 +13,9 @@ export const failureTypes = {
   requestRefused: 'RequestRefused',
   invalidJobWindow: 'InvalidJobWindow',
   plaintextRefused: 'PlaintextPayloadRefused',
-  /** The bank could not be reached within the window a customer waits in; nothing was created for the journey. */
+  /**
+   * The bank could not be reached within the window a customer waits in; nothing was created for the journey.
+   */
   bankUnreachable: 'BankUnreachable',
   /** A bank call's attempt began after its window closed, so it was not sent (activities/failures.ts). */
   bankCallWindowClosed: 'BankCallWindowClosed',

@@ -18,7 +18,10 @@ export const jobWorkflowTypes = {
   [jobIds.metricsSnapshot]: 'metricsSnapshot',
 } as const satisfies Record<JobId, string>;
 
-/** BankflowStatus of the scheduled jobs' and the attempts sync's workflows; docs/support.md says what each means. */
+/**
+ * BankflowStatus of the scheduled jobs' and the attempts sync's workflows; docs/support.md says what each
+ * means.
+ */
 export const jobStatuses = {
   running: 'running',
   listing: 'listing',
@@ -29,7 +32,8 @@ export const jobStatuses = {
 
 /**
  * A scheduled job's input: an explicit window, or nothing when a Schedule starts it. A run a Schedule started
- * without input covers the time from where its schedule's last completed window ended to its own scheduled time.
+ * without input covers the time from where its schedule's last completed window ended to its own scheduled
+ * time.
  */
 export interface JobWindowInput {
   from?: string;
@@ -92,7 +96,9 @@ export interface WrittenReport {
   files: ReportFiles;
 }
 
-/** What a list report workflow returns: the window, totals by status (cents and reais), where the files are. */
+/**
+ * What a list report workflow returns: the window, totals by status (cents and reais), where the files are.
+ */
 export interface ReportSummary extends WrittenReport, ScheduleCoverage {
   job: ListReportJob;
   window: JobWindow;

@@ -1,14 +1,16 @@
 /**
  * The memo keys under which a workflow publishes what its callers read with no worker running: the journey's
  * state, the outcome once there is one, and the answer it gave its start (which a start repeated after the
- * workflow ended reads). Callers read them with `describe()`, which the server answers from committed state; a
- * query could make a worker new to the workflow build it from events no workflow task has committed.
+ * workflow ended reads). Callers read them with `describe()`, which the server answers from committed state;
+ * a query could make a worker new to the workflow build it from events no workflow task has committed.
  */
 export const memoKeys = {
   state: 'bankflowState',
   outcome: 'bankflowOutcome',
   replies: 'bankflowReplies',
-  /** What the start committed the workflow to (start-terms.ts), set by the starter; workflows never change it. */
+  /**
+   * What the start committed the workflow to (start-terms.ts), set by the starter; workflows never change it.
+   */
   terms: 'bankflowTerms',
   /** The event an unmatched-webhook workflow keeps, set by the receiver when it starts one. */
   event: 'bankflowEvent',

@@ -2,9 +2,9 @@ import { defineSignal } from '@temporalio/workflow';
 import type { NotifiedResource } from './notified-resources.js';
 
 /**
- * What bankflow tells the merchant (docs/merchant-notifications.md): one event per state a journey adopted from
- * the bank's own record, numbered per resource. The journey decides an event's id and content once, in workflow
- * code, so every delivery and every resend of one id carries the same bytes.
+ * What bankflow tells the merchant (docs/merchant-notifications.md): one event per state a journey adopted
+ * from the bank's own record, numbered per resource. The journey decides an event's id and content once, in
+ * workflow code, so every delivery and every resend of one id carries the same bytes.
  */
 export const notificationTypes = [
   'payment.created',
@@ -25,7 +25,10 @@ export const notificationTypes = [
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
-/** The attempt statuses the spec and bankflow know (docs/decisions.md); any other is told as `attempt_updated`. */
+/**
+ * The attempt statuses the spec and bankflow know (docs/decisions.md); any other is told as
+ * `attempt_updated`.
+ */
 const attemptNotifications: Record<string, NotificationType> = {
   created: 'recurrence.attempt_created',
   settled: 'recurrence.attempt_settled',
@@ -61,8 +64,8 @@ export interface NotificationsInput {
   /** The endpoints' URLs; the worker signs with its configured secrets, which never enter a workflow. */
   endpoints: string[];
   /**
-   * The worker's NOTIFY_TEST_SPEEDUP (bankflow's own real-time tests): divides the retry intervals; unset, the
-   * merchant's timings.
+   * The worker's NOTIFY_TEST_SPEEDUP (bankflow's own real-time tests): divides the retry intervals; unset,
+   * the merchant's timings.
    */
   speedup?: number;
   /** Set by continue-as-new: what the outbox carries, bounded whatever the number of events it took. */
@@ -105,13 +108,16 @@ export const heldIn = (ranges: SequenceRange[], sequence: number): boolean =>
   ranges.some(([first, last]) => first <= sequence && sequence <= last);
 
 /**
- * An outbox's delivery log under `notificationsMemoKey` of its memo, the same size whatever the number of events:
- * counts, the deliveries pending and the last `notificationLogBounds.recentDeliveries` that ended, and the
- * sequences taken. A run that continued as new carries it into the next, so the last run of a chain holds all of it.
+ * An outbox's delivery log under `notificationsMemoKey` of its memo, the same size whatever the number of
+ * events: counts, the deliveries pending and the last `notificationLogBounds.recentDeliveries` that ended,
+ * and the sequences taken. A run that continued as new carries it into the next, so the last run of a chain
+ * holds all of it.
  */
 export interface NotificationLog {
   endpoints: EndpointCounts[];
-  /** In sequence order, then the endpoints' order; one entry per event and endpoint, the latest delivery's. */
+  /**
+   * In sequence order, then the endpoints' order; one entry per event and endpoint, the latest delivery's.
+   */
   deliveries: DeliveryEntry[];
   /** The events taken, by sequence; an id taken again is ignored. */
   held: SequenceRange[];
@@ -123,7 +129,9 @@ export interface OwedEvent {
   endpoints: string[];
 }
 
-/** What an outbox carries through continue-as-new: the log's parts and the events still owed, nothing else. */
+/**
+ * What an outbox carries through continue-as-new: the log's parts and the events still owed, nothing else.
+ */
 export interface OutboxState {
   ended: Omit<EndpointCounts, 'pending'>[];
   /** The deliveries that ended last, oldest first. */
@@ -138,9 +146,9 @@ export const notificationLogBounds = {
   /** The deliveries that ended last, listed with their answers. */
   recentDeliveries: 20,
   /**
-   * The ranges of sequences taken: a journey hands its events over in order, so one range is the rule. Past this
-   * many the lowest is forgotten, and an event of it handed over again would be delivered again, as a merchant
-   * ignores an id it processed.
+   * The ranges of sequences taken: a journey hands its events over in order, so one range is the rule. Past
+   * this many the lowest is forgotten, and an event of it handed over again would be delivered again, as a
+   * merchant ignores an id it processed.
    */
   heldRanges: 20,
 } as const;
@@ -162,21 +170,23 @@ export const notificationHeaders = {
 } as const;
 
 /**
- * How an outbox delivers (docs/decisions.md, "Merchant notifications"): each POST retried from 30 s, doubling, at
- * most an hour apart, for three days, unless the endpoint's answer is final (a 4xx other than 408 and 429); an
- * outbox with nothing left to deliver for `idleMs` ends.
+ * How an outbox delivers (docs/decisions.md, "Merchant notifications"): each POST retried from 30 s,
+ * doubling, at most an hour apart, for three days, unless the endpoint's answer is final (a 4xx other than
+ * 408 and 429); an outbox with nothing left to deliver for `idleMs` ends.
  */
 export const notificationTimings = {
   retry: { initialIntervalMs: 30_000, backoffCoefficient: 2, maximumIntervalMs: 60 * 60_000 },
-  /** How long one POST may take before the attempt counts as failed (the activity's own timeout is longer). */
+  /**
+   * How long one POST may take before the attempt counts as failed (the activity's own timeout is longer).
+   */
   requestTimeoutMs: 20_000,
   deliveryWindow: '3 days',
   attemptTimeoutMs: 30_000,
   idleMs: 10 * 60_000,
   /**
-   * Past this many history events an outbox continues as new, with its log and the events it still owes, once its
-   * deliveries in flight end: it owes at most the events it took while its history grew to this bound and while
-   * those deliveries ended.
+   * Past this many history events an outbox continues as new, with its log and the events it still owes, once
+   * its deliveries in flight end: it owes at most the events it took while its history grew to this bound and
+   * while those deliveries ended.
    */
   historyBound: 2_000,
 } as const;

@@ -5,8 +5,9 @@ import type { ReceivedWebhook } from './webhook-events.js';
 
 /**
  * Starts the payment and answers once it exists at the bank, with its authorization options. Sent with the
- * workflow's start (update-with-start) by every start under the external id: a repeated start with the same terms
- * joins the running workflow and gets the same answer, one with other terms is refused by the validator.
+ * workflow's start (update-with-start) by every start under the external id: a repeated start with the same
+ * terms joins the running workflow and gets the same answer, one with other terms is refused by the
+ * validator.
  */
 export const paymentCreatedUpdate = defineUpdate<PaymentCreated, [StartTerms]>('paymentCreated');
 /** Fresh authorization options, e.g. after the customer reloaded the page; refused once the window closed. */

@@ -16,7 +16,10 @@ export const paymentWorkflowType = 'biometricPaymentWorkflow';
 export type BiometricPaymentWorkflow = (input: PaymentInput) => Promise<PaymentResult>;
 
 export interface PaymentInput {
-  /** The merchant's reference; the workflow id is `payment:<externalId>` and the bank gets it as `external_id`. */
+  /**
+   * The merchant's reference; the workflow id is `payment:<externalId>` and the bank gets it as
+   * `external_id`.
+   */
   externalId: string;
   enrollmentId: string;
   deviceId: string;
@@ -41,7 +44,9 @@ export interface PaymentInput {
 export type PaymentPhase =
   'checking_enrollment' | 'creating' | Exclude<BiometricPaymentStatus, 'pending'> | 'unknown' | 'expired';
 
-/** A final status the bank's own record confirmed, or `expired`: the workflow stopped following before that. */
+/**
+ * A final status the bank's own record confirmed, or `expired`: the workflow stopped following before that.
+ */
 export type PaymentOutcome = FinalPaymentStatus | 'expired';
 
 /** One piece of what the workflow learned about the payment, and from where. */
@@ -84,14 +89,14 @@ export type AuthorizationResult =
   | { ok: false; status: BiometricPaymentStatus | 'unknown'; reason: string };
 
 /**
- * The journey's durable part: what the bank itself answered and what the workflow heard. It is all a run needs to
- * go on, so continue-as-new carries it to the next run.
+ * The journey's durable part: what the bank itself answered and what the workflow heard. It is all a run
+ * needs to go on, so continue-as-new carries it to the next run.
  */
 export interface PaymentJourney {
   state: PaymentState;
   /**
-   * The payment as the bank's own record last showed it in a status bankflow knows (create, authorize or GET),
-   * never a webhook's copy; a status it does not know is kept in `state.unknownStatus` beside it.
+   * The payment as the bank's own record last showed it in a status bankflow knows (create, authorize or
+   * GET), never a webhook's copy; a status it does not know is kept in `state.unknownStatus` beside it.
    */
   payment?: KnownBiometricPayment;
   /** Whether the bank ever took the customer's assertion; a payment ending without it was never consented. */
@@ -113,8 +118,8 @@ interface PaymentResultDetails {
 }
 
 /**
- * How the journey ended. A final outcome is always the final status the bank's GET showed; `expired` carries the
- * last status the bank's own record showed (null when no payment was created).
+ * How the journey ended. A final outcome is always the final status the bank's GET showed; `expired` carries
+ * the last status the bank's own record showed (null when no payment was created).
  */
 export type PaymentResult =
   | (PaymentResultDetails & { outcome: FinalPaymentStatus; status: FinalPaymentStatus })
@@ -142,8 +147,8 @@ export interface AuthorizeRequest {
 const minutes = (n: number) => n * 60_000;
 
 /**
- * How long each step of a payment may take and how the workflow follows the bank meanwhile. Fixed by the bank's
- * windows, not by callers: tests cover them with skipped time.
+ * How long each step of a payment may take and how the workflow follows the bank meanwhile. Fixed by the
+ * bank's windows, not by callers: tests cover them with skipped time.
  */
 export const paymentTimings = {
   /** An enrollment the bank's reads still show pending is read again after this, doubling... */

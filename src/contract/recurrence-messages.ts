@@ -10,8 +10,8 @@ import type { StartTerms } from './start-terms.js';
 import type { ReceivedWebhook } from './webhook-events.js';
 
 /**
- * The state with its attempts; answered by the workflow, so it reflects every event the history holds. The only
- * read callers ask the workflow itself: its attempt table is too large for the memo.
+ * The state with its attempts; answered by the workflow, so it reflects every event the history holds. The
+ * only read callers ask the workflow itself: its attempt table is too large for the memo.
  */
 export const recurrenceStateQuery = defineQuery<RecurrenceState>('recurrenceState');
 /**
@@ -24,9 +24,9 @@ export const recurrenceAttemptsSignal = defineSignal<[AttemptsBatch]>('recurrenc
 /** A `recurrence_collection_attempt` webhook, routed by the receiver. */
 export const recurrenceWebhookSignal = defineSignal<[ReceivedWebhook]>('recurrenceWebhook');
 /**
- * The merchant cancels the recurrence, with a reason: the workflow stops following it and ends, and the update
- * answers the workflow's result. Refused, naming the field, for a missing, blank or too long reason, and for a
- * recurrence that has already ended.
+ * The merchant cancels the recurrence, with a reason: the workflow stops following it and ends, and the
+ * update answers the workflow's result. Refused, naming the field, for a missing, blank or too long reason,
+ * and for a recurrence that has already ended.
  */
 export const cancelRecurrenceUpdate = defineUpdate<RecurrenceResult, [RecurrenceCancelRequest]>(
   'cancelRecurrence',

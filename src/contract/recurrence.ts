@@ -2,7 +2,10 @@ import type { BankTrouble } from './bank-trouble.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../bank/schemas/recurrence.js';
 
-/** The recurrence workflow's type, as the worker registers it; its id is `workflowIds.recurrence(external_id)`. */
+/**
+ * The recurrence workflow's type, as the worker registers it; its id is
+ * `workflowIds.recurrence(external_id)`.
+ */
 export const recurrenceWorkflowType = 'recurrenceWorkflow';
 export type RecurrenceWorkflow = (input: RecurrenceInput) => Promise<RecurrenceResult>;
 
@@ -46,8 +49,8 @@ export interface PendingConfirmation {
 }
 
 /**
- * Recurrence statuses after which the bank collects nothing more: the workflow ends when the bank reports one.
- * `approved` (the spec's example) and `created` keep it running.
+ * Recurrence statuses after which the bank collects nothing more: the workflow ends when the bank reports
+ * one. `approved` (the spec's example) and `created` keep it running.
  */
 export const endedRecurrenceStatuses = ['rejected', 'cancelled', 'expired'] as const;
 export type RecurrenceOutcome = (typeof endedRecurrenceStatuses)[number];
@@ -57,7 +60,10 @@ export interface RecurrenceSettings {
   maxHistoryEvents?: number;
   /** Attempts kept one by one; older final ones are folded into counts (the workflow's attempt table). */
   maxAttemptsKept?: number;
-  /** How long one run stays open before it continues as new (run-lifetime.ts); at most, and by default, 30 days. */
+  /**
+   * How long one run stays open before it continues as new (run-lifetime.ts); at most, and by default, 30
+   * days.
+   */
   maxRunMs?: number;
 }
 
@@ -91,9 +97,9 @@ export interface RecurrenceInput {
 }
 
 /**
- * `stopped`: the merchant cancelled the recurrence through bankflow (the cancel update), and bankflow no longer
- * follows it. The bank's API has no call that cancels a recurrence or reads one back, so the bank's record keeps
- * the status it had; the reason says so.
+ * `stopped`: the merchant cancelled the recurrence through bankflow (the cancel update), and bankflow no
+ * longer follows it. The bank's API has no call that cancels a recurrence or reads one back, so the bank's
+ * record keeps the status it had; the reason says so.
  */
 export type RecurrencePhase = 'generating' | 'active' | 'refused' | 'stopped' | RecurrenceOutcome;
 
@@ -105,14 +111,17 @@ export interface RecurrenceUpdateCounts {
   /** An older status than the one known, e.g. a late webhook. */
   stale: number;
   /**
-   * Webhooks whose data is not an attempt of this recurrence, by their own word or by the bank's GET of the attempt
-   * they name, and those the GET never confirmed before the deadline.
+   * Webhooks whose data is not an attempt of this recurrence, by their own word or by the bank's GET of the
+   * attempt they name, and those the GET never confirmed before the deadline.
    */
   ignored: number;
   fromSync: number;
   /** Webhooks about this recurrence's attempts; each is taken only as far as the bank's GET confirms it. */
   fromWebhooks: number;
-  /** Deliveries of a webhook already heard (by event key), in this run or an earlier one: nothing is read again. */
+  /**
+   * Deliveries of a webhook already heard (by event key), in this run or an earlier one: nothing is read
+   * again.
+   */
   duplicateWebhooks?: number;
 }
 
@@ -134,8 +143,8 @@ export interface RecurrenceState {
   /** Attempts webhooks announced that the bank's GET has yet to confirm; absent when there are none. */
   awaitingConfirmation?: string[];
   /**
-   * Why the bank's reads of announced attempts fail, while they do: the reads go on at the confirmations' backoff
-   * and the trouble clears at the next answer.
+   * Why the bank's reads of announced attempts fail, while they do: the reads go on at the confirmations'
+   * backoff and the trouble clears at the next answer.
    */
   bankTrouble?: BankTrouble;
   reason?: string;
@@ -195,5 +204,8 @@ export function initialRecurrenceSummary(externalId: string): RecurrenceSummary 
   };
 }
 
-/** Members of the generate request that are personal data: a start-terms conflict names them without their values. */
+/**
+ * Members of the generate request that are personal data: a start-terms conflict names them without their
+ * values.
+ */
 export const sensitiveRecurrenceTerms = ['counterparty', 'first_payment.dict_key'];

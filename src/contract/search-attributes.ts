@@ -2,8 +2,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 /**
  * Every business id support staff can search by in the Temporal UI. The dev server registers these at start
- * (see temporal/dev-server.ts); on a self-hosted namespace `bankflow setup` registers them, and on Temporal Cloud
- * it names the tcld command that does.
+ * (see temporal/dev-server.ts); on a self-hosted namespace `bankflow setup` registers them, and on Temporal
+ * Cloud it names the tcld command that does.
  */
 export const searchAttributes = {
   kind: defineSearchAttributeKey('BankflowKind', SearchAttributeType.KEYWORD),
@@ -17,15 +17,16 @@ export const searchAttributes = {
   endToEndId: defineSearchAttributeKey('BankflowEndToEndId', SearchAttributeType.KEYWORD),
   recurrenceId: defineSearchAttributeKey('BankflowRecurrenceId', SearchAttributeType.KEYWORD),
   /**
-   * A keyed hash of the customer's tax number (starter/customer-key.ts), never the number itself. A list of one
-   * key: SQL visibility stores (the dev server's among them) hold at most 10 custom Keyword attributes, and the
-   * ten above take them all; `BankflowCustomerKey = '<key>'` finds it all the same.
+   * A keyed hash of the customer's tax number (starter/customer-key.ts), never the number itself. A list of
+   * one key: SQL visibility stores (the dev server's among them) hold at most 10 custom Keyword attributes,
+   * and the ten above take them all; `BankflowCustomerKey = '<key>'` finds it all the same.
    */
   customerKey: defineSearchAttributeKey('BankflowCustomerKey', SearchAttributeType.KEYWORD_LIST),
   /**
    * Why the bank's reads of a journey are failing, while they are: its failure type (`BankUnauthorized`,
-   * `BankUnavailable`, `BankInvalidResponse`, ...; contract/bank-trouble.ts). A list, for the same reason as the
-   * customer key: `BankflowBankTrouble = 'BankUnauthorized'` finds the journeys a credential rotation holds.
+   * `BankUnavailable`, `BankInvalidResponse`, ...; contract/bank-trouble.ts). A list, for the same reason as
+   * the customer key: `BankflowBankTrouble = 'BankUnauthorized'` finds the journeys a credential rotation
+   * holds.
    */
   bankTrouble: defineSearchAttributeKey('BankflowBankTrouble', SearchAttributeType.KEYWORD_LIST),
 } as const;

@@ -1,13 +1,15 @@
 import { failureTypes } from './failure-types.js';
 
 /**
- * What a start commits the workflow to, by field path (`amountCents`, `counterparty.bank_account.ispb`): recorded
- * in the workflow's memo when it starts, and compared with every later start under the same workflow id. Test knobs
- * (polling, deadlines, history limits) are not terms.
+ * What a start commits the workflow to, by field path (`amountCents`, `counterparty.bank_account.ispb`):
+ * recorded in the workflow's memo when it starts, and compared with every later start under the same workflow
+ * id. Test knobs (polling, deadlines, history limits) are not terms.
  */
 export type StartTerms = Record<string, unknown>;
 
-/** A term the first start recorded and a later one asked otherwise; values are left out for sensitive terms. */
+/**
+ * A term the first start recorded and a later one asked otherwise; values are left out for sensitive terms.
+ */
 export interface TermDifference {
   field: string;
   recorded?: unknown;
@@ -36,8 +38,8 @@ const isSensitive = (field: string, sensitive: readonly string[]) =>
   sensitive.some((prefix) => field === prefix || field.startsWith(`${prefix}.`));
 
 /**
- * The terms `requested` states otherwise than `recorded`, in field order. `sensitive` names the fields (or their
- * parents) whose values are personal data: their difference is reported without the values.
+ * The terms `requested` states otherwise than `recorded`, in field order. `sensitive` names the fields (or
+ * their parents) whose values are personal data: their difference is reported without the values.
  */
 export function differingTerms(
   recorded: StartTerms,

@@ -2,11 +2,12 @@ import type { Priority } from '@temporalio/common';
 
 /**
  * The task queues a bankflow worker serves, by workload (docs/decisions.md, "Task queues by workload"):
- * - `background`: the workflow queue itself. Its workflow tasks, and the bank calls no customer waits on (sync
- *   pages, report pages, metrics), paced at the budget's background share less the poll budget. It also runs
- *   every activity a run scheduled before the workload queues existed, so none is left without a worker.
+ * - `background`: the workflow queue itself. Its workflow tasks, and the bank calls no customer waits on
+ *   (sync pages, report pages, metrics), paced at the budget's background share less the poll budget. It also
+ *   runs every activity a run scheduled before the workload queues existed, so none is left without a worker.
  * - `interactive`: the bank calls a customer waits on (creates, authorization and registration options,
- *   authorizes, registers), paced at the budget's interactive share, so they never queue behind the background.
+ *   authorizes, registers), paced at the budget's interactive share, so they never queue behind the
+ *   background.
  * - `polls`: the journeys' reads of the records they follow, paced at the fleet's poll budget
  *   (BANK_POLL_READS_PER_SECOND), so however many journeys are open their polls never take more of the bank.
  * - `internal`: activities that never call the bank (Temporal, the report store), with no rate limit.
@@ -50,8 +51,9 @@ export const backgroundPriority = {
 } as const satisfies Record<string, Priority>;
 
 /**
- * Within the poll budget, where the server dispatches by priority (docs/operations.md): a read a webhook asked for
- * (the bank has news, and a customer's screen may be waiting on it) before the reads timers fall due for.
+ * Within the poll budget, where the server dispatches by priority (docs/operations.md): a read a webhook
+ * asked for (the bank has news, and a customer's screen may be waiting on it) before the reads timers fall
+ * due for.
  */
 export const pollPriority = {
   hint: { priorityKey: 1 },

@@ -2,8 +2,8 @@ import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ReceivedWebhook } from './webhook-events.js';
 
 /**
- * The workflow that keeps a bank event no workflow claimed, started by the receiver with the event in its memo
- * (`memoKeys.event`); its id is `workflowIds.unmatchedWebhook(key)`.
+ * The workflow that keeps a bank event no workflow claimed, started by the receiver with the event in its
+ * memo (`memoKeys.event`); its id is `workflowIds.unmatchedWebhook(key)`.
  */
 export const unmatchedWebhookWorkflowType = 'unmatchedWebhookWorkflow';
 export type UnmatchedWebhookWorkflow = (
@@ -23,16 +23,23 @@ export interface UnmatchedWebhookResolution {
   note: string;
 }
 
-/** What the Temporal UI's signal dialog sends: `resolveUnmatchedWebhook` with `{"by": "...", "note": "..."}`. */
+/**
+ * What the Temporal UI's signal dialog sends: `resolveUnmatchedWebhook` with `{"by": "...", "note": "..."}`.
+ */
 export const resolveUnmatchedWebhookSignal =
   defineSignal<[UnmatchedWebhookResolution]>('resolveUnmatchedWebhook');
-/** The same resolution as an update: refused (and not recorded) without a note or once resolved; answers it. */
+/**
+ * The same resolution as an update: refused (and not recorded) without a note or once resolved; answers it.
+ */
 export const resolveUnmatchedWebhookUpdate = defineUpdate<
   UnmatchedWebhookResolution,
   [UnmatchedWebhookResolution]
 >('resolveUnmatchedWebhookWithAnswer');
 
-/** BankflowStatus of an unmatched event: open, resolved with a note (or claimed by its workflow), or left to expire. */
+/**
+ * BankflowStatus of an unmatched event: open, resolved with a note (or claimed by its workflow), or left to
+ * expire.
+ */
 export const unmatchedWebhookStatuses = {
   open: 'unmatched',
   resolved: 'resolved',

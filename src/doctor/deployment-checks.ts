@@ -69,8 +69,9 @@ function pinnedCheck(versions: VersionView[]): CheckResult {
 }
 
 /**
- * The deployment the workers belong to, read as `bankflow deployments list` reads it: a versioned worker gets no
- * task until its version is current, and a pinned run waits for its own version's workers. Both stall in silence.
+ * The deployment the workers belong to, read as `bankflow deployments list` reads it: a versioned worker gets
+ * no task until its version is current, and a pinned run waits for its own version's workers. Both stall in
+ * silence.
  */
 export async function deploymentChecks(config: Config, client: Client): Promise<CheckResult[]> {
   const target: DeploymentTarget = {
@@ -97,7 +98,10 @@ export async function deploymentChecks(config: Config, client: Client): Promise<
   return [found, ...versionChecks(target, versions)];
 }
 
-/** What the deployment's versions say: a current version that polls, a ramp that is served, pinned runs served. */
+/**
+ * What the deployment's versions say: a current version that polls, a ramp that is served, pinned runs
+ * served.
+ */
 export function versionChecks(target: DeploymentTarget, versions: VersionView[]): CheckResult[] {
   return [
     currentCheck(target, versions, startWorkersFix(target)),

@@ -17,7 +17,10 @@ export function webhookSecretCheck(config: Config): CheckResult {
   return pass(name, `${secrets.length} secret${secrets.length > 1 ? 's' : ''} (current and previous)`);
 }
 
-/** Every configured key encrypts a payload the whole key list decrypts: payloads written under old keys stay readable. */
+/**
+ * Every configured key encrypts a payload the whole key list decrypts: payloads written under old keys stay
+ * readable.
+ */
 export async function encryptionKeysCheck(config: Config): Promise<CheckResult> {
   const name = 'encryption keys';
   const keys = config.temporal.encryptionKeys;
@@ -41,8 +44,8 @@ export async function encryptionKeysCheck(config: Config): Promise<CheckResult> 
 }
 
 /**
- * The codec server's credentials (production requires them at configuration time); outside production each start
- * also generates a token of its own.
+ * The codec server's credentials (production requires them at configuration time); outside production each
+ * start also generates a token of its own.
  */
 export function codecAuthCheck(config: Config): CheckResult {
   const name = 'codec server auth';
@@ -57,8 +60,8 @@ export function codecAuthCheck(config: Config): CheckResult {
 }
 
 /**
- * The merchant API's keys: `bankflow api` refuses to start without one, and production refuses the development key
- * at configuration time. Names the keys, never a hash.
+ * The merchant API's keys: `bankflow api` refuses to start without one, and production refuses the
+ * development key at configuration time. Names the keys, never a hash.
  */
 export function apiKeysCheck(config: Config): CheckResult {
   const name = 'api keys';

@@ -5,8 +5,8 @@ import { attempt, pass, type CheckResult } from './check.js';
 const answerTimeoutMs = 5_000;
 
 /**
- * Each merchant endpoint answers HTTP (any status: doctor sends no event, so a 404 or 405 to its HEAD still shows
- * the worker reaches it), and notifications have a secret to be signed with. No secret is printed.
+ * Each merchant endpoint answers HTTP (any status: doctor sends no event, so a 404 or 405 to its HEAD still
+ * shows the worker reaches it), and notifications have a secret to be signed with. No secret is printed.
  */
 export async function notificationChecks(config: Config): Promise<CheckResult[]> {
   const { endpoints, secrets } = config.notifications;

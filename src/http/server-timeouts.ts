@@ -7,18 +7,19 @@ export interface ServerTimeouts {
   /** The request's headers alone. */
   headersMs: number;
   /**
-   * An idle keep-alive connection between requests. Longer than the idle pooling of the clients bankflow points
-   * at its own servers (got's agent for the sandbox keeps sockets; Fastify's own default is 72 s), so a client
-   * never sends on a socket the server is closing at that moment (ECONNRESET).
+   * An idle keep-alive connection between requests. Longer than the idle pooling of the clients bankflow
+   * points at its own servers (got's agent for the sandbox keeps sockets; Fastify's own default is 72 s), so
+   * a client never sends on a socket the server is closing at that moment (ECONNRESET).
    */
   keepAliveMs: number;
 }
 
 /**
- * A client trickling its headers or body a byte at a time would otherwise hold a connection, and the memory of a
- * half-read body, for as long as it keeps trickling (Fastify sets no request timeout), outside every limit on
- * requests in flight. Every legitimate caller sends a request in well under these: the bank's webhooks (256 KiB
- * at most), the Temporal UI's payloads to decode (4 MiB at most), the checkout page's small JSON.
+ * A client trickling its headers or body a byte at a time would otherwise hold a connection, and the memory
+ * of a half-read body, for as long as it keeps trickling (Fastify sets no request timeout), outside every
+ * limit on requests in flight. Every legitimate caller sends a request in well under these: the bank's
+ * webhooks (256 KiB at most), the Temporal UI's payloads to decode (4 MiB at most), the checkout page's small
+ * JSON.
  */
 export const defaultServerTimeouts: ServerTimeouts = {
   requestMs: 30_000,
@@ -27,8 +28,9 @@ export const defaultServerTimeouts: ServerTimeouts = {
 };
 
 /**
- * Node checks the request and headers timeouts of open connections on an interval (30 s by default), which would
- * let a slow client stay up to that much longer than its timeout; a second at most keeps the cut close to it.
+ * Node checks the request and headers timeouts of open connections on an interval (30 s by default), which
+ * would let a slow client stay up to that much longer than its timeout; a second at most keeps the cut close
+ * to it.
  */
 const checkingIntervalMs = (timeouts: ServerTimeouts) =>
   Math.max(10, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)));
@@ -63,8 +65,8 @@ export function nodeServerOptions(overrides: Partial<ServerTimeouts> = {}): Serv
 }
 
 /**
- * The options of a Fastify server that holds these timeouts. Fastify sets the request and keep-alive timeouts on
- * its server itself (its `http` options would be overwritten), and passes the rest to Node's createServer.
+ * The options of a Fastify server that holds these timeouts. Fastify sets the request and keep-alive timeouts
+ * on its server itself (its `http` options would be overwritten), and passes the rest to Node's createServer.
  */
 export function fastifyServerOptions(overrides: Partial<ServerTimeouts> = {}) {
   const { requestTimeout, keepAliveTimeout, ...http } = nodeServerOptions(overrides);

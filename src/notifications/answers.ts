@@ -17,9 +17,9 @@ export const isFinalAnswer = (status: number): boolean =>
   status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 /**
- * The wait before the next attempt when the endpoint said when (`Retry-After`, as ms): no sooner than it asked
- * nor than the backoff of `attempt` would wait, and no later than the retry policy's longest interval, which the
- * test speedup divides like the others. Undefined without a Retry-After: the retry policy decides.
+ * The wait before the next attempt when the endpoint said when (`Retry-After`, as ms): no sooner than it
+ * asked nor than the backoff of `attempt` would wait, and no later than the retry policy's longest interval,
+ * which the test speedup divides like the others. Undefined without a Retry-After: the retry policy decides.
  */
 export function retryDelayMs(
   attempt: number,
@@ -34,8 +34,8 @@ export function retryDelayMs(
 }
 
 /**
- * The first `answerBytesRead` bytes of `response`'s body; the body is then cancelled, which closes the connection
- * instead of reading the rest.
+ * The first `answerBytesRead` bytes of `response`'s body; the body is then cancelled, which closes the
+ * connection instead of reading the rest.
  */
 export async function answerPrefix(response: Response): Promise<Buffer> {
   const reader = response.body?.getReader();

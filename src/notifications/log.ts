@@ -15,7 +15,10 @@ import { InvalidInputError } from '../starter/errors.js';
 import { signalOutbox } from './outbox-signal.js';
 import { visibilityLiteral } from '../temporal/visibility.js';
 
-/** The resource an event id (`<resource type>:<resource id>:<sequence>`) names, or InvalidInputError for `field`. */
+/**
+ * The resource an event id (`<resource type>:<resource id>:<sequence>`) names, or InvalidInputError for
+ * `field`.
+ */
 export function resourceOfEventId(eventId: string, field: string): NotificationEvent['resource'] {
   const match = /^([a-z_]+):(.+):\d+$/.exec(eventId);
   const type = notifiedResources.find((known) => known === match?.[1]);
@@ -71,8 +74,8 @@ async function outboxRuns(client: Client, workflowId: string): Promise<OutboxRun
 }
 
 /**
- * The logs that together tell everything: a run that continued as new carried its log into the next, so each chain
- * of runs is told by its last run's memo (or, until that run wrote one, by the one before).
+ * The logs that together tell everything: a run that continued as new carried its log into the next, so each
+ * chain of runs is told by its last run's memo (or, until that run wrote one, by the one before).
  */
 function chainLogs(runs: OutboxRun[]): NotificationLog[] {
   const logs: NotificationLog[] = [];
@@ -99,8 +102,8 @@ async function resourceRuns(client: Client, resource: NotificationEvent['resourc
 }
 
 /**
- * The deliveries of `resource`'s outbox, with counts per endpoint, merged over its runs (an outbox ends when idle,
- * and the next event starts another). Throws when no outbox ever ran for it.
+ * The deliveries of `resource`'s outbox, with counts per endpoint, merged over its runs (an outbox ends when
+ * idle, and the next event starts another). Throws when no outbox ever ran for it.
  */
 export async function readNotificationLog(
   client: Client,
@@ -130,8 +133,8 @@ export async function readNotificationLog(
 }
 
 /**
- * The event `eventId` as an outbox run took it, from the signals in its history (the memo keeps no event): the
- * runs are read newest first, for as long as the namespace retains them.
+ * The event `eventId` as an outbox run took it, from the signals in its history (the memo keeps no event):
+ * the runs are read newest first, for as long as the namespace retains them.
  */
 async function heldEvent(
   client: Client,
@@ -157,8 +160,8 @@ async function heldEvent(
 }
 
 /**
- * Delivers `eventId` again, the same event byte for byte, to `endpoint` or to every endpoint of the resource's
- * outbox; the outbox is started again if it ended. Answers the endpoints it goes to.
+ * Delivers `eventId` again, the same event byte for byte, to `endpoint` or to every endpoint of the
+ * resource's outbox; the outbox is started again if it ended. Answers the endpoints it goes to.
  */
 export async function resendNotification(
   client: Client,

@@ -20,10 +20,10 @@ const resourceSearchAttribute = {
 } satisfies Record<NotifiedResource, unknown>;
 
 /**
- * Whether the resource's outbox has ended holding `event`'s id: the event was handed over before, by a run of the
- * workflow that made it (a running outbox ignores an id it holds, so only an ended one is asked). A boleto's
- * cancellation, run again, makes its one event again with a new time; this keeps its first content the only one,
- * for as long as the namespace retains the ended outbox.
+ * Whether the resource's outbox has ended holding `event`'s id: the event was handed over before, by a run of
+ * the workflow that made it (a running outbox ignores an id it holds, so only an ended one is asked). A
+ * boleto's cancellation, run again, makes its one event again with a new time; this keeps its first content
+ * the only one, for as long as the namespace retains the ended outbox.
  */
 export async function endedOutboxHolds(client: Client, event: NotificationEvent): Promise<boolean> {
   try {
@@ -38,8 +38,8 @@ export async function endedOutboxHolds(client: Client, event: NotificationEvent)
 }
 
 /**
- * Signals `resource`'s outbox, starting it to deliver to `endpoints` if none runs (it ends when idle). Answers
- * its workflow id.
+ * Signals `resource`'s outbox, starting it to deliver to `endpoints` if none runs (it ends when idle).
+ * Answers its workflow id.
  */
 export async function signalOutbox<Arg>(
   client: Client,

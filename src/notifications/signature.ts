@@ -6,8 +6,8 @@ const signaturePattern = /^[0-9a-f]{64}$/i;
 const signedText = (timestamp: number, body: string) => `${timestamp}.${body}`;
 
 /**
- * The `Bankflow-Signature` header for `body` sent at `timestamp` (unix seconds): one v1 per secret, the current
- * one first, so a merchant rotating its secret accepts both while it moves over.
+ * The `Bankflow-Signature` header for `body` sent at `timestamp` (unix seconds): one v1 per secret, the
+ * current one first, so a merchant rotating its secret accepts both while it moves over.
  */
 export function signatureHeader(body: string, secrets: string[], timestamp: number): string {
   const signed = signedText(timestamp, body);
@@ -37,8 +37,8 @@ export function checkSignature(
   if (signatures.length === 0)
     return { ok: false, reason: 'the Bankflow-Signature header has no v1 signature' };
   if (secrets.length === 0) return { ok: false, reason: 'no secret to verify with' };
-  // The same HMAC-SHA256 hex as the bank's webhooks, over the timestamped text: every v1 is compared with every
-  // secret in constant time, whatever matches.
+  // The same HMAC-SHA256 hex as the bank's webhooks, over the timestamped text: every v1 is compared with
+  // every secret in constant time, whatever matches.
   const signed = signedText(timestamp, body);
   let matched = false;
   for (const [, value] of signatures) matched = verifyWebhookSignature(signed, value, secrets) || matched;

@@ -56,9 +56,9 @@ function totalsCsv(totals: TotalsInFile): string {
 }
 
 /**
- * Writes a list report from its staged pages in the sink: `<job>_<from>_<to>.json` (window, totals, every record
- * as the bank sent it), `.csv` (one row per record) and `-totals.csv` (count and amounts per status, then all).
- * Totals are computed from the very records written, so the files always agree with each other.
+ * Writes a list report from its staged pages in the sink: `<job>_<from>_<to>.json` (window, totals, every
+ * record as the bank sent it), `.csv` (one row per record) and `-totals.csv` (count and amounts per status,
+ * then all). Totals are computed from the very records written, so the files always agree with each other.
  */
 export async function writeListReport(
   writing: ReportWriting,

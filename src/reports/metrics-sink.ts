@@ -4,8 +4,8 @@ import type { ReportSink } from './sink/index.js';
 
 /**
  * Stores a snapshot as one JSON object per workflow run, `metrics-snapshot_<from>_<to>_<run id>.json`, and
- * answers where it went: a snapshot is a reading taken at a moment, so a second run over the same window keeps
- * its own reading instead of replacing the first.
+ * answers where it went: a snapshot is a reading taken at a moment, so a second run over the same window
+ * keeps its own reading instead of replacing the first.
  */
 export async function storeMetricsSnapshot(
   sink: ReportSink,

@@ -109,8 +109,8 @@ async function applyOne(
 }
 
 /**
- * Creates or updates every declared schedule, idempotently: a schedule whose declaration did not change is left
- * alone, so applying twice leaves the same schedules, one per job.
+ * Creates or updates every declared schedule, idempotently: a schedule whose declaration did not change is
+ * left alone, so applying twice leaves the same schedules, one per job.
  */
 export async function applyDeclarations(
   client: Client,

@@ -6,7 +6,10 @@ import { jobIds, jobWorkflowTypes, type JobId } from '../contract/jobs.js';
 export interface ScheduleDeclaration {
   job: JobId;
   scheduleId: string;
-  /** The workflow type the schedule starts, with no arguments: the run's window starts where the last completed one ended. */
+  /**
+   * The workflow type the schedule starts, with no arguments: the run's window starts where the last
+   * completed one ended.
+   */
   workflowType: string;
   cron: string;
   /** The environment variable that sets `cron`, named in errors. */
@@ -21,8 +24,8 @@ export interface ScheduleDeclaration {
 }
 
 /**
- * Every schedule bankflow runs, in one place. Cadences come from SCHEDULE_*_CRON in SCHEDULE_TIME_ZONE; ids are
- * `<SCHEDULE_ID_PREFIX><job>`. Each starts its job's workflow type (`jobWorkflowTypes`).
+ * Every schedule bankflow runs, in one place. Cadences come from SCHEDULE_*_CRON in SCHEDULE_TIME_ZONE; ids
+ * are `<SCHEDULE_ID_PREFIX><job>`. Each starts its job's workflow type (`jobWorkflowTypes`).
  */
 export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclaration[] {
   const declare = (
@@ -74,7 +77,9 @@ export function scheduleDeclarations(config: SchedulesConfig): ScheduleDeclarati
   ];
 }
 
-/** The declaration a command names, by job id (`refund-report`) or by schedule id (`bankflow-refund-report`). */
+/**
+ * The declaration a command names, by job id (`refund-report`) or by schedule id (`bankflow-refund-report`).
+ */
 export function findDeclaration(
   declarations: readonly ScheduleDeclaration[],
   id: string,

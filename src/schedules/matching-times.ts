@@ -2,8 +2,8 @@ import type { Client } from '@temporalio/client';
 import { msToTs, tsToDate } from '@temporalio/common/lib/time.js';
 
 /**
- * The times a schedule's spec matches in (from, to], computed by the Temporal server from the schedule as it is
- * now. The server answers at most 1000 times per call.
+ * The times a schedule's spec matches in (from, to], computed by the Temporal server from the schedule as it
+ * is now. The server answers at most 1000 times per call.
  */
 export async function scheduleMatchingTimes(
   client: Client,
@@ -21,9 +21,9 @@ export async function scheduleMatchingTimes(
 }
 
 /**
- * Short lookbacks first, each at most 60 times the one before, so no answer reaches the server's cap (which would
- * cut off the latest times: a schedule every 2 s looked back an hour got a time 27 minutes old); a yearly one is
- * still found.
+ * Short lookbacks first, each at most 60 times the one before, so no answer reaches the server's cap (which
+ * would cut off the latest times: a schedule every 2 s looked back an hour got a time 27 minutes old); a
+ * yearly one is still found.
  */
 const lookbacksMs = [10_000, 60_000, 3_600_000, 86_400_000, 32 * 86_400_000, 367 * 86_400_000];
 

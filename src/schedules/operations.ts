@@ -27,7 +27,9 @@ export interface ScheduleView {
   running: string[];
   skippedOverlap: number;
   missedCatchupWindow: number;
-  /** Where the last completed window of the job ended: the next scheduled run starts there. Null before any. */
+  /**
+   * Where the last completed window of the job ended: the next scheduled run starts there. Null before any.
+   */
   coveredUntil: string | null;
 }
 
@@ -60,8 +62,8 @@ function view(
 }
 
 /**
- * Where the job's covered time ends, as its latest completed recent run answered it (the result Temporal hands the
- * schedule's next run); undefined when none of the recent runs completed.
+ * Where the job's covered time ends, as its latest completed recent run answered it (the result Temporal
+ * hands the schedule's next run); undefined when none of the recent runs completed.
  */
 async function coveredUntilOfRecentRuns(
   client: Client,
@@ -107,8 +109,8 @@ export interface TriggeredRun {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs the job now, whatever its cadence and even while paused (after the job's running run, if one runs), and
- * answers the run it started: its window is the time since the job's last completed window.
+ * Runs the job now, whatever its cadence and even while paused (after the job's running run, if one runs),
+ * and answers the run it started: its window is the time since the job's last completed window.
  */
 export async function triggerDeclared(
   client: Client,
@@ -148,9 +150,9 @@ export interface Backfill {
 const maxBackfillRuns = 1000;
 
 /**
- * Runs the job for every time its schedule matches in [from, to], one after the other (BUFFER_ALL); answers the
- * runs it queued and their workflow ids. A time the job already covered is run again over its scheduled interval;
- * a later one covers the time since the last completed window, like any scheduled run.
+ * Runs the job for every time its schedule matches in [from, to], one after the other (BUFFER_ALL); answers
+ * the runs it queued and their workflow ids. A time the job already covered is run again over its scheduled
+ * interval; a later one covers the time since the last completed window, like any scheduled run.
  */
 export async function backfillDeclared(
   client: Client,

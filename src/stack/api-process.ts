@@ -14,9 +14,9 @@ export interface RunningApi {
 }
 
 /**
- * The merchant HTTP API on API_HOST:API_PORT, starting workflows through its own Temporal client (the worker's
- * profile, task queue and payload keys) and reading the bank with the worker's BANK_* settings. Without API_KEYS
- * it does not start: nothing would open it, or in production anyone would.
+ * The merchant HTTP API on API_HOST:API_PORT, starting workflows through its own Temporal client (the
+ * worker's profile, task queue and payload keys) and reading the bank with the worker's BANK_* settings.
+ * Without API_KEYS it does not start: nothing would open it, or in production anyone would.
  */
 export async function startApiServer(
   config: Config,

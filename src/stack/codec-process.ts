@@ -14,11 +14,11 @@ export interface RunningCodecServer {
 }
 
 /**
- * The codec server on CODEC_HOST:CODEC_PORT, decrypting payloads for the Temporal UI and CLI for the credentials of
- * CODEC_AUTH_USERS and CODEC_AUTH_TOKENS (production requires one), and encoding too for those of
- * CODEC_ENCODE_USERS and CODEC_ENCODE_TOKENS. Outside production each start also generates a token of its own, so
- * the local Temporal UI decodes, and sends signals from its dialog (which encodes), without anyone configuring
- * credentials.
+ * The codec server on CODEC_HOST:CODEC_PORT, decrypting payloads for the Temporal UI and CLI for the
+ * credentials of CODEC_AUTH_USERS and CODEC_AUTH_TOKENS (production requires one), and encoding too for those
+ * of CODEC_ENCODE_USERS and CODEC_ENCODE_TOKENS. Outside production each start also generates a token of its
+ * own, so the local Temporal UI decodes, and sends signals from its dialog (which encodes), without anyone
+ * configuring credentials.
  */
 export async function startCodecServer(config: Config, logger: Logger): Promise<RunningCodecServer> {
   const { codec } = config;

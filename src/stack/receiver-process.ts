@@ -13,8 +13,8 @@ export interface RunningReceiver {
 }
 
 /**
- * The webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT, signalling workflows through its own Temporal client; its
- * /metrics and /readyz on METRICS_HOST:WEBHOOK_INTERNAL_PORT instead when that is set.
+ * The webhook receiver on WEBHOOK_HOST:WEBHOOK_PORT, signalling workflows through its own Temporal client;
+ * its /metrics and /readyz on METRICS_HOST:WEBHOOK_INTERNAL_PORT instead when that is set.
  */
 export async function startReceiver(
   config: Config,

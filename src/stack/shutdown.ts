@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 
 /**
- * Stops a long-running command cleanly on Ctrl-C / SIGTERM. A second signal while stopping exits at once, so a
- * stuck shutdown never traps the operator.
+ * Stops a long-running command cleanly on Ctrl-C / SIGTERM. A second signal while stopping exits at once, so
+ * a stuck shutdown never traps the operator.
  */
 export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;

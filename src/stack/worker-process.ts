@@ -18,8 +18,8 @@ export interface RunningWorker {
 }
 
 /**
- * Connects to Temporal and runs a bankflow worker until `stop()`. `workflowBundle` replaces the workflow code the
- * worker would load (a plain bundle: its hash is the build id), as the chaos run's new build does.
+ * Connects to Temporal and runs a bankflow worker until `stop()`. `workflowBundle` replaces the workflow code
+ * the worker would load (a plain bundle: its hash is the build id), as the chaos run's new build does.
  */
 export async function startWorker(
   temporal: TemporalConfig,

@@ -13,8 +13,8 @@ export const cancelBoletoInput = z.object({
 });
 
 /**
- * Cancels a boleto through `cancelBoletoWorkflow` and waits for the bank's answer. Asking twice while the first
- * cancellation is still running joins it instead of starting a second one.
+ * Cancels a boleto through `cancelBoletoWorkflow` and waits for the bank's answer. Asking twice while the
+ * first cancellation is still running joins it instead of starting a second one.
  */
 export async function cancelBoleto(ctx: StarterContext, input: { boletoId: string }): Promise<Boleto> {
   const { boletoId } = parseInput(cancelBoletoInput, input);

@@ -7,10 +7,9 @@ import type { StarterContext } from './context.js';
 import type { BankReadContext } from './devices.js';
 
 /**
- * A starter context configured like the worker: the Temporal profile (TEMPORAL_* variables over the `temporal.toml`
- * profile TEMPORAL_PROFILE names), the task queue and the payload encryption keys, so the merchant backend and the
- * workers read each other's (encrypted) payloads.
- * `close()` releases the connection.
+ * A starter context configured like the worker: the Temporal profile (TEMPORAL_* variables over the
+ * `temporal.toml` profile TEMPORAL_PROFILE names), the task queue and the payload encryption keys, so the
+ * merchant backend and the workers read each other's (encrypted) payloads. `close()` releases the connection.
  */
 export async function connectStarter(
   env: Record<string, string | undefined> = process.env,

@@ -12,9 +12,9 @@ export const taxNumberInput = z
   .pipe(z.string().regex(/^(\d{11}|\d{14})$/, 'must be a CPF (11 digits) or a CNPJ (14 digits)'));
 
 /**
- * The customer's lookup key: HMAC-SHA256 of the tax number's digits under the deployment's SUPPORT_LOOKUP_SECRET.
- * Support staff search it in the UI; without the secret it cannot be turned back into the number, nor guessed
- * from the small space of CPFs.
+ * The customer's lookup key: HMAC-SHA256 of the tax number's digits under the deployment's
+ * SUPPORT_LOOKUP_SECRET. Support staff search it in the UI; without the secret it cannot be turned back into
+ * the number, nor guessed from the small space of CPFs.
  */
 export function customerKey(secret: string, taxNumber: string): string {
   const digits = parseInput(z.object({ taxNumber: taxNumberInput }), { taxNumber }).taxNumber;

@@ -18,8 +18,8 @@ export async function findOrCreateDevice(ctx: BankReadContext, request: DeviceRe
 export const listParticipantsInput = z.object({ deviceId: uuid.optional() });
 
 /**
- * Step 3: the participants the customer can enroll with. With a device, each carries `enrolled?`, and enrolled
- * participants come first (the bank's order is kept otherwise).
+ * Step 3: the participants the customer can enroll with. With a device, each carries `enrolled?`, and
+ * enrolled participants come first (the bank's order is kept otherwise).
  */
 export async function listParticipants(
   ctx: BankReadContext,

@@ -46,7 +46,10 @@ export const startEnrollmentInput = enrollmentKey.extend({
   returnToUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(printableOnly()),
   externalId: printable.min(1).max(200).optional(),
   suggestedAccount: suggestedAccountSchema.optional(),
-  /** The customer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to search. */
+  /**
+   * The customer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to
+   * search.
+   */
   customerTaxNumber: taxNumberInput.optional(),
 });
 export type StartEnrollmentInput = z.input<typeof startEnrollmentInput>;
@@ -58,8 +61,8 @@ const handleFor = (ctx: StarterContext, key: EnrollmentKey) =>
 export type StartedEnrollment = EnrollmentStarted & {
   workflowId: string;
   /**
-   * Present when the enrollment's workflow had already ended (rejected, revoked, expired or blocked): its outcome.
-   * Nothing was started; the rest is what the first start answered.
+   * Present when the enrollment's workflow had already ended (rejected, revoked, expired or blocked): its
+   * outcome. Nothing was started; the rest is what the first start answered.
    */
   result?: EnrollmentResult;
 };
@@ -69,8 +72,9 @@ export type StartedEnrollment = EnrollmentStarted & {
  * bank's enrollment id and the `redirectUrl` to send the customer to.
  *
  * A start with other terms (external id, return URL, suggested account) than the running enrollment's is a
- * StartTermsConflictError naming the fields; the same terms join it. Once the journey ended, the same terms answer
- * the first start's reply with the `result`; a new `externalId` enrolls the device with the participant again.
+ * StartTermsConflictError naming the fields; the same terms join it. Once the journey ended, the same terms
+ * answer the first start's reply with the `result`; a new `externalId` enrolls the device with the
+ * participant again.
  */
 export async function startEnrollment(
   ctx: StarterContext,
@@ -80,8 +84,8 @@ export async function startEnrollment(
 }
 
 /**
- * How long an enrollment's waits take, for bankflow's own tests and benchmarks that run in real time. Not part of
- * the starter's public API: merchants get the bank's windows.
+ * How long an enrollment's waits take, for bankflow's own tests and benchmarks that run in real time. Not
+ * part of the starter's public API: merchants get the bank's windows.
  */
 export type EnrollmentTuning = Pick<EnrollmentInput, 'deadlines' | 'polling' | 'maxRunMs'>;
 
@@ -131,8 +135,8 @@ export async function startTunedEnrollment(
 const optionsInput = enrollmentKey.extend({ requestId });
 
 /**
- * Step 5: fresh WebAuthn creation options once the account holder authorized at the bank. Each call asks the bank
- * anew, unless it repeats the `requestId` of an earlier one.
+ * Step 5: fresh WebAuthn creation options once the account holder authorized at the bank. Each call asks the
+ * bank anew, unless it repeats the `requestId` of an earlier one.
  */
 export async function getRegistrationOptions(
   ctx: StarterContext,
@@ -145,8 +149,9 @@ export async function getRegistrationOptions(
 export const registerInput = enrollmentKey.extend({ assertion: registerFidoAssertionSchema, requestId });
 
 /**
- * Step 5: registers the credential the device created; a refusal carries the bank's reason and can be retried.
- * The same credential sent again (or the same `requestId`) gets the first answer: the bank is asked once.
+ * Step 5: registers the credential the device created; a refusal carries the bank's reason and can be
+ * retried. The same credential sent again (or the same `requestId`) gets the first answer: the bank is asked
+ * once.
  */
 export async function registerCredential(
   ctx: StarterContext,

@@ -52,8 +52,9 @@ export class RequestRefusedError extends Error implements RetryAdvice {
 }
 
 /**
- * The bank could not be reached within the window the customer waits in, and the journey ended without anything
- * created at the bank for it: start again under a new id once the bank is back. Its `type` is `BankUnreachable`.
+ * The bank could not be reached within the window the customer waits in, and the journey ended without
+ * anything created at the bank for it: start again under a new id once the bank is back. Its `type` is
+ * `BankUnreachable`.
  */
 export class BankUnreachableError extends RequestRefusedError {
   override readonly retryable = true;
@@ -71,8 +72,8 @@ const refusalError = (workflowId: string, reason: string, type: string | undefin
     : new RequestRefusedError(workflowId, reason, type);
 
 /**
- * No answer came in time. The workflow may still carry the request out: ask again with the same id (the request
- * id, or a start's external id) to get its answer rather than a second request.
+ * No answer came in time. The workflow may still carry the request out: ask again with the same id (the
+ * request id, or a start's external id) to get its answer rather than a second request.
  */
 export class RequestTimedOutError extends Error implements RetryAdvice {
   readonly retryable = true;
@@ -108,8 +109,9 @@ function refusalOf(workflowId: string, error: WorkflowUpdateFailedError): Reques
 }
 
 /**
- * Sends a request to a running workflow as the update `send` names, under `requestId`: the same id asked again
- * gets the first answer, not a second request. Waits for the answer up to the context's `replyTimeoutMs`.
+ * Sends a request to a running workflow as the update `send` names, under `requestId`: the same id asked
+ * again gets the first answer, not a second request. Waits for the answer up to the context's
+ * `replyTimeoutMs`.
  */
 export async function askWorkflow<Answer>(
   ctx: StarterContext,
@@ -132,15 +134,18 @@ export async function askWorkflow<Answer>(
 }
 
 /**
- * The caller's idempotency key for a request to a running workflow: the same key asked again gets the first answer
- * instead of a second request.
+ * The caller's idempotency key for a request to a running workflow: the same key asked again gets the first
+ * answer instead of a second request.
  */
 export const requestId = printable.min(1).max(200).optional();
 
 /** The request id a caller gave, or a new one: a request without an id is never taken for a repeat. */
 const requestIdOr = (requestId: string | undefined) => requestId ?? randomUUID();
 
-/** Asks a running workflow for fresh options (`update`); each call asks the bank anew unless it repeats `requestId`. */
+/**
+ * Asks a running workflow for fresh options (`update`); each call asks the bank anew unless it repeats
+ * `requestId`.
+ */
 export function askForOptions(
   ctx: StarterContext,
   handle: WorkflowHandle,
@@ -153,8 +158,8 @@ export function askForOptions(
 }
 
 /**
- * Sends the customer's assertion to a running workflow (`update`). Without a `requestId` the assertion itself is
- * the key, so the same assertion sent twice is one request, named `<step>-<digest>`.
+ * Sends the customer's assertion to a running workflow (`update`). Without a `requestId` the assertion itself
+ * is the key, so the same assertion sent twice is one request, named `<step>-<digest>`.
  */
 export function sendAssertion<Assertion, Answer>(
   ctx: StarterContext,
@@ -171,8 +176,8 @@ export function sendAssertion<Assertion, Answer>(
 }
 
 /**
- * A workflow to start with its first question: the update it answers once the journey's first bank call is done,
- * and what it is started with.
+ * A workflow to start with its first question: the update it answers once the journey's first bank call is
+ * done, and what it is started with.
  */
 export interface FirstQuestion<Input, Answer> {
   update: UpdateDefinition<Answer, [StartTerms]>;
@@ -186,8 +191,8 @@ export interface FirstQuestion<Input, Answer> {
   /** Terms holding personal data: a conflict names them without their values. */
   sensitiveTerms?: readonly string[];
   /**
-   * The term whose new value starts a new run once the previous one ended, e.g. a re-enrollment's external id.
-   * Without it, or with the same value, an ended workflow is answered, never started again.
+   * The term whose new value starts a new run once the previous one ended, e.g. a re-enrollment's external
+   * id. Without it, or with the same value, an ended workflow is answered, never started again.
    */
   newRunTerm?: string;
   summary: string;
@@ -196,7 +201,9 @@ export interface FirstQuestion<Input, Answer> {
   endedAnswer: (published: Published) => MerchantReply<Answer> | undefined;
 }
 
-/** What a start got: the workflow's answer, and whether that workflow had already ended (nothing was started). */
+/**
+ * What a start got: the workflow's answer, and whether that workflow had already ended (nothing was started).
+ */
 export interface StartOutcome<Answer> {
   answer: Answer;
   ended: boolean;
@@ -216,10 +223,10 @@ async function termsConflict(
 }
 
 /**
- * Starts the workflow, or joins the running one, with its first question as an update-with-start. The workflow
- * computes its start's answer once and gives it to every start with the same terms; its validator refuses other
- * terms. Each start is an update of its own: an update id repeated on an ended workflow would be answered from
- * that run without saying it ended.
+ * Starts the workflow, or joins the running one, with its first question as an update-with-start. The
+ * workflow computes its start's answer once and gives it to every start with the same terms; its validator
+ * refuses other terms. Each start is an update of its own: an update id repeated on an ended workflow would
+ * be answered from that run without saying it ended.
  */
 async function startOrAsk<Input, Answer>(
   ctx: StarterContext,
@@ -264,15 +271,15 @@ function startWithQuestion<Input, Answer>(
 }
 
 /**
- * The server's answer to an update whose workflow closed before answering it, e.g. a payment that failed at once
- * because the bank refused its start: it says nothing of why, the run's published start reply does.
+ * The server's answer to an update whose workflow closed before answering it, e.g. a payment that failed at
+ * once because the bank refused its start: it says nothing of why, the run's published start reply does.
  */
 const endedBeforeAnswering = (error: unknown) =>
   error instanceof RequestRefusedError && error.type === 'AcceptedUpdateCompletedWorkflow';
 
 /**
- * Why a run failed before it published an answer to its start, e.g. the bank refused to create the payment: the
- * failure the workflow raised, which names the bank's reason.
+ * Why a run failed before it published an answer to its start, e.g. the bank refused to create the payment:
+ * the failure the workflow raised, which names the bank's reason.
  */
 async function failureOf(handle: WorkflowHandle): Promise<{ reason: string; type?: string } | undefined> {
   const failed = await handle.result().then(

@@ -11,9 +11,9 @@ export class NotificationSignatureError extends Error {
 
 /**
  * Verifies a notification bankflow POSTed to the merchant's endpoint and answers its event. `body` is the raw
- * request body exactly as it arrived (parse it only after), `header` the `Bankflow-Signature` header, `secrets`
- * NOTIFY_SECRET (and the previous one while rotating), `toleranceSec` how far from now its timestamp may be.
- * Throws NotificationSignatureError when no signature matches or the timestamp is stale.
+ * request body exactly as it arrived (parse it only after), `header` the `Bankflow-Signature` header,
+ * `secrets` NOTIFY_SECRET (and the previous one while rotating), `toleranceSec` how far from now its
+ * timestamp may be. Throws NotificationSignatureError when no signature matches or the timestamp is stale.
  */
 export function verifyNotification(
   body: string | Buffer,

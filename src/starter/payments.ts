@@ -47,7 +47,10 @@ export const startPaymentInput = z.object({
   ).check(printableOnly()),
   entityId: uuid,
   virtualAccountId: uuid,
-  /** The payer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to search. */
+  /**
+   * The payer's CPF or CNPJ: only its keyed hash is kept, as BankflowCustomerKey, for support staff to
+   * search.
+   */
   customerTaxNumber: taxNumberInput.optional(),
 });
 export type StartPaymentInput = z.input<typeof startPaymentInput>;
@@ -65,8 +68,8 @@ export type StartedPayment = PaymentCreated & {
   externalId: string;
   workflowId: string;
   /**
-   * Present when the payment's workflow had already ended: its final result. Nothing was started; `payment` and
-   * `publicKeyEncoded` are what the first start answered.
+   * Present when the payment's workflow had already ended: its final result. Nothing was started; `payment`
+   * and `publicKeyEncoded` are what the first start answered.
    */
   result?: PaymentResult;
 };
@@ -76,17 +79,18 @@ export type StartedPayment = PaymentCreated & {
  * payment and the authorization options for the widget. Without `externalId` one is generated; keep it to
  * follow the payment. Fails with the reason when the enrollment is not authorized.
  *
- * An external id is one payment: a start with other terms (amount, enrollment, device, entity, virtual account,
- * description) than the first is a StartTermsConflictError naming the fields; the same terms join it. Once its
- * workflow ended, the same terms answer the first start's reply with the final `result`, and no payment starts again.
+ * An external id is one payment: a start with other terms (amount, enrollment, device, entity, virtual
+ * account, description) than the first is a StartTermsConflictError naming the fields; the same terms join
+ * it. Once its workflow ended, the same terms answer the first start's reply with the final `result`, and no
+ * payment starts again.
  */
 export async function startPayment(ctx: StarterContext, input: StartPaymentInput): Promise<StartedPayment> {
   return startTunedPayment(ctx, input, {});
 }
 
 /**
- * How long a payment's waits take, for bankflow's own tests and benchmarks that run in real time (the chaos run,
- * lost-webhook tests). Not part of the starter's public API: merchants get the bank's windows.
+ * How long a payment's waits take, for bankflow's own tests and benchmarks that run in real time (the chaos
+ * run, lost-webhook tests). Not part of the starter's public API: merchants get the bank's windows.
  */
 export type PaymentTuning = Pick<PaymentInput, 'consentWindowMs' | 'cashInWaitMs' | 'polling'>;
 
@@ -154,8 +158,8 @@ export async function getAuthorizationOptions(
 export const authorizeInput = paymentKey.extend({ assertion: authorizeFidoAssertionSchema, requestId });
 
 /**
- * Step 9: sends the widget's assertion; answers the new status, or the bank's reason for refusing it. The same
- * assertion sent again (or the same `requestId`) gets the first answer: the bank is asked once.
+ * Step 9: sends the widget's assertion; answers the new status, or the bank's reason for refusing it. The
+ * same assertion sent again (or the same `requestId`) gets the first answer: the bank is asked once.
  */
 export async function authorizePayment(
   ctx: StarterContext,

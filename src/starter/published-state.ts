@@ -12,9 +12,9 @@ import type { PaymentPhase, PaymentState } from '../contract/payment.js';
 import type { RecurrencePhase } from '../contract/recurrence.js';
 
 /**
- * What the starter reads from a workflow's memo, checked on the way in: the memo is written by the workflow, but
- * read by code that may be newer or older than the worker that wrote it, so a shape it does not know is an error
- * that names the field, never a value taken on trust.
+ * What the starter reads from a workflow's memo, checked on the way in: the memo is written by the workflow,
+ * but read by code that may be newer or older than the worker that wrote it, so a shape it does not know is
+ * an error that names the field, never a value taken on trust.
  */
 
 export const paymentPhases: readonly PaymentPhase[] = [
@@ -32,7 +32,9 @@ const bankTroubleSchema = z.object({
   since: z.string(),
 });
 
-/** What a journey shows of the bank's record beside its phase: a status bankflow does not know, read failures. */
+/**
+ * What a journey shows of the bank's record beside its phase: a status bankflow does not know, read failures.
+ */
 const bankConditions = {
   unknownStatus: z.string().optional(),
   bankTrouble: bankTroubleSchema.optional(),

@@ -15,8 +15,8 @@ export interface Published {
 const termsSchema = z.record(z.string(), z.unknown());
 
 /**
- * Reads a workflow's published memo with `describe()`, which no worker answers: a query could make a worker new to
- * the workflow build it from events no workflow task has committed (docs/reliability.md).
+ * Reads a workflow's published memo with `describe()`, which no worker answers: a query could make a worker
+ * new to the workflow build it from events no workflow task has committed (docs/reliability.md).
  */
 export async function readPublished(handle: WorkflowHandle): Promise<Published> {
   const { status, memo = {} } = await handle.describe();
@@ -30,7 +30,9 @@ const replySchema = <T>(value: z.ZodType<T>) =>
     z.object({ ok: z.literal(false), reason: z.string(), type: z.string().optional() }),
   ]);
 
-/** The answer a workflow kept for its start, checked against the answer's schema; undefined when it has none. */
+/**
+ * The answer a workflow kept for its start, checked against the answer's schema; undefined when it has none.
+ */
 export function startReplyFrom<T>(published: Published, answer: z.ZodType<T>): MerchantReply<T> | undefined {
   const replies = z.object({ start: replySchema(answer) }).safeParse(published.memo[memoKeys.replies]);
   return replies.success ? replies.data.start : undefined;

@@ -61,9 +61,9 @@ export interface StartedRecurrence {
  * Generates a Pix recurrence through `recurrence:<external_id>` and answers, in one round trip, the bank's
  * recurrence. The request is checked field by field before anything starts (`counterparty.tax_number: must be
  * 11 (CPF) or 14 (CNPJ) digits`). Starting again with the same external_id and the same request joins the
- * workflow; any other member is a StartTermsConflictError naming it. Once the workflow ended, the same request
- * answers the recurrence with its final `result`, and nothing starts again. The workflow follows the recurrence's
- * collection attempts; read them with `getRecurrence`.
+ * workflow; any other member is a StartTermsConflictError naming it. Once the workflow ended, the same
+ * request answers the recurrence with its final `result`, and nothing starts again. The workflow follows the
+ * recurrence's collection attempts; read them with `getRecurrence`.
  */
 export async function startRecurrence(
   ctx: StarterContext,
@@ -121,11 +121,11 @@ export async function startTunedRecurrence(
 export const recurrenceKey = z.object({ externalId: z.string().min(1).max(100) });
 
 /**
- * Where a recurrence stands: the bank's record and status, and its attempts with their latest statuses. The only
- * read that asks the workflow itself, with a query, because its attempt table is too large for the memo. It asks
- * only while no workflow task is pending: a worker that does not hold the workflow answers a query from every event
- * of the history, including events a pending task has not committed yet, and keeps what it built
- * (docs/reliability.md).
+ * Where a recurrence stands: the bank's record and status, and its attempts with their latest statuses. The
+ * only read that asks the workflow itself, with a query, because its attempt table is too large for the memo.
+ * It asks only while no workflow task is pending: a worker that does not hold the workflow answers a query
+ * from every event of the history, including events a pending task has not committed yet, and keeps what it
+ * built (docs/reliability.md).
  */
 export async function getRecurrence(
   ctx: StarterContext,

@@ -8,8 +8,8 @@ const described = (difference: TermDifference) =>
     : `${difference.field} (differs)`;
 
 /**
- * A start under a workflow id that was already started with other terms: it neither joins nor starts anything.
- * `fields` names every differing term.
+ * A start under a workflow id that was already started with other terms: it neither joins nor starts
+ * anything. `fields` names every differing term.
  */
 export class StartTermsConflictError extends Error {
   readonly fields: string[];

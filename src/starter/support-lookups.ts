@@ -56,8 +56,8 @@ export interface StuckJourney extends SupportWorkflowRow {
 }
 
 /**
- * The running enrollments and payments of the context's task queue that have stayed in a state longer than the
- * bank's windows allow (support-queries.ts), as of `asOf` (default now), longest stuck first.
+ * The running enrollments and payments of the context's task queue that have stayed in a state longer than
+ * the bank's windows allow (support-queries.ts), as of `asOf` (default now), longest stuck first.
  */
 export async function listStuckJourneys(
   ctx: StarterContext,

@@ -6,8 +6,9 @@ import { paymentTimings } from '../contract/payment.js';
 import { searchAttributes } from '../contract/search-attributes.js';
 
 /**
- * A state a journey should have left within `withinMs` of its workflow's start. Visibility records no time of a
- * status change, so each limit counts from the start: the sum of the bank's windows up to the end of that state.
+ * A state a journey should have left within `withinMs` of its workflow's start. Visibility records no time of
+ * a status change, so each limit counts from the start: the sum of the bank's windows up to the end of that
+ * state.
  */
 export type StuckRule =
   | { kind: 'payment'; status: PaymentPhase; withinMs: number; meaning: string }

@@ -16,9 +16,9 @@ import { askWorkflow } from './merchant-requests.js';
 import { supportQueries } from './support-queries.js';
 
 /**
- * The bank events no workflow claimed that are still open on the context's task queue, oldest first: each is a
- * workflow `webhook-unmatched:<event key>`, or a Pix cash-in holder `cash-in:<end-to-end id>` no payment claimed
- * within its claim window, waiting for someone to look at it.
+ * The bank events no workflow claimed that are still open on the context's task queue, oldest first: each is
+ * a workflow `webhook-unmatched:<event key>`, or a Pix cash-in holder `cash-in:<end-to-end id>` no payment
+ * claimed within its claim window, waiting for someone to look at it.
  */
 export async function listUnmatchedWebhooks(ctx: StarterContext): Promise<KeptEvent[]> {
   const kept = await listKeptEvents(ctx.client, supportQueries.unmatched(ctx.taskQueue));

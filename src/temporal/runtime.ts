@@ -41,8 +41,8 @@ export function installTemporalRuntime(logger: Logger, metricsBindAddress?: stri
 }
 
 /**
- * `host:port` for the SDK's Prometheus endpoint when the port is free, else undefined with a warning: the SDK's
- * exporter would otherwise fail inside its own thread, out of bankflow's sight.
+ * `host:port` for the SDK's Prometheus endpoint when the port is free, else undefined with a warning: the
+ * SDK's exporter would otherwise fail inside its own thread, out of bankflow's sight.
  */
 export async function sdkMetricsBindAddress(
   host: string,

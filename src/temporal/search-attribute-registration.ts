@@ -92,8 +92,8 @@ export async function inspectSearchAttributes(
 
 /**
  * Registers every bankflow search attribute on the namespace, idempotently: attributes already there with
- * bankflow's type are left alone; one there with another type is reported, never changed, since the server cannot
- * change an attribute's type.
+ * bankflow's type are left alone; one there with another type is reported, never changed, since the server
+ * cannot change an attribute's type.
  */
 export async function registerSearchAttributes(
   connection: Pick<ConnectionLike, 'operatorService'>,
@@ -119,7 +119,9 @@ export async function registerSearchAttributes(
   );
 }
 
-/** Fails naming the attributes the namespace holds with another type: bankflow cannot run on that namespace. */
+/**
+ * Fails naming the attributes the namespace holds with another type: bankflow cannot run on that namespace.
+ */
 export function assertNoConflicts(results: AttributeResult[], namespace: string): void {
   const conflicts = results.filter((result) => result.outcome === 'conflict');
   if (conflicts.length === 0) return;

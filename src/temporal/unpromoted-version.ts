@@ -31,8 +31,9 @@ const pause = (ms: number, signal: AbortSignal | undefined) =>
 
 /**
  * Says loudly when a worker that does not promote itself starts on a version that takes no new run: with no
- * current version at all, no versioned worker gets a workflow task and every run waits in silence. Once at start,
- * and once more after `recheckMs` if the deployment still has no current version (a first deploy nobody promoted).
+ * current version at all, no versioned worker gets a workflow task and every run waits in silence. Once at
+ * start, and once more after `recheckMs` if the deployment still has no current version (a first deploy
+ * nobody promoted).
  */
 export async function warnUnlessCurrent(options: {
   connection: WorkflowServiceHolder;

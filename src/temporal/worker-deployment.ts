@@ -20,10 +20,10 @@ export interface WorkerDeployment {
 }
 
 /**
- * A build id names the workflow code a worker runs: the hash of its plain workflow bundle, so two workers built
- * from the same source share a version and a changed workflow makes a new one. A traced worker takes the id of
- * the plain bundle beside its traced one: the traces add no command, and test/replay replays every history on
- * both bundles.
+ * A build id names the workflow code a worker runs: the hash of its plain workflow bundle, so two workers
+ * built from the same source share a version and a changed workflow makes a new one. A traced worker takes
+ * the id of the plain bundle beside its traced one: the traces add no command, and test/replay replays every
+ * history on both bundles.
  */
 export function workflowBuildId(bundleCode: string): string {
   return createHash('sha256').update(bundleCode).digest('hex').slice(0, 20);
@@ -62,9 +62,9 @@ export async function workflowPollerVersions(
 }
 
 /**
- * Waits until the server has seen this version poll `taskQueue` and each workload queue beside it (it registers a
- * version's queue at its first poll there): promoting a version that lacks a queue the current one serves is
- * refused, and that queue's tasks would wait for it.
+ * Waits until the server has seen this version poll `taskQueue` and each workload queue beside it (it
+ * registers a version's queue at its first poll there): promoting a version that lacks a queue the current
+ * one serves is refused, and that queue's tasks would wait for it.
  */
 async function registered(
   connection: WorkflowServiceHolder,
@@ -99,9 +99,10 @@ async function registered(
 export type PromotionOutcome = 'promoted' | 'already-current' | 'left-to-operator' | 'refused';
 
 /**
- * Makes a running worker's version the deployment's current one when `promotion` asks for it. A versioned worker
- * gets no task of a new run until its version is current (or ramping): new runs wait on the task queue until
- * then. The conflict token makes two workers starting at once agree: the second one sees the first's choice.
+ * Makes a running worker's version the deployment's current one when `promotion` asks for it. A versioned
+ * worker gets no task of a new run until its version is current (or ramping): new runs wait on the task queue
+ * until then. The conflict token makes two workers starting at once agree: the second one sees the first's
+ * choice.
  */
 export async function promoteOwnVersion(options: {
   connection: WorkflowServiceHolder;

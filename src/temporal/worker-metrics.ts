@@ -31,7 +31,10 @@ export function createWorkerMetrics() {
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
-/** The outcome labels of a bank activity's end: what `bankActivity` threw carries the bank's failure type and status. */
+/**
+ * The outcome labels of a bank activity's end: what `bankActivity` threw carries the bank's failure type and
+ * status.
+ */
 function outcomeOf(error: unknown): { outcome: string; status: string } {
   if (error instanceof ApplicationFailure && error.type) {
     const details = error.details?.[0] as { status?: number } | undefined;
@@ -67,8 +70,8 @@ export function bankCallInterceptor(
 }
 
 /**
- * Serves the registry on `host:port` at /metrics. A port already taken is logged and skipped: metrics are worth
- * less than the payments the worker would otherwise not run.
+ * Serves the registry on `host:port` at /metrics. A port already taken is logged and skipped: metrics are
+ * worth less than the payments the worker would otherwise not run.
  */
 export async function serveMetrics(
   registry: Registry,

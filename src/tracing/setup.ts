@@ -8,7 +8,9 @@ import type { Logger } from 'pino';
 import type { TracingConfig } from '../config.js';
 import { WarningSpanExporter } from './warning-exporter.js';
 
-/** This process's tracer provider, registered globally; the worker hands its processor to the workflow sink. */
+/**
+ * This process's tracer provider, registered globally; the worker hands its processor to the workflow sink.
+ */
 export interface Tracing {
   spanProcessor: SpanProcessor;
   resource: Resource;
@@ -16,7 +18,9 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** The OTLP/HTTP exporter TracingConfig describes, warning (rate-limited) when the collector is unreachable. */
+/**
+ * The OTLP/HTTP exporter TracingConfig describes, warning (rate-limited) when the collector is unreachable.
+ */
 export function otlpExporter(config: TracingConfig, logger: Logger): SpanExporter {
   return new WarningSpanExporter(
     new OTLPTraceExporter({ url: config.tracesUrl, headers: config.headers }),
@@ -38,8 +42,8 @@ export function startTracing(serviceName: string, exporter: SpanExporter): Traci
     spanProcessor,
     resource,
     async shutdown() {
-      // The last batch fails when the collector cannot be reached, and the exporter has warned of that already:
-      // spans never turn a clean stop into a failed one.
+      // The last batch fails when the collector cannot be reached, and the exporter has warned of that
+      // already: spans never turn a clean stop into a failed one.
       await provider.shutdown().catch(() => undefined);
       trace.disable();
       context.disable();
@@ -48,7 +52,9 @@ export function startTracing(serviceName: string, exporter: SpanExporter): Traci
   };
 }
 
-/** Tracing as the configuration asks: undefined (off, nothing registered) unless OTEL_* variables enable it. */
+/**
+ * Tracing as the configuration asks: undefined (off, nothing registered) unless OTEL_* variables enable it.
+ */
 export function startConfiguredTracing(
   config: TracingConfig | undefined,
   logger: Logger,

@@ -11,8 +11,8 @@ import type { Tracing } from './setup.js';
 
 /**
  * Every bankflow client carries the trace context of the caller (a receiver request, a merchant's request, an
- * activity) into the start, signal or update it sends, in the call's Temporal headers. With no tracer provider
- * registered the interceptor's spans are no-ops and no header is written.
+ * activity) into the start, signal or update it sends, in the call's Temporal headers. With no tracer
+ * provider registered the interceptor's spans are no-ops and no header is written.
  */
 export const tracingClientInterceptors = (): ClientInterceptors => ({
   workflow: [new OpenTelemetryWorkflowClientInterceptor()],

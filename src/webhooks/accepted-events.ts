@@ -7,8 +7,9 @@ const maxRemembered = 100_000;
 
 /**
  * The event keys this receiver accepted, each until its envelope is too old to pass the freshness check, so a
- * replay inside the window is answered with the first answer and reaches Temporal no more. A key is remembered
- * only after Temporal took the event, so an event refused with 503 is delivered when the bank retries.
+ * replay inside the window is answered with the first answer and reaches Temporal no more. A key is
+ * remembered only after Temporal took the event, so an event refused with 503 is delivered when the bank
+ * retries.
  */
 export class AcceptedEvents {
   private readonly windowMs: number;

@@ -36,22 +36,26 @@ export interface ReceiverOptions {
   temporalDeadlineMs?: number;
   /** Webhooks handled at once; one more is answered 503 at once, so the bank retries it later. */
   maxInFlight?: number;
-  /** How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in tests). */
+  /**
+   * How long a client may take to send a request (defaults: src/http/server-timeouts.ts; short ones in
+   * tests).
+   */
   timeouts?: Partial<ServerTimeouts>;
   /**
    * The server /metrics and /readyz are served on, apart from the public one (WEBHOOK_INTERNAL_PORT): metrics
-   * tell who sends what and how often, readiness whether Temporal is reachable, neither for the internet. On the
-   * receiver's own server when unset.
+   * tell who sends what and how often, readiness whether Temporal is reachable, neither for the internet. On
+   * the receiver's own server when unset.
    */
   internal?: FastifyInstance;
 }
 
 /**
- * Beyond this many webhooks in flight the receiver is past what it and Temporal can finish within the deadline:
- * every request then shares the CPU with all the others, each one's deadline passes before its signal is even
- * sent, and the receiver ends up answering 503 to all of them after doing all their work (measured at 1,000
- * events/s on 2 cores: 0 acknowledged per second). Refusing the extras before any work keeps the admitted ones in
- * time. 200 is about 0.5 s of work at the 400 signals/s Temporal's dev server took there.
+ * Beyond this many webhooks in flight the receiver is past what it and Temporal can finish within the
+ * deadline: every request then shares the CPU with all the others, each one's deadline passes before its
+ * signal is even sent, and the receiver ends up answering 503 to all of them after doing all their work
+ * (measured at 1,000 events/s on 2 cores: 0 acknowledged per second). Refusing the extras before any work
+ * keeps the admitted ones in time. 200 is about 0.5 s of work at the 400 signals/s Temporal's dev server took
+ * there.
  */
 const defaultMaxInFlight = 200;
 
@@ -71,10 +75,10 @@ function parseEnvelope(raw: Buffer): { ok: true; envelope: WebhookEnvelope } | {
 }
 
 /**
- * POST /webhooks: authenticate -> parse -> check freshness -> route by id -> signal -> 202. The 202 is sent only after
- * Temporal has accepted the event, so an acknowledged webhook is never lost; when Temporal cannot take it the bank
- * gets a 503 and retries. A replay of an event this receiver accepted gets the first answer again, marked
- * `duplicate`, without reaching Temporal.
+ * POST /webhooks: authenticate -> parse -> check freshness -> route by id -> signal -> 202. The 202 is sent
+ * only after Temporal has accepted the event, so an acknowledged webhook is never lost; when Temporal cannot
+ * take it the bank gets a 503 and retries. A replay of an event this receiver accepted gets the first answer
+ * again, marked `duplicate`, without reaching Temporal.
  */
 export function createReceiver(options: ReceiverOptions): FastifyInstance {
   const metrics = createReceiverMetrics();
@@ -162,7 +166,8 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
 
   app.post('/webhooks', async (request, reply) => {
     if (inFlight >= maxInFlight) {
-      // No log line per refusal: under overload it would cost the CPU the admitted webhooks need; the metric counts them.
+      // No log line per refusal: under overload it would cost the CPU the admitted webhooks need; the metric
+      // counts them.
       metrics.received.inc({ outcome: 'busy', category: 'unknown' });
       return problem(reply, 503, `busy: ${inFlight} webhooks in flight; retry later`);
     }
@@ -184,8 +189,9 @@ export function createReceiver(options: ReceiverOptions): FastifyInstance {
 }
 
 /**
- * The receiver's internal server (WEBHOOK_INTERNAL_PORT), for Prometheus and the orchestrator's readiness probe:
- * createReceiver adds /metrics and /readyz to it; /healthz answers here too, so one port serves every probe.
+ * The receiver's internal server (WEBHOOK_INTERNAL_PORT), for Prometheus and the orchestrator's readiness
+ * probe: createReceiver adds /metrics and /readyz to it; /healthz answers here too, so one port serves every
+ * probe.
  */
 export function createInternalServer(logger: Logger, timeouts?: Partial<ServerTimeouts>): FastifyInstance {
   const app: FastifyInstance = Fastify({

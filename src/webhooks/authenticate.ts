@@ -7,8 +7,9 @@ export interface WebhookAuthSettings {
   /** Local development only: accept everything. */
   disabled: boolean;
   /**
-   * Accept a request that carries only the shared secret header and no signature (WEBHOOK_ACCEPT_SECRET_HEADER).
-   * The secret then works as a bearer token: whoever reads one request can post any body with it.
+   * Accept a request that carries only the shared secret header and no signature
+   * (WEBHOOK_ACCEPT_SECRET_HEADER). The secret then works as a bearer token: whoever reads one request can
+   * post any body with it.
    */
   acceptSecretHeader: boolean;
 }
@@ -27,9 +28,10 @@ const header = (headers: Headers, name: string) => {
 };
 
 /**
- * The bank proves itself with an HMAC-SHA256 of the raw body (`x-webhook-signature`). The shared secret header
- * (`x-webhook-secret`) alone is accepted only when `acceptSecretHeader` says so. A signature that is present must
- * be valid, even when the secret header is also right, so a leaked secret cannot be used to forge a body.
+ * The bank proves itself with an HMAC-SHA256 of the raw body (`x-webhook-signature`). The shared secret
+ * header (`x-webhook-secret`) alone is accepted only when `acceptSecretHeader` says so. A signature that is
+ * present must be valid, even when the secret header is also right, so a leaked secret cannot be used to
+ * forge a body.
  */
 export function authenticateWebhook(
   settings: WebhookAuthSettings,

@@ -8,9 +8,9 @@ import { searchAttributes } from '../contract/search-attributes.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /**
- * Signals the holder of `endToEndId`'s cash-ins, starting it if it is not running. A closed holder is never started
- * again (the call then fails with WorkflowExecutionAlreadyStartedError): its events and claimer are in its result.
- * `event`, when given, is what support's unmatched list shows should nobody claim the holder.
+ * Signals the holder of `endToEndId`'s cash-ins, starting it if it is not running. A closed holder is never
+ * started again (the call then fails with WorkflowExecutionAlreadyStartedError): its events and claimer are
+ * in its result. `event`, when given, is what support's unmatched list shows should nobody claim the holder.
  */
 export async function signalCashInHolder<Arg>(
   client: Client,

@@ -47,8 +47,9 @@ export function unmatchedWorkflowId(key: string): string {
 }
 
 /**
- * Keeps an unclaimed event as a workflow of its own. The id comes from the event key and a closed one is never
- * reused, so a copy of an event already kept changes nothing, on any receiver replica, even once it is resolved.
+ * Keeps an unclaimed event as a workflow of its own. The id comes from the event key and a closed one is
+ * never reused, so a copy of an event already kept changes nothing, on any receiver replica, even once it is
+ * resolved.
  */
 async function keepUnmatched(
   client: Client,
@@ -101,8 +102,8 @@ async function holdCashIn(
 }
 
 /**
- * Hands the event to Temporal by the workflow id its route names, and resolves only once the server has accepted
- * it, so a 2xx to the bank means the event is durable; no search is made. Any failure becomes
+ * Hands the event to Temporal by the workflow id its route names, and resolves only once the server has
+ * accepted it, so a 2xx to the bank means the event is durable; no search is made. Any failure becomes
  * TemporalUnavailableError.
  */
 export async function deliverWebhook(

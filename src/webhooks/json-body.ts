@@ -1,6 +1,7 @@
 /**
  * How deep a webhook body may nest. The spec's records nest a handful of levels; far deeper bodies parse, but
- * turning them back into JSON for Temporal overflows the stack, which would answer a signed event 503 forever.
+ * turning them back into JSON for Temporal overflows the stack, which would answer a signed event 503
+ * forever.
  */
 export const maxJsonDepth = 64;
 
@@ -10,8 +11,8 @@ const unpairedSurrogate = /\p{Cs}/u;
 export type JsonBody = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /**
- * The raw bytes as strict JSON text (RFC 8259): UTF-8 only, no unpaired surrogates (`\ud800`), which gRPC cannot
- * carry to Temporal in a workflow id or query, and at most `maxJsonDepth` levels deep.
+ * The raw bytes as strict JSON text (RFC 8259): UTF-8 only, no unpaired surrogates (`\ud800`), which gRPC
+ * cannot carry to Temporal in a workflow id or query, and at most `maxJsonDepth` levels deep.
  */
 export function readJsonBody(raw: Buffer): JsonBody {
   let text: string;

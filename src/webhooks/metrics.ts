@@ -1,6 +1,8 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** The receiver's Prometheus metrics, on a registry of its own so several receivers can live in one process. */
+/**
+ * The receiver's Prometheus metrics, on a registry of its own so several receivers can live in one process.
+ */
 export function createReceiverMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'bankflow_receiver_' });

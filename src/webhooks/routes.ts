@@ -13,9 +13,9 @@ const paymentKeys = z.looseObject({ external_id: text });
 const attemptKeys = z.looseObject({ external_id: text });
 
 /**
- * Every webhook category bankflow's workflows consume, with the rule that names the owning workflow. The bank's
- * enrollment, payment and attempt webhooks carry the full record, keys included; one without its keys is kept as
- * unmatched (the journey's own reads of the bank are its truth either way).
+ * Every webhook category bankflow's workflows consume, with the rule that names the owning workflow. The
+ * bank's enrollment, payment and attempt webhooks carry the full record, keys included; one without its keys
+ * is kept as unmatched (the journey's own reads of the bank are its truth either way).
  */
 export const bankflowRouter = createRouter({
   [webhookCategories.enrollment]: (envelope) => {
@@ -31,7 +31,8 @@ export const bankflowRouter = createRouter({
     if (!keys.success) return undefined;
     return { workflowId: workflowIds.payment(keys.data.external_id), signal: paymentWebhookSignal };
   },
-  // A cash-in waits for its payment under its end-to-end id: the payment claims it once the bank shows that id.
+  // A cash-in waits for its payment under its end-to-end id: the payment claims it once the bank shows that
+  // id.
   [webhookCategories.collectingDocument]: (envelope) => {
     const endToEndId = cashInEndToEndId(envelope);
     return endToEndId === undefined ? undefined : { cashIn: endToEndId };

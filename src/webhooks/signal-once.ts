@@ -21,10 +21,11 @@ async function encoded(client: Client, event: ReceivedWebhook): Promise<Payload[
 
 /**
  * Signals the event with a request id derived from its key. Temporal records each signal's request id in the
- * workflow run and answers a second signal with the same one as done, adding nothing to the history, even once the
- * run has closed; so a copy of the event that reaches another receiver replica, or arrives after the workflow
- * ended, changes nothing. (The client's own `signal` draws a random request id.) Resolves to false when no run has
- * this request id and the workflow does not exist or has closed: the event is then kept as unmatched.
+ * workflow run and answers a second signal with the same one as done, adding nothing to the history, even
+ * once the run has closed; so a copy of the event that reaches another receiver replica, or arrives after the
+ * workflow ended, changes nothing. (The client's own `signal` draws a random request id.) Resolves to false
+ * when no run has this request id and the workflow does not exist or has closed: the event is then kept as
+ * unmatched.
  */
 export async function signalOnce(
   client: Client,
@@ -43,7 +44,8 @@ export async function signalOnce(
       requestId: signalRequestId(event.key),
     });
   };
-  // The client's interceptors (tracing; bankflow configures them as a list) wrap this call as they wrap its signals.
+  // The client's interceptors (tracing; bankflow configures them as a list) wrap this call as they wrap its
+  // signals.
   const configured = client.workflow.options.interceptors;
   const interceptors = Array.isArray(configured) ? configured : [];
   const signal = interceptors.reduceRight<typeof send>((next, interceptor) => {

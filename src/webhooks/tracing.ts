@@ -9,9 +9,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 const tracer = trace.getTracer('bankflow-webhook-receiver');
 
 /**
- * Runs a route's handler in a server span (`POST /webhooks`), continuing a `traceparent` a proxy in front sent,
- * so the signal or start it sends to Temporal, and the workflow's handling of it, are in the request's trace.
- * A no-op when tracing is off.
+ * Runs a route's handler in a server span (`POST /webhooks`), continuing a `traceparent` a proxy in front
+ * sent, so the signal or start it sends to Temporal, and the workflow's handling of it, are in the request's
+ * trace. A no-op when tracing is off.
  */
 export function traced<T>(
   request: FastifyRequest,

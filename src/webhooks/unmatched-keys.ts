@@ -11,8 +11,9 @@ const plausibleEndToEndId = /^[\x21-\x7e]{1,100}$/;
 export const isPlausibleEndToEndId = (value: string) => plausibleEndToEndId.test(value);
 
 /**
- * The end-to-end id of a Pix cash-in event, when it could be one (32 printable characters): only such an id names a
- * workflow or a keyword search attribute, which have size limits and which SQL visibility stores refuse a NUL in.
+ * The end-to-end id of a Pix cash-in event, when it could be one (32 printable characters): only such an id
+ * names a workflow or a keyword search attribute, which have size limits and which SQL visibility stores
+ * refuse a NUL in.
  */
 export function cashInEndToEndId(envelope: WebhookEnvelope): string | undefined {
   if (envelope.category !== webhookCategories.collectingDocument) return undefined;
@@ -22,8 +23,8 @@ export function cashInEndToEndId(envelope: WebhookEnvelope): string | undefined 
 }
 
 /**
- * The search attributes an unmatched event is kept under besides its kind and status: a cash-in's end-to-end id,
- * so support finds it by the id the payment shows.
+ * The search attributes an unmatched event is kept under besides its kind and status: a cash-in's end-to-end
+ * id, so support finds it by the id the payment shows.
  */
 export function unmatchedEventKeys(envelope: WebhookEnvelope) {
   const endToEndId = cashInEndToEndId(envelope);

@@ -17,8 +17,8 @@ import {
 } from '../contract/task-queues.js';
 
 /**
- * For work that fails only while something it needs is down (the bank, Temporal, the disk): from 1 s, doubling,
- * at most a minute apart, for as long as the activity's timeouts allow.
+ * For work that fails only while something it needs is down (the bank, Temporal, the disk): from 1 s,
+ * doubling, at most a minute apart, for as long as the activity's timeouts allow.
  */
 export const outageRetry: RetryPolicy = {
   initialInterval: '1 second',
@@ -43,8 +43,8 @@ export const bankCallOptions: ActivityOptions = {
 };
 
 /**
- * A read of a record the workflow follows (a GET, a list): retried sooner than a write, because a journey waits on
- * it, while the bank's own Retry-After still paces a rate-limited one.
+ * A read of a record the workflow follows (a GET, a list): retried sooner than a write, because a journey
+ * waits on it, while the bank's own Retry-After still paces a rate-limited one.
  */
 export const bankReadOptions: ActivityOptions = {
   startToCloseTimeout: '20 seconds',
@@ -52,9 +52,9 @@ export const bankReadOptions: ActivityOptions = {
 };
 
 /**
- * A journey's read of the record it follows (shared/bank-reads.ts): a refusal or an unreadable answer comes back
- * at once, and an outage after a few minutes of retries, so the journey records the trouble, stays responsive to
- * its hints and deadlines, and asks again at its own capped backoff.
+ * A journey's read of the record it follows (shared/bank-reads.ts): a refusal or an unreadable answer comes
+ * back at once, and an outage after a few minutes of retries, so the journey records the trouble, stays
+ * responsive to its hints and deadlines, and asks again at its own capped backoff.
  */
 export const journeyReadOptions: ActivityOptions = {
   ...bankReadOptions,
@@ -62,10 +62,11 @@ export const journeyReadOptions: ActivityOptions = {
 };
 
 /**
- * A check a customer waits on (an enrollment read before a payment): a refused credential or access (401, 403,
- * 409: a rotation or a permission change at the bank) and an unreadable answer are retried like an outage until
- * the window the caller bounds it with (boundedBy) closes. A 404 or a validation refusal is about the merchant's
- * request (a device the bank does not know), so it refuses the payment with the bank's reason.
+ * A check a customer waits on (an enrollment read before a payment): a refused credential or access (401,
+ * 403, 409: a rotation or a permission change at the bank) and an unreadable answer are retried like an
+ * outage until the window the caller bounds it with (boundedBy) closes. A 404 or a validation refusal is
+ * about the merchant's request (a device the bank does not know), so it refuses the payment with the bank's
+ * reason.
  */
 export const checkReadOptions: ActivityOptions = {
   ...bankReadOptions,
@@ -76,10 +77,11 @@ export const checkReadOptions: ActivityOptions = {
 };
 
 /**
- * A write a customer waits on, always bounded by its window (boundedBy). A refused credential cannot be told from
- * a credential rotation at the bank, and an unreadable answer from a bank that changed its answers' shape: both
- * are retried like an outage until the window closes, which each of these writes can bear (an external id, or one
- * payment or step, makes a repeat answer the same). The bank's final refusals (validation, 404, 403/409) are not.
+ * A write a customer waits on, always bounded by its window (boundedBy). A refused credential cannot be told
+ * from a credential rotation at the bank, and an unreadable answer from a bank that changed its answers'
+ * shape: both are retried like an outage until the window closes, which each of these writes can bear (an
+ * external id, or one payment or step, makes a repeat answer the same). The bank's final refusals
+ * (validation, 404, 403/409) are not.
  */
 export const customerWriteOptions: ActivityOptions = {
   ...bankCallOptions,
@@ -99,12 +101,14 @@ export const temporalCallOptions: ActivityOptions = {
 };
 
 /**
- * `options` for a bank call a customer waits on, bounded by the window it must land in (`deadline`, epoch ms of
- * workflow time, `now` likewise): no attempt is scheduled once the window closed, so a bank outage ends the call
- * instead of landing it at the bank after the customer left. Workflow time makes the bound replay the same.
+ * `options` for a bank call a customer waits on, bounded by the window it must land in (`deadline`, epoch ms
+ * of workflow time, `now` likewise): no attempt is scheduled once the window closed, so a bank outage ends
+ * the call instead of landing it at the bank after the customer left. Workflow time makes the bound replay
+ * the same.
  */
 export function boundedBy(options: ActivityOptions, deadline: number, now: number): ActivityOptions {
-  // Zero would mean no bound at all: a window already closed leaves the call a millisecond, so it ends at once.
+  // Zero would mean no bound at all: a window already closed leaves the call a millisecond, so it ends at
+  // once.
   const leftMs = Math.max(deadline - now, 1);
   return {
     ...options,
@@ -114,8 +118,9 @@ export function boundedBy(options: ActivityOptions, deadline: number, now: numbe
 }
 
 /**
- * Activities scheduled on `workload`'s task queue beside the running workflow's own (src/contract/task-queues.ts).
- * The queue is named after the workflow's, known only once a run executes, so each call proxies anew.
+ * Activities scheduled on `workload`'s task queue beside the running workflow's own
+ * (src/contract/task-queues.ts). The queue is named after the workflow's, known only once a run executes, so
+ * each call proxies anew.
  */
 function onWorkload<A extends object>(workload: Workload, options: ActivityOptions): A {
   return new Proxy({} as A, {
@@ -135,8 +140,8 @@ export const interactiveActivities = <Name extends InteractiveBankCall>(options:
   onWorkload<Pick<Activities, Name>>('interactive', options);
 
 /**
- * A journey's reads of the record it follows, on the polls queue and the fleet's poll budget; a read a webhook
- * asked for goes ahead of the ones timers fell due for.
+ * A journey's reads of the record it follows, on the polls queue and the fleet's poll budget; a read a
+ * webhook asked for goes ahead of the ones timers fell due for.
  */
 export const pollActivities = <Name extends JourneyPollRead>(
   options: ActivityOptions,

@@ -9,7 +9,9 @@ import { notifyBoletoCancelled } from './boleto-notifications.js';
 
 const { cancelBoleto } = proxyActivities<Pick<Activities, 'cancelBoleto'>>(bankCallOptions);
 
-/** The status bankflow takes a cancelled boleto to have (the spec does not show it; see docs/decisions.md). */
+/**
+ * The status bankflow takes a cancelled boleto to have (the spec does not show it; see docs/decisions.md).
+ */
 const cancelledBoletoStatus = 'cancelled';
 
 /** How long the workflow keeps asking while the bank's answer does not show the boleto cancelled. */
@@ -21,12 +23,12 @@ const confirms = (boleto: Boleto, boletoId: string) =>
   boleto.id === boletoId && boleto.status === cancelledBoletoStatus;
 
 /**
- * Cancels one boleto at the bank. Transient bank failures are retried until the bank answers; a refusal
- * (bad credentials, unknown boleto) fails the workflow at once with the bank's reason. The workflow ends only on
- * an answer that shows this boleto cancelled: the cancel is the only read the spec gives of a boleto, and it is
- * idempotent, so while the answer shows another status the workflow asks again with backoff, and fails with
- * `BoletoCancellationNotConfirmed` if the deadline passes first. The merchant is told (`boleto.cancelled`) only
- * of the confirmed answer.
+ * Cancels one boleto at the bank. Transient bank failures are retried until the bank answers; a refusal (bad
+ * credentials, unknown boleto) fails the workflow at once with the bank's reason. The workflow ends only on
+ * an answer that shows this boleto cancelled: the cancel is the only read the spec gives of a boleto, and it
+ * is idempotent, so while the answer shows another status the workflow asks again with backoff, and fails
+ * with `BoletoCancellationNotConfirmed` if the deadline passes first. The merchant is told
+ * (`boleto.cancelled`) only of the confirmed answer.
  */
 export async function cancelBoletoWorkflow({ boletoId }: CancelBoletoInput): Promise<Boleto> {
   let boleto = await cancelBoleto(boletoId);

@@ -15,9 +15,9 @@ export const notifiedBoleto = (boleto: Boleto) => ({
 });
 
 /**
- * Tells the merchant that the bank's answer shows `boleto` cancelled: `boleto:<id>:1`, the one event a boleto has.
- * A cancellation run again (the bank answers it cancelled again) makes that event again with a new time; the
- * hand-over finds its id in the ended outbox and sends nothing (`endedOutboxHolds`).
+ * Tells the merchant that the bank's answer shows `boleto` cancelled: `boleto:<id>:1`, the one event a boleto
+ * has. A cancellation run again (the bank answers it cancelled again) makes that event again with a new time;
+ * the hand-over finds its id in the ended outbox and sends nothing (`endedOutboxHolds`).
  */
 export async function notifyBoletoCancelled(boleto: Boleto): Promise<void> {
   const notifier = new JourneyNotifier(() => ({}));

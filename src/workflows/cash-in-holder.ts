@@ -29,12 +29,13 @@ const status = (kind: 'cash-in' | 'webhook-unmatched', value: string) =>
   ]);
 
 /**
- * The Pix cash-in events of one end-to-end id (the workflow id names it), held until the payment showing that id
- * claims them: the receiver lands every cash-in here by id, whether or not the payment exists or knows its
- * end-to-end id yet. The claim hands the claimer every event held so far, and every later one as it arrives, each
- * once, by the claimer's webhook signal. Unclaimed past the claim window, the holder shows as an unmatched webhook
- * event to support (who may resolve it with a note) and is still claimable until the unmatched retention ends. A
- * new version of bankflow takes the holder over by continue-as-new (`carried`), its times unchanged.
+ * The Pix cash-in events of one end-to-end id (the workflow id names it), held until the payment showing that
+ * id claims them: the receiver lands every cash-in here by id, whether or not the payment exists or knows its
+ * end-to-end id yet. The claim hands the claimer every event held so far, and every later one as it arrives,
+ * each once, by the claimer's webhook signal. Unclaimed past the claim window, the holder shows as an
+ * unmatched webhook event to support (who may resolve it with a note) and is still claimable until the
+ * unmatched retention ends. A new version of bankflow takes the holder over by continue-as-new (`carried`),
+ * its times unchanged.
  */
 export async function cashInHolderWorkflow(carried?: CashInHolderCarry): Promise<CashInHolderResult> {
   const newVersion = watchForNewVersion();
@@ -55,7 +56,8 @@ export async function cashInHolderWorkflow(carried?: CashInHolderCarry): Promise
     }
   };
   setHandler(holdCashInSignal, async (event) => {
-    // The receiver's copies of one event (a bank retry on another replica) each signal; the key tells them apart.
+    // The receiver's copies of one event (a bank retry on another replica) each signal; the key tells them
+    // apart.
     if (events.some((held) => held.key === event.key)) return;
     events.push(event);
     if (claimedBy !== undefined) await forward(claimedBy, event);
@@ -63,7 +65,8 @@ export async function cashInHolderWorkflow(carried?: CashInHolderCarry): Promise
   setHandler(claimCashInsSignal, async ({ claimedBy: claimer }) => {
     if (claimedBy !== undefined) return;
     claimedBy = claimer;
-    // What arrives from now on is forwarded by the hold handler: the events held until this moment go from here.
+    // What arrives from now on is forwarded by the hold handler: the events held until this moment go from
+    // here.
     for (const event of [...events]) await forward(claimer, event);
   });
 

@@ -13,8 +13,8 @@ const journeyKinds: Record<string, string> = {
 };
 
 /**
- * Payments and enrollments by outcome (`settled`, `expired`, `revoked`, ...; `failed` or `cancelled` when
- * the run itself ended so), as `bankflow_journeys_total` on the worker's Temporal SDK metrics endpoint. Metrics
+ * Payments and enrollments by outcome (`settled`, `expired`, `revoked`, ...; `failed` or `cancelled` when the
+ * run itself ended so), as `bankflow_journeys_total` on the worker's Temporal SDK metrics endpoint. Metrics
  * from workflow code are not emitted while a history replays, so each end is counted once.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => ({

@@ -17,9 +17,9 @@ const carriesTrace = (headers: Headers) => traceHeader in headers;
 
 /**
  * OpenTelemetry's workflow interceptors, for what a traced client sent only: a run started without the trace
- * header (tracing off, a schedule's run, every history recorded before tracing) passes straight through, so its
- * workflow code and commands are exactly as before; a traced signal or update gets its span either way. Spans
- * leave through a sink and never become commands.
+ * header (tracing off, a schedule's run, every history recorded before tracing) passes straight through, so
+ * its workflow code and commands are exactly as before; a traced signal or update gets its span either way.
+ * Spans leave through a sink and never become commands.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => {
   let otel:

@@ -12,10 +12,11 @@ import { waitOnCurrentVersion, watchForNewVersion } from './shared/continue-as-n
 import { acceptResolution } from './shared/unmatched-resolution.js';
 
 /**
- * A bank event no workflow claimed. It is kept as a running workflow (one per event, id from its dedupe key) so
- * support staff find it in the UI (BankflowKind = webhook-unmatched) and can resolve it with a note. Callers read
- * the event from the memo (`memoKeys.event`), which the receiver sets when it starts the workflow. A new version of
- * bankflow takes the event over by continue-as-new (`carried`), its retention unchanged.
+ * A bank event no workflow claimed. It is kept as a running workflow (one per event, id from its dedupe key)
+ * so support staff find it in the UI (BankflowKind = webhook-unmatched) and can resolve it with a note.
+ * Callers read the event from the memo (`memoKeys.event`), which the receiver sets when it starts the
+ * workflow. A new version of bankflow takes the event over by continue-as-new (`carried`), its retention
+ * unchanged.
  */
 export async function unmatchedWebhookWorkflow(
   event: ReceivedWebhook,

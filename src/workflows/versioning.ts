@@ -16,9 +16,10 @@ import { unmatchedWebhookWorkflow } from './unmatched-webhook.js';
  * Every workflow type is pinned (docs/upgrading-workflows.md): a run's workflow tasks all run on the Worker
  * Deployment version its first task ran on, so no history is ever replayed by other code, and a change to a
  * workflow ships as a new version, never behind a patch. The short types' runs finish on their version. The
- * long-lived ones (enrollments, recurrences, unmatched events, cash-in holders, notification outboxes) continue as
- * new onto the deployment's current version at their first workflow task after it changed
- * (shared/continue-as-new.ts): at the latest within a day, at once when `bankflow deployments move` asks them.
+ * long-lived ones (enrollments, recurrences, unmatched events, cash-in holders, notification outboxes)
+ * continue as new onto the deployment's current version at their first workflow task after it changed
+ * (shared/continue-as-new.ts): at the latest within a day, at once when `bankflow deployments move` asks
+ * them.
  */
 const workflowTypes: ((...args: never[]) => Promise<unknown>)[] = [
   biometricPaymentWorkflow,

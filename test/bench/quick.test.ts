@@ -11,7 +11,9 @@ function runBench(args: string[]): Promise<CliResult> {
   return outputOf(spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args]));
 }
 
-/** `npm run bench -- --quick`: every benchmark at a tiny size, so the benchmark code cannot rot between runs. */
+/**
+ * `npm run bench -- --quick`: every benchmark at a tiny size, so the benchmark code cannot rot between runs.
+ */
 describe('benchmarks, smoke run', () => {
   it('runs every benchmark, prints each target as met or missed and writes its results', async () => {
     const dir = tempDir();

@@ -10,7 +10,10 @@ import { buildOf } from '../../devkit/versioning/build-b.js';
 import { runsOf } from '../../devkit/temporal/runs.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';
 
-/** A second build on the stack's task queue: the same workflow code under another build id, as a deploy starts. */
+/**
+ * A second build on the stack's task queue: the same workflow code under another build id, as a deploy
+ * starts.
+ */
 const newBuild = 'cli-test-new-build';
 
 describe('bankflow deployments', () => {

@@ -6,8 +6,8 @@ import { docExamples, type DocExample } from '../helpers/doc-examples.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 /**
- * `npx bankflow` runs the CLI from the test run's build or from source, as `npm start`'s `npx bankflow` runs the
- * built one.
+ * `npx bankflow` runs the CLI from the test run's build or from source, as `npm start`'s `npx bankflow` runs
+ * the built one.
  */
 const npxShim = `npx() { if [ "$1" = bankflow ]; then shift; node ${cliNodeArgs().join(' ')} "$@"; else command npx "$@"; fi; }`;
 

@@ -143,9 +143,10 @@ describe('bankflow doctor, worker deployment', () => {
   it(
     'reports a ramping version and the runs pinned to a version, with the workers that serve them',
     async () => {
-      // Temporal pins a run only to a version that polls its task queue, and ramps only such a version: a version
-      // whose workers stopped is still listed as polling for minutes (the server keeps its pollers that long), so
-      // the reports of a version nothing serves are held by test/unit/deployment-checks.test.ts.
+      // Temporal pins a run only to a version that polls its task queue, and ramps only such a version: a
+      // version whose workers stopped is still listed as polling for minutes (the server keeps its pollers
+      // that long), so the reports of a version nothing serves are held by
+      // test/unit/deployment-checks.test.ts.
       await startVersion(other, taskQueue);
       const workflowId = `doctor-pinned-${randomUUID()}`;
       // The server takes a pin to the version a moment after it lists the version's pollers: until then it

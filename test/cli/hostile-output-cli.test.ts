@@ -5,7 +5,10 @@ import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { printedJson, printedLines } from '../helpers/cli-output.js';
 import { startStubBank, type StubBank } from '../helpers/stub-bank.js';
 
-/** Every trick at once: clear the screen, plant an OSC 8 link, fake a row, reorder the line, 8-bit CSI and OSC. */
+/**
+ * Every trick at once: clear the screen, plant an OSC 8 link, fake a row, reorder the line, 8-bit CSI and
+ * OSC.
+ */
 const hostileDescription =
   'Estorno\u001b[2J\u001b[H' +
   '\u001b]8;;https://evil.example/login\u001b\\Clique aqui\u001b]8;;\u001b\\' +

@@ -115,7 +115,8 @@ describe('long-running commands', () => {
       const uiSettings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
         Codec: { Endpoint: string };
       };
-      // The UI reaches the codec server with the token this run generated and printed; an Origin alone is refused.
+      // The UI reaches the codec server with the token this run generated and printed; an Origin alone is
+      // refused.
       const token = /Codec token +([0-9a-f]{48})/.exec(dev.output())?.[1];
       expect(uiSettings.Codec.Endpoint).toBe(`http://127.0.0.1:${codecPort}/${token}`);
       const decode = (path: string) =>

@@ -49,7 +49,10 @@ const productionSecrets = {
   SANDBOX_CONTROL_TOKEN: secrets.sandboxControlToken,
 };
 
-/** Malformed values: a key that is not 32 bytes, a user without a password, a header without `=`, a short secret. */
+/**
+ * Malformed values: a key that is not 32 bytes, a user without a password, a header without `=`, a short
+ * secret.
+ */
 const malformed = {
   ...productionSecrets,
   TEMPORAL_ENCRYPTION_KEYS: `live:${secrets.liveKey},broken:${secrets.brokenKey}`,
@@ -59,7 +62,9 @@ const malformed = {
   SUPPORT_LOOKUP_SECRET: secrets.shortLookupSecret,
 };
 
-/** Well-formed values that production refuses: a key of one repeated byte, a weak token and a weak password. */
+/**
+ * Well-formed values that production refuses: a key of one repeated byte, a weak token and a weak password.
+ */
 const weak = {
   ...productionSecrets,
   TEMPORAL_PLAINTEXT_ALLOWED: 'true',
@@ -70,7 +75,9 @@ const weak = {
   SUPPORT_LOOKUP_SECRET: secrets.lookupSecret,
 };
 
-/** Every command that loads the production configuration: the processes, doctor, and commands of the starter. */
+/**
+ * Every command that loads the production configuration: the processes, doctor, and commands of the starter.
+ */
 const productionCommands = [
   ['worker'],
   ['webhooks'],

@@ -103,7 +103,8 @@ describe('bankflow support', () => {
         customerTaxNumber: cpf.written,
       });
       enrollmentWorkflowId = started.workflowId;
-      // An enrollment the customer has not authorized yet: the payment fails at once, and still belongs to them.
+      // An enrollment the customer has not authorized yet: the payment fails at once, and still belongs to
+      // them.
       const externalId = `support-${randomUUID()}`;
       await startPayment(starter, {
         externalId,

@@ -18,7 +18,9 @@ const unknownId = '00000000-0000-4000-8000-000000000000';
 const attemptsPath = '/banking/cashin/pix/recurrences/collections/attempts';
 const paymentPath = `/banking/cashin/pix/biometrics/enrollments/${unknownId}/payments/${unknownId}`;
 
-/** What a caller reads of an error answer: its status, its family's form, and each entry's code and pointer. */
+/**
+ * What a caller reads of an error answer: its status, its family's form, and each entry's code and pointer.
+ */
 function errorForm(answer: HttpAnswer) {
   const body: unknown = answer.json();
   const single = singleErrorBodySchema.safeParse(body);

@@ -62,7 +62,9 @@ describe('fault injection on the bank endpoints, through the real client', () =>
     return response.body.data.injected;
   }
 
-  /** `count` boleto cancellations, `concurrency` at a time; each call's outcome and duration, in call order. */
+  /**
+   * `count` boleto cancellations, `concurrency` at a time; each call's outcome and duration, in call order.
+   */
   async function cancelMany(count: number, concurrency = 1) {
     const results: { outcome: Outcome; ms: number }[] = [];
     let next = 0;
@@ -142,8 +144,8 @@ describe('fault injection on the bank endpoints, through the real client', () =>
 
     expect(results.every((result) => result.outcome === 'ok' && result.ms >= 9)).toBe(true);
     expectRate(spikes, 100, 0.25);
-    // Every spiked call is at least this slow. How many unspiked calls look as slow depends on the machine's load
-    // (a loaded machine stalls local calls too), so only the lower bound is the sandbox's to keep.
+    // Every spiked call is at least this slow. How many unspiked calls look as slow depends on the machine's
+    // load (a loaded machine stalls local calls too), so only the lower bound is the sandbox's to keep.
     const slow = results.filter((result) => result.ms >= 159).length;
     expect(slow).toBeGreaterThanOrEqual(spikes);
 

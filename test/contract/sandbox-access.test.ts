@@ -153,8 +153,8 @@ describe('who may reach the sandbox and its control API', () => {
     ];
 
     /**
-     * The bank API's Basic credentials, which the worker holds and the development sandbox's are public: a path
-     * the guard took for the bank's reached the control route with them alone.
+     * The bank API's Basic credentials, which the worker holds and the development sandbox's are public: a
+     * path the guard took for the bank's reached the control route with them alone.
      */
     const bankCredentials = {
       authorization: `Basic ${Buffer.from(`${sandboxCredentials.clientId}:${sandboxCredentials.clientSecret}`).toString('base64')}`,
@@ -191,7 +191,8 @@ describe('who may reach the sandbox and its control API', () => {
       const host = new URL(sandbox.url).host;
       const unknownId = randomUUID();
       expect(await send(sandbox.url, host, { path: '/sandbox/%70ages/widget.js' })).toBe(200);
-      // The enrollment's "reject" button is the customer's; its other actions, on the same route, are the control API's.
+      // The enrollment's "reject" button is the customer's; its other actions, on the same route, are the
+      // control API's.
       const reject = { method: 'POST', body: {} };
       expect(
         await send(sandbox.url, host, {

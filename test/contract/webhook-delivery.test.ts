@@ -394,7 +394,8 @@ describe('webhook delivery', () => {
 /**
  * Binomial bound: with n independent draws at rate p, the count stays within 3 standard deviations of n * p
  * for all but ~0.3% of seeds. The seed is fixed, so the count never varies between runs; the bound shows the
- * rate is the configured one, and a wrong wiring (rate ignored, applied twice, or to the wrong events) breaks it.
+ * rate is the configured one, and a wrong wiring (rate ignored, applied twice, or to the wrong events) breaks
+ * it.
  */
 function expectRate(count: number, n: number, p: number): void {
   const sigma = Math.sqrt(n * p * (1 - p));
@@ -413,7 +414,9 @@ interface ScenarioRun {
 
 const scenarioSize = 200;
 
-/** Announces `scenarioSize` events one after another under the given webhook faults and waits for all of them. */
+/**
+ * Announces `scenarioSize` events one after another under the given webhook faults and waits for all of them.
+ */
 async function runScenario(faults: Partial<FaultSettings>, seed = 7): Promise<ScenarioRun> {
   const receiver = await openReceiver();
   const sandbox = await openSandbox({ webhookUrl: receiver.url, webhookDelivery: { baseDelayMs: 10 } });
@@ -544,7 +547,10 @@ describe('webhook faults, reproducible from the seed', () => {
 });
 
 describe('closing the sandbox', () => {
-  /** Timers, sockets and servers created while tracking that have not been destroyed yet (the test's own aside). */
+  /**
+   * Timers, sockets and servers created while tracking that have not been destroyed yet (the test's own
+   * aside).
+   */
   function trackResources() {
     const kinds = new Set(['Timeout', 'TCPWRAP', 'TCPSERVERWRAP']);
     const live = new Map<number, string>();

@@ -33,7 +33,9 @@ describeInBrowser('the support views in the Temporal UI', () => {
     await stack?.stop();
   });
 
-  /** Opens the workflow list for `query` until visibility shows `workflowId` in it, then keeps a screenshot. */
+  /**
+   * Opens the workflow list for `query` until visibility shows `workflowId` in it, then keeps a screenshot.
+   */
   async function showList(query: string, workflowId: string, image: string) {
     const { page } = browser;
     await openWorkflowList(page, uiUrl, query, workflowId);

@@ -10,7 +10,9 @@ import { sandboxControl } from '../helpers/sandbox-control.js';
 
 type Body = Record<string, unknown>;
 
-/** One BankClient method, a valid response body for it taken from the sandbox, and what the method answers. */
+/**
+ * One BankClient method, a valid response body for it taken from the sandbox, and what the method answers.
+ */
 export interface ResponseCase {
   method: string;
   /** The valid body as it travels: JSON. */

@@ -14,7 +14,9 @@ export interface BadValue {
   reason?: RegExp;
 }
 
-/** One starter function: a valid input, the fields that may be left out, and wrong values of the right type. */
+/**
+ * One starter function: a valid input, the fields that may be left out, and wrong values of the right type.
+ */
 export interface StarterCase {
   name: string;
   valid: Input;

@@ -14,7 +14,9 @@ import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 
 type Path = (string | number)[];
 
-/** One wrong input: which member was changed (the one the refusal must name), and what the reason must say. */
+/**
+ * One wrong input: which member was changed (the one the refusal must name), and what the reason must say.
+ */
 interface WrongInput {
   what: string;
   input: unknown;
@@ -48,7 +50,10 @@ function changed(
   return copy;
 }
 
-/** Wrong inputs of one starter function: a wrong value, a wrong type, a required member left out, no object at all. */
+/**
+ * Wrong inputs of one starter function: a wrong value, a wrong type, a required member left out, no object at
+ * all.
+ */
 function wrongInputs(testCase: StarterCase): fc.Arbitrary<WrongInput> {
   const { valid } = testCase;
   const paths = pathsOf(valid);
@@ -255,7 +260,8 @@ describe('merchant-side input of every starter function and of the CLI', () => {
           option: '--page-size',
         })),
       ];
-      // Each command is a process of its own: one sample of each, two at a time (a CLI start costs about a second).
+      // Each command is a process of its own: one sample of each, two at a time (a CLI start costs about a
+      // second).
       const sample = commands.flatMap((command) => fc.sample(command, { seed: fuzzSeed, numRuns: 1 }));
       const results: { command: (typeof sample)[number]; result: Awaited<ReturnType<typeof runCli>> }[] = [];
       for (let start = 0; start < sample.length; start += 2) {

@@ -159,8 +159,8 @@ describe('webhook receiver under random and mutated input', () => {
   }
 
   /**
-   * A 202 names the event and where it went: the aimed workflow as a signal, a cash-in's holder by its end-to-end
-   * id, or an unmatched-event workflow. A copy is answered as the receiver first answered its key.
+   * A 202 names the event and where it went: the aimed workflow as a signal, a cash-in's holder by its
+   * end-to-end id, or an unmatched-event workflow. A copy is answered as the receiver first answered its key.
    */
   function recordAcceptance(envelope: Envelope, json: Record<string, unknown>): void {
     const key = webhookEventKey(envelope as Parameters<typeof webhookEventKey>[0]);

@@ -97,7 +97,10 @@ function declaredNames(schema: z.ZodType | undefined): Set<string> {
   return new Set(Object.keys(def.shape ?? {}));
 }
 
-/** The schema of member `key` (or of an element) of a value that `schema` describes; undefined when not declared. */
+/**
+ * The schema of member `key` (or of an element) of a value that `schema` describes; undefined when not
+ * declared.
+ */
 function childSchema(schema: z.ZodType | undefined, key: string | number): z.ZodType | undefined {
   if (!schema) return undefined;
   const def = defOf(schema);

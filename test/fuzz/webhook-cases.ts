@@ -13,7 +13,10 @@ export interface Aim {
   refId?: string;
   data: Record<string, string>;
   workflowId: string;
-  /** How the receiver lands it: a signal to a running workflow, or held by id (a cash-in's holder, started by it). */
+  /**
+   * How the receiver lands it: a signal to a running workflow, or held by id (a cash-in's holder, started by
+   * it).
+   */
   delivered: 'signal' | 'held';
 }
 
@@ -131,7 +134,10 @@ const envelopeMembers = new Set([
   'context_id',
 ]);
 
-/** A spec-shaped envelope: a known or unknown category, maybe aimed at one of `aims`, maybe with extra members. */
+/**
+ * A spec-shaped envelope: a known or unknown category, maybe aimed at one of `aims`, maybe with extra
+ * members.
+ */
 export function envelopeArbitrary(aims: Aim[]): fc.Arbitrary<Envelope> {
   const aim = aims.length ? fc.option(fc.constantFrom(...aims), { freq: 2 }) : fc.constant(null);
   return fc
@@ -293,8 +299,8 @@ const invalidUtf8 = fc.constantFrom(
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit));
 
 /**
- * Bodies that are not strict JSON text: cut short, not UTF-8, holding an unpaired surrogate (`\ud800`, legal JSON
- * grammar but no Unicode string), nested deeper than the receiver allows, or noise.
+ * Bodies that are not strict JSON text: cut short, not UTF-8, holding an unpaired surrogate (`\ud800`, legal
+ * JSON grammar but no Unicode string), nested deeper than the receiver allows, or noise.
  */
 export function brokenJsonArbitrary(aims: Aim[]): fc.Arbitrary<InvalidBody> {
   const body = validBodyArbitrary(aims).map((valid) => valid.body);

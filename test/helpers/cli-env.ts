@@ -15,12 +15,14 @@ export function cliEnvFor(stack: TestStack): Record<string, string> {
 }
 
 /**
- * Each CLI run is a Node process (compiling TypeScript on start, run from source); on a busy machine a few of them
- * take minutes.
+ * Each CLI run is a Node process (compiling TypeScript on start, run from source); on a busy machine a few of
+ * them take minutes.
  */
 export const cliTestTimeoutMs = 180_000;
 
-/** The environment of a `bankflow worker` process serving a test stack's task queue against its sandbox bank. */
+/**
+ * The environment of a `bankflow worker` process serving a test stack's task queue against its sandbox bank.
+ */
 export function workerProcessEnv(
   stack: TestStack,
   extra: Record<string, string> = {},

@@ -93,8 +93,8 @@ export interface StoppedCli {
 export const cleanExit: StoppedCli = { code: 0, output: '' };
 
 /**
- * Stops `cli` with `signal`. Called in a `finally` and asserted after it, so a failure inside the `try` keeps its
- * own message instead of being replaced by the exit code it caused.
+ * Stops `cli` with `signal`. Called in a `finally` and asserted after it, so a failure inside the `try` keeps
+ * its own message instead of being replaced by the exit code it caused.
  */
 export async function stopCli(cli: LongRunningCli, signal?: NodeJS.Signals): Promise<StoppedCli> {
   const code = await cli.stop(signal);

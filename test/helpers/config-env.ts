@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 /**
- * A production configuration every check accepts, with secrets of the strength production asks, except for the
- * Temporal connection, which each test protects (or not) as it needs.
+ * A production configuration every check accepts, with secrets of the strength production asks, except for
+ * the Temporal connection, which each test protects (or not) as it needs.
  */
 export const productionEnv = () => ({
   BANKFLOW_ENV: 'production',

@@ -94,7 +94,8 @@ export const ids = (records: readonly { id: string }[]) => records.map((record) 
 
 /**
  * Walks a list forwards and then backwards from its last page, and checks both against the expected order:
- * every record exactly once, pages no larger than `pageSize`, the backward pages the same as the forward ones.
+ * every record exactly once, pages no larger than `pageSize`, the backward pages the same as the forward
+ * ones.
  */
 export async function expectFullTraversal<T extends { id: string }>(
   fetch: (cursors: PageCursors) => Promise<Page<T>>,

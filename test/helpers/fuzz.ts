@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
 /**
- * Every property runs from one fixed seed so a failure reproduces; fast-check's failure message carries the seed
- * and the shrunk counterexample. FUZZ_SEED explores other seeds without editing a test.
+ * Every property runs from one fixed seed so a failure reproduces; fast-check's failure message carries the
+ * seed and the shrunk counterexample. FUZZ_SEED explores other seeds without editing a test.
  */
 export const fuzzSeed = Number(process.env.FUZZ_SEED ?? 20261122);
 
@@ -10,7 +10,10 @@ export function fuzzParameters<T>(numRuns: number): fc.Parameters<T> {
   return { seed: fuzzSeed, numRuns };
 }
 
-/** Any Unicode text of 1 to `maxLength` code points, controls and astral ones included, never an unpaired surrogate. */
+/**
+ * Any Unicode text of 1 to `maxLength` code points, controls and astral ones included, never an unpaired
+ * surrogate.
+ */
 export const text = (maxLength = 24) => fc.string({ unit: 'binary', minLength: 1, maxLength });
 
 /** Values of every JSON type but the one named, to put where that type is expected. */

@@ -452,7 +452,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -651,7 +651,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -795,7 +795,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -846,7 +846,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -909,7 +909,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -1044,7 +1044,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1094,7 +1094,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1250,7 +1250,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -1402,7 +1402,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1451,7 +1451,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409 */
+        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {

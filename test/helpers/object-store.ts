@@ -9,8 +9,8 @@ import {
 import { portFree } from '../../devkit/stack/cluster/ports.js';
 
 /**
- * Ports below Linux's ephemeral range (32768 up): a port the system hands out for `listen(0)` may be claimed by
- * one of weed's own outbound connections before weed binds it.
+ * Ports below Linux's ephemeral range (32768 up): a port the system hands out for `listen(0)` may be claimed
+ * by one of weed's own outbound connections before weed binds it.
  */
 async function freePortBlock(): Promise<ObjectStorePorts> {
   for (;;) {
@@ -21,9 +21,9 @@ async function freePortBlock(): Promise<ObjectStorePorts> {
 }
 
 /**
- * A SeaweedFS object store of the test's own, in `dir` on free ports: BANKFLOW_WEED or the cached build, which
- * `.ci/run` provides (scripts/seaweedfs.mjs) before the tests. Started again on other ports if a port was taken
- * between the check and weed's bind.
+ * A SeaweedFS object store of the test's own, in `dir` on free ports: BANKFLOW_WEED or the cached build,
+ * which `.ci/run` provides (scripts/seaweedfs.mjs) before the tests. Started again on other ports if a port
+ * was taken between the check and weed's bind.
  */
 export async function startTestObjectStore(dir: string, logger: Logger): Promise<RunningObjectStore> {
   const weed = await findWeed({ explicitPath: process.env.BANKFLOW_WEED, cacheEnv: process.env });

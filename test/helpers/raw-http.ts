@@ -99,7 +99,10 @@ export interface SlowClientOutcome {
   closedAfterMs: number;
 }
 
-/** The start of a request with these headers, ended by the blank line unless `open` leaves the last header open. */
+/**
+ * The start of a request with these headers, ended by the blank line unless `open` leaves the last header
+ * open.
+ */
 export function requestHead(
   url: string,
   init: { method?: string; path: string; headers?: [string, string][]; open?: boolean },
@@ -114,8 +117,8 @@ export function requestHead(
 }
 
 /**
- * A slow client: sends `head`, then one byte every `dripMs` (of an open header or of a body) when given, and waits
- * until the server closes the connection or `giveUpMs` passes.
+ * A slow client: sends `head`, then one byte every `dripMs` (of an open header or of a body) when given, and
+ * waits until the server closes the connection or `giveUpMs` passes.
  */
 export function slowClient(
   url: string,

@@ -3,7 +3,9 @@ import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { webhookCategories } from '../../src/bank/webhook-categories.js';
 import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
-/** A webhook as the receiver hands it to a workflow, for the resource `data` with `status`, at `timestamp`. */
+/**
+ * A webhook as the receiver hands it to a workflow, for the resource `data` with `status`, at `timestamp`.
+ */
 function received(
   category: string,
   data: { id: string; status: string },

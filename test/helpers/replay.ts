@@ -8,10 +8,10 @@ import { testEnvKeys } from '../setup/shared.js';
 export const replayHistoriesDir = path.resolve('test/replay/histories');
 
 /**
- * With BANKFLOW_RECORD_HISTORIES=1 (`npm run record-histories`), keeps the history of a workflow an integration
- * test just ran (its latest run, unless `runId` names one), for the replay test to prove the current code still
- * replays it deterministically. The Temporal CLI writes it in the same JSON form `temporal workflow show --output
- * json` gives operators.
+ * With BANKFLOW_RECORD_HISTORIES=1 (`npm run record-histories`), keeps the history of a workflow an
+ * integration test just ran (its latest run, unless `runId` names one), for the replay test to prove the
+ * current code still replays it deterministically. The Temporal CLI writes it in the same JSON form `temporal
+ * workflow show --output json` gives operators.
  */
 export async function recordHistory(
   client: Client,

@@ -3,7 +3,9 @@ import type { BankClient } from '../../src/bank/client.js';
 import type { RunningSandbox } from '../../devkit/sandbox/app.js';
 import { sandboxControl } from './sandbox-control.js';
 
-/** A new customer's device and an enrollment with the first participant open to enrollments, at the sandbox. */
+/**
+ * A new customer's device and an enrollment with the first participant open to enrollments, at the sandbox.
+ */
 export async function createSandboxEnrollment(
   bank: BankClient,
   sandbox: RunningSandbox,

@@ -22,7 +22,9 @@ import { promoteOwnVersion } from '../../src/temporal/worker-deployment.js';
 import { createBankflowWorker, type BankflowWorker } from '../../src/worker.js';
 import { testEnvKeys } from '../setup/shared.js';
 
-/** The CLI's development default, so CLI processes and in-test workers and clients read each other's payloads. */
+/**
+ * The CLI's development default, so CLI processes and in-test workers and clients read each other's payloads.
+ */
 export const encryptionKeys = parseEncryptionKeys(developmentEncryptionKeys);
 
 export const sandboxCredentials = { clientId: 'test-client', clientSecret: 'test-client-secret-of-the-bank' };
@@ -36,7 +38,9 @@ export interface TestStack {
   receiverUrl?: string;
   bank: BankConfig & { baseUrl: string };
   taskQueue: string;
-  /** The worker's scheduled-jobs settings; unless given, reports go to a temporary directory stop() removes. */
+  /**
+   * The worker's scheduled-jobs settings; unless given, reports go to a temporary directory stop() removes.
+   */
   jobs: JobsConfig;
   logger: Logger;
   worker: BankflowWorker;
@@ -73,22 +77,26 @@ export interface TestStackOptions {
   notifications?: NotificationsConfig;
 }
 
-/** The Temporal side a stack runs on: the worker's connection, the client tests use, and how to let go of both. */
+/**
+ * The Temporal side a stack runs on: the worker's connection, the client tests use, and how to let go of
+ * both.
+ */
 export interface StackTemporal {
   connection: NativeConnection;
   namespace: string;
   client: Client;
   close(): Promise<void>;
   /**
-   * Whether the server routes tasks by Worker Deployment version, so the stack's worker makes its version current
-   * (as `bankflow dev` does); the time-skipping test server hands every worker its tasks and has no deployments.
+   * Whether the server routes tasks by Worker Deployment version, so the stack's worker makes its version
+   * current (as `bankflow dev` does); the time-skipping test server hands every worker its tasks and has no
+   * deployments.
    */
   routesByVersion?: boolean;
 }
 
 /**
- * The real stack for one test file: an in-process sandbox bank over HTTP, a bankflow worker on a task queue of
- * its own against the run's Temporal dev server, and a client.
+ * The real stack for one test file: an in-process sandbox bank over HTTP, a bankflow worker on a task queue
+ * of its own against the run's Temporal dev server, and a client.
  */
 export async function startTestStack(options: TestStackOptions = {}) {
   const address = required(testEnvKeys.address);
@@ -97,7 +105,8 @@ export async function startTestStack(options: TestStackOptions = {}) {
   installTemporalRuntime(logger);
   const workerConnection = await NativeConnection.connect({ address });
   const connection = await Connection.connect({ address });
-  // Traced like every bankflow client (src/temporal/connection.ts): a no-op until a test registers a provider.
+  // Traced like every bankflow client (src/temporal/connection.ts): a no-op until a test registers a
+  // provider.
   const client = new Client({
     connection,
     namespace,
@@ -150,7 +159,8 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       logger,
       workflowBundle: { codePath: required(options.tracing ? testEnvKeys.tracedBundle : testEnvKeys.bundle) },
       tracing: options.tracing,
-      // A deployment per task queue, as the configuration's default: stacks on one server never share versions.
+      // A deployment per task queue, as the configuration's default: stacks on one server never share
+      // versions.
       deployment: { name: taskQueue, buildId: required(testEnvKeys.buildId) },
     });
   /** Runs a worker and, once its version routes the queue's new runs, hands back its run. */
@@ -181,7 +191,8 @@ export async function startStackOn(temporal: StackTemporal, options: TestStackOp
       client,
       taskQueue,
       auth: { secrets: [receiverSecret], disabled: false, acceptSecretHeader: false },
-      // Tests post envelopes with fixed timestamps (e.g. a recurrence's 2030 attempts); freshness has tests of its own.
+      // Tests post envelopes with fixed timestamps (e.g. a recurrence's 2030 attempts); freshness has tests
+      // of its own.
       maxAgeMs: undefined,
       router: bankflowRouter,
       logger,

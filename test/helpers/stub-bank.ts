@@ -9,11 +9,12 @@ export interface StubBank {
 /**
  * A bare HTTP server on the loopback that plays the bank for the cases the sandbox cannot produce.
  *
- * It keeps idle connections for 120 s instead of Node's 5 s. The stub and the BankClient share one event loop,
- * so when a test holds that loop (fast-check generating cases on a loaded machine) for longer than the server's
- * keep-alive timeout, both idle timers come due together, the server closes the pooled socket, and the client's
- * next request on it fails with ECONNRESET instead of the answer the test set up. Reproduced by blocking the loop
- * for 6 s between two requests to a default server: the second one fails with ECONNRESET; 4.5 s does not.
+ * It keeps idle connections for 120 s instead of Node's 5 s. The stub and the BankClient share one event
+ * loop, so when a test holds that loop (fast-check generating cases on a loaded machine) for longer than the
+ * server's keep-alive timeout, both idle timers come due together, the server closes the pooled socket, and
+ * the client's next request on it fails with ECONNRESET instead of the answer the test set up. Reproduced by
+ * blocking the loop for 6 s between two requests to a default server: the second one fails with ECONNRESET;
+ * 4.5 s does not.
  */
 export async function startStubBank(handler: RequestListener): Promise<StubBank> {
   const server = createServer(handler);

@@ -19,16 +19,16 @@ import {
 const { IndexedValueType } = proto.temporal.api.enums.v1;
 
 /**
- * A TestStack on a time-skipping test server of its own. Server time stands still until something lets it run:
- * `skip(duration)` moves it that far; `client`, like the SDK's time-skipping client, lets it run while it awaits a
- * workflow's result (`handle.result()`), jumping from timer to timer. It moves only while no activity or workflow
- * task is outstanding, and the sandbox bank's clocks are real time: shorten the bank's windows through
- * `sandbox.biometrics` when the bank must have moved on by the time a long timer fires.
+ * A TestStack on a time-skipping test server of its own. Server time stands still until something lets it
+ * run: `skip(duration)` moves it that far; `client`, like the SDK's time-skipping client, lets it run while
+ * it awaits a workflow's result (`handle.result()`), jumping from timer to timer. It moves only while no
+ * activity or workflow task is outstanding, and the sandbox bank's clocks are real time: shorten the bank's
+ * windows through `sandbox.biometrics` when the bank must have moved on by the time a long timer fires.
  *
- * The test server gives every workflow started without timeouts a run timeout of 10 years, and that timeout is a
- * timer like any other: while `client` awaits a result, a workflow that waits with no timer of its own times out
- * as soon as nothing else is due, and one with a long-lived timer lets time jump to it. Drive such workflows with
- * `manualTimeClient`.
+ * The test server gives every workflow started without timeouts a run timeout of 10 years, and that timeout
+ * is a timer like any other: while `client` awaits a result, a workflow that waits with no timer of its own
+ * times out as soon as nothing else is due, and one with a long-lived timer lets time jump to it. Drive such
+ * workflows with `manualTimeClient`.
  */
 export interface TimeSkippingStack extends TestStack {
   env: TestWorkflowEnvironment;
@@ -40,7 +40,10 @@ export interface TimeSkippingStack extends TestStack {
   now(): Promise<Date>;
 }
 
-/** The test server knows no custom search attribute until it is registered, and fails workflow tasks using one. */
+/**
+ * The test server knows no custom search attribute until it is registered, and fails workflow tasks using
+ * one.
+ */
 async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
@@ -96,9 +99,9 @@ export interface EnrolledStack {
 }
 
 /**
- * A time-skipping stack with the receiver where the test plays the bank: the bank's own clocks run in real time,
- * so within a test its consent window never closes by itself and it settles nothing unless told. One customer is
- * enrolled on it.
+ * A time-skipping stack with the receiver where the test plays the bank: the bank's own clocks run in real
+ * time, so within a test its consent window never closes by itself and it settles nothing unless told. One
+ * customer is enrolled on it.
  */
 export async function startBankPlayedStack(): Promise<EnrolledStack> {
   const stack = await startTimeSkippingStack({

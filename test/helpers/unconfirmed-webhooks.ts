@@ -4,8 +4,8 @@ import { control } from './journey.js';
 import type { TestStack } from './stack.js';
 
 /**
- * Has the sandbox bank sign and send a `settled` event for `payment` that its own GET does not confirm (its event
- * stream ahead of its reads), with `data` over the payment's record.
+ * Has the sandbox bank sign and send a `settled` event for `payment` that its own GET does not confirm (its
+ * event stream ahead of its reads), with `data` over the payment's record.
  */
 export async function sendUnconfirmedSettlement(
   stack: TestStack,

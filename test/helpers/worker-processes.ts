@@ -2,8 +2,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { startCliProcess, terminate, type CliProcess } from '../../bench/chaos/cli-process.js';
 
 /**
- * `bankflow worker` processes a test starts and kills, their output in one log file (opened with the first), each
- * stopped by `stopAll` at the end.
+ * `bankflow worker` processes a test starts and kills, their output in one log file (opened with the first),
+ * each stopped by `stopAll` at the end.
  */
 export function workerProcesses(logFile: () => string) {
   let log: WriteStream | undefined;

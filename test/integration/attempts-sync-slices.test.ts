@@ -16,8 +16,9 @@ import { recordHistory } from '../helpers/replay.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 
 /**
- * The background queue's rate, where the sync's pages run: BANK_RATE_LIMIT_PER_SECOND four times this, half of it
- * interactive and a quarter the polls' (which this test leaves unused); the sandbox answers 429 past it.
+ * The background queue's rate, where the sync's pages run: BANK_RATE_LIMIT_PER_SECOND four times this, half
+ * of it interactive and a quarter the polls' (which this test leaves unused); the sandbox answers 429 past
+ * it.
  */
 const limit = 20;
 
@@ -71,7 +72,10 @@ describe('syncRecurrenceAttempts in time slices, paced by the fleet-wide bank ra
     if (!counts) throw new Error('the sandbox was started without a rate limit');
     return counts;
   };
-  /** The pages the slices of a window take: each slice pages its own attempts, 50 a page, one page if it has none. */
+  /**
+   * The pages the slices of a window take: each slice pages its own attempts, 50 a page, one page if it has
+   * none.
+   */
   const pagesOf = (window: { from: string; to: string }) =>
     planSlices(window, limit).slices.reduce(
       (pages, slice) =>
@@ -145,8 +149,9 @@ describe('syncRecurrenceAttempts in time slices, paced by the fleet-wide bank ra
     expect(summary).toMatchObject({ attempts: 4_000, pages: pagesOf(window), recurrencesUpdated: 1 });
     expect(answered(429)).toEqual([]);
     expect(limited().admitted - admitted).toBe(summary.pages);
-    // The sandbox's own count (no 429 above) is the limit; this estimate, from arrival times over the middle of
-    // the run, carries the jitter of a loaded machine and of the bucket Temporal's limiter refills, hence the margin.
+    // The sandbox's own count (no 429 above) is the limit; this estimate, from arrival times over the middle
+    // of the run, carries the jitter of a loaded machine and of the bucket Temporal's limiter refills, hence
+    // the margin.
     expect(sustainedRate(answered(200))).toBeLessThanOrEqual(limit * 1.2);
     await eventually(
       () => getRecurrence(stack, { externalId: external_id }),
@@ -213,12 +218,14 @@ describe('syncRecurrenceAttempts in time slices, paced by the fleet-wide bank ra
     } finally {
       await control(stack, 'PUT', '/sandbox/faults', {});
     }
-    // A slice whose signals went out just before the worker stopped signals them again after: duplicates, at most.
+    // A slice whose signals went out just before the worker stopped signals them again after: duplicates, at
+    // most.
     for (const state of await delivered(followed)) {
       expect(state.attemptsByStatus).toEqual({ settled: 100, failed: 100, cancelled: 100, created: 100 });
     }
-    // A page task the stopping worker took off the queue as it stopped polling never runs: the server retries it
-    // once its start-to-close has passed, so that timeout is a bank read's 20 s, not minutes (decisions.md).
+    // A page task the stopping worker took off the queue as it stopped polling never runs: the server retries
+    // it once its start-to-close has passed, so that timeout is a bank read's 20 s, not minutes
+    // (decisions.md).
     const [slice] = planSlices(window, limit).slices;
     const history = await stack.client.workflow
       .getHandle(workflowIds.attemptsSyncSlice(window, slice!))

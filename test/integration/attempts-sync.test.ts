@@ -168,7 +168,8 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
   it('covers the time since the previous scheduled time when a Schedule starts it without input', async () => {
     const { id, external_id } = await adopt(`scheduled-${Date.now()}`);
     await control(stack, 'POST', `/sandbox/recurrences/${id}/attempts`, {
-      // A scheduled time is in whole seconds: the attempt must be earlier than the second the trigger lands in.
+      // A scheduled time is in whole seconds: the attempt must be earlier than the second the trigger lands
+      // in.
       attempts: [{ status: 'settled', timestamp: new Date(Date.now() - 2_000).toISOString() }],
     });
     const hourMs = 3_600_000;
@@ -268,8 +269,8 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
     await control(stack, 'PUT', '/sandbox/faults', { latency_ms: 150 });
     requests.length = 0;
     try {
-      // A worker stopping finishes the task in hand, a page activity of a run's pages or a workflow task: runs of
-      // two pages leave the sync with runs to go when the worker stops.
+      // A worker stopping finishes the task in hand, a page activity of a run's pages or a workflow task:
+      // runs of two pages leave the sync with runs to go when the worker stops.
       const result = runAttemptsSync(stack, { ...window, pagesPerRun: 2 });
       const handle = syncHandle(window.from, window.to);
       await eventually(
@@ -342,9 +343,9 @@ describe('syncRecurrenceAttempts against the seeded sandbox bank', () => {
     requests.length = 0;
 
     const summary = await runAttemptsSync(stack, window);
-    // 120 pages of 50: a batch of 100 pages and one of 20, both in the one run. The one recurrence's attempts go
-    // out in signals of at most 1,000 as its pages come: 6 when each delivery of at most 10 s holds a multiple of
-    // 1,000, one more for each delivery a slow machine ends between two.
+    // 120 pages of 50: a batch of 100 pages and one of 20, both in the one run. The one recurrence's attempts
+    // go out in signals of at most 1,000 as its pages come: 6 when each delivery of at most 10 s holds a
+    // multiple of 1,000, one more for each delivery a slow machine ends between two.
     expect(summary).toMatchObject({
       ...expectedSummary(attemptsIn(stack.sandbox, window.from, window.to), new Set([external_id])),
       attempts: 6_000,

@@ -24,9 +24,9 @@ const uniqueRef = (label: string) => `${label}-${Date.now()}-${++sequence}`;
 
 /**
  * A credential rotation and a schema drift at the bank, against a payment waiting for consent, a payment in
- * processing, an authorized enrollment and a recurrence at once: the reads they make meanwhile fail or answer a
- * status bankflow does not know, none of them ends, each shows the trouble while it lasts, and each goes on by
- * itself once the bank answers again (docs/reliability.md, "What the bank's answers do").
+ * processing, an authorized enrollment and a recurrence at once: the reads they make meanwhile fail or answer
+ * a status bankflow does not know, none of them ends, each shows the trouble while it lasts, and each goes on
+ * by itself once the bank answers again (docs/reliability.md, "What the bank's answers do").
  */
 describe('two minutes of 401s and a status bankflow does not know end no journey', () => {
   let stack: TestStack;
@@ -86,9 +86,9 @@ describe('two minutes of 401s and a status bankflow does not know end no journey
         fail_next: [{ status: 401, for_ms: rotationMs }],
       });
       const rotationEnds = Date.now() + rotationMs;
-      // A webhook sends the authorized enrollment to the bank's list; an attempt's webhook sends the recurrence to
-      // the attempt's GET. Both reads are refused.
-      // (The hint names a status the bank's record does not show, so the workflow asks; the bank's list decides.)
+      // A webhook sends the authorized enrollment to the bank's list; an attempt's webhook sends the
+      // recurrence to the attempt's GET. Both reads are refused. (The hint names a status the bank's record
+      // does not show, so the workflow asks; the bank's list decides.)
       await control(stack, 'POST', '/sandbox/webhooks/events', {
         category: webhookCategories.enrollment,
         type: 'revoked',
@@ -99,7 +99,8 @@ describe('two minutes of 401s and a status bankflow does not know end no journey
         attempts: [{ status: 'created' }],
       })) as unknown as CollectionAttempt[];
 
-      // Each payment, the enrollment and the recurrence show the trouble support filters on, and are still running.
+      // Each payment, the enrollment and the recurrence show the trouble support filters on, and are still
+      // running.
       for (const workflowId of Object.values(ids)) {
         await eventually(
           () => troubleOf(workflowId),
@@ -138,7 +139,8 @@ describe('two minutes of 401s and a status bankflow does not know end no journey
       );
       expect(confirmed.phase).toBe('active');
 
-      // The drift: the payments' reads answer a status the spec does not list, kept as sent and shown as unknown.
+      // The drift: the payments' reads answer a status the spec does not list, kept as sent and shown as
+      // unknown.
       await control(stack, 'POST', '/sandbox/faults/rules', {
         alter_next: [
           {
@@ -149,7 +151,8 @@ describe('two minutes of 401s and a status bankflow does not know end no journey
           },
         ],
       });
-      // Polls run every second here, so the drift may be over by the time the state is read: the evidence keeps it.
+      // Polls run every second here, so the drift may be over by the time the state is read: the evidence
+      // keeps it.
       for (const payment of [awaitingConsent, processing]) {
         const seen = await eventually(
           () => getPayment(stack, { externalId: payment.externalId }),

@@ -24,8 +24,8 @@ const limit = 10;
 /** The journeys' polls' part of the rest; none runs here. */
 const pollReads = 1;
 /**
- * A boleto's cancellation is a background call: its queue gets what the interactive share and the polls leave,
- * 4/s.
+ * A boleto's cancellation is a background call: its queue gets what the interactive share and the polls
+ * leave, 4/s.
  */
 const { background: backgroundShare = limit } = bankQueueRates({
   requestsPerSecond: limit,
@@ -36,8 +36,8 @@ const workflows = 100;
 const namespace = 'default';
 
 /**
- * Calls per second while the backlog lasts: over the middle 80 % of the calls, past the burst Temporal's limiter
- * lets through first and before the tail, when fewer of the queue's partitions still hold tasks.
+ * Calls per second while the backlog lasts: over the middle 80 % of the calls, past the burst Temporal's
+ * limiter lets through first and before the tail, when fewer of the queue's partitions still hold tasks.
  */
 function sustainedRate(startedAt: number[]): number {
   const sorted = [...startedAt].sort((a, b) => a - b);
@@ -64,8 +64,8 @@ describe('the bank rate limit across a fleet of workers', () => {
 
   beforeAll(async () => {
     const dir = tempDir();
-    // Temporal splits a queue's rate over its partitions, and a partition out of tasks leaves its share unused:
-    // the queue that runs bank calls gets one partition (docs/operations.md).
+    // Temporal splits a queue's rate over its partitions, and a partition out of tasks leaves its share
+    // unused: the queue that runs bank calls gets one partition (docs/operations.md).
     server = await startDevServer({
       cliPath: await findTemporalCli(),
       port: await freePort(),
@@ -95,8 +95,8 @@ describe('the bank rate limit across a fleet of workers', () => {
           await connection.close();
         },
       },
-      // A bank's bucket of a few seconds: a worker process the loaded machine starves for a moment sends the calls
-      // Temporal handed it together. The pacing itself is what the sustained rate below measures.
+      // A bank's bucket of a few seconds: a worker process the loaded machine starves for a moment sends the
+      // calls Temporal handed it together. The pacing itself is what the sustained rate below measures.
       { sandbox: { rateLimit: { requestsPerSecond: limit, burst: 4 * limit } } },
     );
     // Only the two worker processes below serve the queue.

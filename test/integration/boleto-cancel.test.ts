@@ -113,7 +113,8 @@ describe('boleto cancellation through Temporal and the sandbox bank', () => {
     try {
       const boleto = await cancelBoleto(stack, { boletoId });
       expect(boleto).toMatchObject({ id: boletoId, status: 'cancelled' });
-      // The first answers still showed the boleto as it was; the workflow asked again instead of ending on them.
+      // The first answers still showed the boleto as it was; the workflow asked again instead of ending on
+      // them.
       const asked = await activityAttempts(stack.client, workflowIds.boletoCancel(boletoId), 'cancelBoleto');
       expect(asked.length).toBeGreaterThan(1);
       const description = await stack.client.workflow

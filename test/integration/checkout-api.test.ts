@@ -275,7 +275,9 @@ describe('reference checkout backend over the real stack', () => {
     });
     afterAll(() => shop?.close());
 
-    /** What a proxy in front of the checkout passes on: the customer's Host, here the public one unless told. */
+    /**
+     * What a proxy in front of the checkout passes on: the customer's Host, here the public one unless told.
+     */
     const shopCall = async (path: string, init: { cookie?: string; body?: object; host?: string } = {}) => {
       const answer = await rawRequest(`${shopUrl}${path}`, {
         method: init.body ? 'POST' : 'GET',

@@ -127,7 +127,9 @@ describe('customer data in Temporal histories', () => {
   });
 
   describe("a failure's message and stack trace", () => {
-    /** Whether `failure` is one a worker wrote: its message and stack trace stand in a payload, none in clear. */
+    /**
+     * Whether `failure` is one a worker wrote: its message and stack trace stand in a payload, none in clear.
+     */
     const expectEncoded = (failure: ProtoFailure) => {
       expect(failure.message).toBe('Encoded failure');
       expect(failure.stackTrace ?? '').toBe('');
@@ -244,7 +246,10 @@ describe('customer data in Temporal histories', () => {
       type: 'public-key' as const,
       response: { attestation_object: 'AAAA', client_data_JSON: 'AAAA' },
     };
-    /** Once `count` signals (at least) are in the history and a workflow task completed after the last, all were handled. */
+    /**
+     * Once `count` signals (at least) are in the history and a workflow task completed after the last, all
+     * were handled.
+     */
     const handledSignals = (workflowId: string, count: number) =>
       eventually(
         async () => {
@@ -294,7 +299,10 @@ describe('customer data in Temporal histories', () => {
       receivedAt: new Date().toISOString(),
     });
 
-    /** Starts a workflow through `client`: the run fails at once, refusing its input, and no workflow task fails. */
+    /**
+     * Starts a workflow through `client`: the run fails at once, refusing its input, and no workflow task
+     * fails.
+     */
     const expectStartRefused = async (client: Client, message: RegExp) => {
       const workflowId = `refused-start-${randomUUID()}`;
       await client.workflow.start(unmatchedWebhookWorkflow, {
@@ -315,8 +323,8 @@ describe('customer data in Temporal histories', () => {
       expect(await failedTasks(workflowId)).toEqual([]);
     };
     /**
-     * Each of `intruders` signals a running workflow a resolution: each is dropped (taking one would close the
-     * workflow), no workflow task fails, and a genuine resolution still closes it.
+     * Each of `intruders` signals a running workflow a resolution: each is dropped (taking one would close
+     * the workflow), no workflow task fails, and a genuine resolution still closes it.
      */
     const expectSignalsDropped = async (intruders: Client[]) => {
       const workflowId = `refused-signal-${randomUUID()}`;
@@ -411,8 +419,8 @@ describe('customer data in Temporal histories', () => {
             undecodableRefusal('the update registerCredential', kind),
           );
           const intruder = hostile(kind).workflow.getHandle(started.workflowId);
-          // A query with a payload nobody can read is refused before any handler is looked up, so its name does
-          // not matter (the SDK answers its own __stack_trace before bankflow's interceptors see it).
+          // A query with a payload nobody can read is refused before any handler is looked up, so its name
+          // does not matter (the SDK answers its own __stack_trace before bankflow's interceptors see it).
           const query = await intruder.query<unknown, [string]>('journeyProbe', kind).then(
             () => undefined,
             (error: unknown) => error,

@@ -46,7 +46,8 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
     const state = await getEnrollment(stack, keyOf(customer));
     expect(state).toMatchObject({ phase: 'authorized', enrollmentId: started.enrollmentId });
     expect(state.accountInfo?.ispb).toMatch(/^\d{8}$/);
-    // Counters reach the memo with the next change worth publishing, so the first webhook is all that is sure.
+    // Counters reach the memo with the next change worth publishing, so the first webhook is all that is
+    // sure.
     expect(state.webhooksReceived).toBeGreaterThanOrEqual(1);
 
     const description = await stack.client.workflow.getHandle(started.workflowId).describe();
@@ -172,7 +173,8 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
     expect(joined).toEqual(started);
 
     const options = getRegistrationOptions(stack, keyOf(customer));
-    // A credential the customer could not have made yet: options of the bank's form, with a challenge of our own.
+    // A credential the customer could not have made yet: options of the bank's form, with a challenge of our
+    // own.
     const unissued = JSON.stringify({
       challenge: 'bm90LWlzc3VlZA',
       rp: { id: 'localhost', name: 'bankflow sandbox' },
@@ -259,8 +261,8 @@ describe('enrollment workflow through the receiver and the sandbox bank', () => 
     try {
       const { started, result } = await enroll(stack, customer);
       expect(result.outcome).toBe('authorized');
-      // Every copy was acknowledged; the receiver answers most second copies from its memory of accepted events,
-      // and the workflow drops by key any that reached it.
+      // Every copy was acknowledged; the receiver answers most second copies from its memory of accepted
+      // events, and the workflow drops by key any that reached it.
       const copies = await eventually(
         async () =>
           stack.sandbox.webhooks.log

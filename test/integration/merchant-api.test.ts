@@ -90,7 +90,9 @@ describe('the merchant HTTP API over the real stack', () => {
     return { deviceId, participantId: open?.id ?? '' };
   };
 
-  /** The enrollment journey through the API, with the customer's device played by the software authenticator. */
+  /**
+   * The enrollment journey through the API, with the customer's device played by the software authenticator.
+   */
   const enrollOverHttp = async (authenticator: SoftwareAuthenticator) => {
     const { deviceId, participantId } = await newDevice();
     const started = await call('POST', '/v1/enrollments', {
@@ -217,7 +219,8 @@ describe('the merchant HTTP API over the real stack', () => {
       await otherProcess.close();
     }
 
-    // A key is the merchant's, not the API key's: the request repeated under a rotated key is the same request.
+    // A key is the merchant's, not the API key's: the request repeated under a rotated key is the same
+    // request.
     const underOtherKey = await call('POST', '/v1/enrollments', {
       idempotencyKey,
       apiKey: otherKey.key,

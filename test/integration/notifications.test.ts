@@ -54,8 +54,8 @@ interface HugeAnswer {
 }
 
 /**
- * An endpoint answering its first request 500 with a body of `bytes`, streamed as the client reads it, and every
- * later one 200.
+ * An endpoint answering its first request 500 with a body of `bytes`, streamed as the client reads it, and
+ * every later one 200.
  */
 async function startHugeAnswerEndpoint(bytes: number): Promise<HugeAnswer> {
   let closed!: () => void;

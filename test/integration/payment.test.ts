@@ -384,8 +384,8 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
       await authorizePayment(stack, { externalId: created.externalId, assertion });
       const result = await waitForPaymentResult(stack, { externalId: created.externalId });
       expect(result.outcome).toBe('settled');
-      // Every copy was acknowledged; the receiver answers most second copies from its memory of accepted events,
-      // and the workflow drops by key any that reached it.
+      // Every copy was acknowledged; the receiver answers most second copies from its memory of accepted
+      // events, and the workflow drops by key any that reached it.
       const copies = stack.sandbox.webhooks.log
         .listAttempts({ ref_id: created.payment.id })
         .filter((attempt) => attempt.copy === 2);
@@ -410,8 +410,9 @@ describe('biometric payment workflow through the receiver and the sandbox bank',
       const created = await startTunedPayment(stack, paymentInput(), { cashInWaitMs: 500 });
       const handle = stack.client.workflow.getHandle(created.workflowId);
       const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
-      // A slow bank keeps the authorize call in flight while the worker stops; the stopping worker finishes it,
-      // and its answer waits in history, with the webhook sent meanwhile, for the next worker's one workflow task.
+      // A slow bank keeps the authorize call in flight while the worker stops; the stopping worker finishes
+      // it, and its answer waits in history, with the webhook sent meanwhile, for the next worker's one
+      // workflow task.
       stack.sandbox.faults.configure({ ...silent, latency_ms: 1_500 });
       const authorized = authorizePayment(stack, { externalId: created.externalId, assertion });
       await eventually(

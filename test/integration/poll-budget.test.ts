@@ -52,9 +52,9 @@ describe('polling within the poll budget', () => {
       processingSince: new Date(),
       polling,
     });
-    // The first round alone takes payments / budget = 25 s; a little more lets the stretched waits show. A loaded
-    // machine answers later, so the wait is for every payment's first read, then for those 35 s at least (a read
-    // shows in the history once it is answered).
+    // The first round alone takes payments / budget = 25 s; a little more lets the stretched waits show. A
+    // loaded machine answers later, so the wait is for every payment's first read, then for those 35 s at
+    // least (a read shows in the history once it is answered).
     const startedAt = Date.now();
     let unread = ids;
     while (unread.length > 0 && Date.now() - startedAt < firstRoundWithinMs) {
@@ -75,7 +75,8 @@ describe('polling within the poll budget', () => {
       perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
     }
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(2 * pollBudget);
-    // A payment whose poll waited for the budget waits longer than planned before the next, up to the ceiling.
+    // A payment whose poll waited for the budget waits longer than planned before the next, up to the
+    // ceiling.
     const waits = all.flatMap((payment) => payment.waits);
     const stretched = waits.filter((wait) => wait > polling.firstPollAfterMs);
     expect(stretched.length).toBeGreaterThan(payments / 2);

@@ -37,10 +37,10 @@ const supportReset = (args: string[]) =>
   });
 
 /**
- * docs/reliability.md, "Reads never query a running workflow": a query reaching a worker new to a workflow before
- * the workflow task that takes a fired timer and an update makes that worker record commands a replay orders
- * otherwise. These tests hold what the SDK does with the reproduction now: when an SDK upgrade fixes it, the first
- * two fail, and docs/reliability.md's advice to support staff can relax.
+ * docs/reliability.md, "Reads never query a running workflow": a query reaching a worker new to a workflow
+ * before the workflow task that takes a fired timer and an update makes that worker record commands a replay
+ * orders otherwise. These tests hold what the SDK does with the reproduction now: when an SDK upgrade fixes
+ * it, the first two fail, and docs/reliability.md's advice to support staff can relax.
  */
 describe('a query reaching a new worker before a workflow task with a fired timer and an update', () => {
   const tempDir = tempDirs('bankflow-query-repro-');
@@ -105,7 +105,8 @@ describe('a query reaching a new worker before a workflow task with a fired time
       const client = new Client({ connection, namespace: process.env[testEnvKeys.namespace] ?? 'default' });
       const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
       const { EventType, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
-      // The new run keeps the history up to the chosen task, fails that task as reset, and gets the update again.
+      // The new run keeps the history up to the chosen task, fails that task as reset, and gets the update
+      // again.
       const resetTask = events.find((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
       expect(Number(resetTask?.eventId)).toBe(reset.resetToEventId);
       expect(resetTask?.workflowTaskFailedEventAttributes).toMatchObject({

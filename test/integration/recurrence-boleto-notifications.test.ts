@@ -24,7 +24,10 @@ describe('merchant notifications of recurrences, their attempts and boletos', ()
   let stack: TestStack;
   let merchant: WebhookReceiver;
 
-  /** The events the merchant received about `resourceId`, each checked against its signature, in arrival order. */
+  /**
+   * The events the merchant received about `resourceId`, each checked against its signature, in arrival
+   * order.
+   */
   const eventsOf = (resourceId: string): NotificationEvent[] =>
     merchant.received.map(verifiedEvent).filter((event) => event.resource.id === resourceId);
   const produce = async (recurrenceId: string, attempts: Record<string, unknown>[]) =>
@@ -85,7 +88,8 @@ describe('merchant notifications of recurrences, their attempts and boletos', ()
       }),
     });
 
-    // The sync reads the settled attempt from the bank's list (settling moved its time): the same status, no event.
+    // The sync reads the settled attempt from the bank's list (settling moved its time): the same status, no
+    // event.
     const settledAt = Date.parse(atBank!.timestamp);
     const summary = await runAttemptsSync(stack, {
       from: new Date(settledAt).toISOString(),
@@ -156,7 +160,8 @@ describe('merchant notifications of recurrences, their attempts and boletos', ()
   });
 
   it('posts boleto.cancelled once the bank shows it cancelled; cancelling again answers the same and sends nothing', async () => {
-    // The last seeded boleto: no other suite cancels it (a shared Temporal server keeps every suite's outboxes).
+    // The last seeded boleto: no other suite cancels it (a shared Temporal server keeps every suite's
+    // outboxes).
     const boletoId = [...stack.sandbox.state.boletos.values()].at(-1)!.id;
     const first = await cancelBoleto(stack, { boletoId });
     const [event] = await eventually(
@@ -178,8 +183,8 @@ describe('merchant notifications of recurrences, their attempts and boletos', ()
       expect.objectContaining({ eventId: `boleto:${boletoId}:1`, status: 'delivered', answer: 'HTTP 200' }),
     ]);
 
-    // Once the outbox has ended (as an idle one does), a third cancel's event, the same id with a new time, is
-    // found in it and handed over to no one: no new outbox run, nothing sent.
+    // Once the outbox has ended (as an idle one does), a third cancel's event, the same id with a new time,
+    // is found in it and handed over to no one: no new outbox run, nothing sent.
     await outbox.terminate('ended as an idle outbox ends');
     const ended = (await outbox.describe()).runId;
     expect(await cancelBoleto(stack, { boletoId })).toEqual(first);

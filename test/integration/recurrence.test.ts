@@ -111,7 +111,8 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     } finally {
       if (!workerBack) await stack.restartWorker();
     }
-    // What the query answered had been committed: the memo, written only by completed tasks, already shows it.
+    // What the query answered had been committed: the memo, written only by completed tasks, already shows
+    // it.
     expect(read?.attempts.map(({ id }) => id)).toEqual([attempt.id]);
     expect((await handle.describe()).memo?.[memoKeys.state]).toMatchObject({ updates: { applied: 1 } });
   });
@@ -215,7 +216,8 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     const [late] = await produce(recurrence.id, [{ status: 'created' }]);
     await control(stack, 'PUT', '/sandbox/faults', {});
     await control(stack, 'POST', `/sandbox/collection-attempts/${late!.id}/status`, { status: 'settled' });
-    // Each webhook makes the workflow read the attempt; the late `created` one reads `settled` and changes nothing.
+    // Each webhook makes the workflow read the attempt; the late `created` one reads `settled` and changes
+    // nothing.
     const settled = await until(
       request.external_id,
       (state) => state.updates.fromWebhooks === 4 && state.awaitingConfirmation === undefined,
@@ -268,7 +270,8 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
         status: 'settled',
       });
       const announced = await until(request.external_id, (state) => state.updates.fromWebhooks === 2);
-      // The webhook says settled; the bank's GET still shows created, so created it stays, with no end-to-end id.
+      // The webhook says settled; the bank's GET still shows created, so created it stays, with no end-to-end
+      // id.
       expect(announced.attempts).toEqual([
         expect.objectContaining({
           id: attempt!.id,
@@ -355,8 +358,8 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     expect(synced.updates.duplicates).toBe(12);
     expect(synced.attemptsByStatus).toEqual({ settled: 8, failed: 4 });
 
-    // The task that applies the last batch may also continue the workflow as new, so the runs listed and the runs
-    // the state counts are compared from reads made together.
+    // The task that applies the last batch may also continue the workflow as new, so the runs listed and the
+    // runs the state counts are compared from reads made together.
     const { lengths } = await eventually(
       async () => ({
         lengths: await runHistoryLengths(stack.client, workflowId),
@@ -366,7 +369,8 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     );
     expect(lengths.length).toBeGreaterThanOrEqual(synced.runs);
     // The threshold is checked between reads: past it by one read (about ten events), the hand-over of its
-    // notification and of one still in flight (six each), and workflow tasks timing out on a loaded machine (66 seen).
+    // notification and of one still in flight (six each), and workflow tasks timing out on a loaded machine
+    // (66 seen).
     for (const length of lengths) expect(length).toBeLessThanOrEqual(40 + 40);
     // Its latest run: a table carried with its archive, then the sync's attempts taken as archived or listed.
     await recordHistory(stack.client, workflowId, 'recurrence-archived');

@@ -59,7 +59,8 @@ describe('a schedule firing every 2 s on the dev server', () => {
       });
     await completedAtLeast(1);
 
-    // Skipped: the bank's transfer list fails twice, so a run outlasts the next scheduled time (overlap SKIP).
+    // Skipped: the bank's transfer list fails twice, so a run outlasts the next scheduled time (overlap
+    // SKIP).
     stack.sandbox.faults.configure({
       ...stack.sandbox.faults.current(),
       fail_next: [{ method: 'GET', path_prefix: '/banking/cashout/transfer', count: 2, status: 503 }],
@@ -88,7 +89,8 @@ describe('a schedule firing every 2 s on the dev server', () => {
       transfers.splice(transfers.indexOf(foreign), 1);
     }
 
-    // Worker down across two scheduled times and more: the run started meanwhile waits, the times after it skip.
+    // Worker down across two scheduled times and more: the run started meanwhile waits, the times after it
+    // skip.
     const skippedBefore = (await described()).numActionsSkippedOverlap;
     await stack.stopWorker();
     await sleep(3.5 * everyMs);

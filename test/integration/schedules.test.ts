@@ -52,7 +52,9 @@ async function schedulesWithPrefix(client: Client, prefix: string, expected: num
   }
 }
 
-/** The result of a run a schedule started, once the run exists (backfilled runs start one after the other). */
+/**
+ * The result of a run a schedule started, once the run exists (backfilled runs start one after the other).
+ */
 async function resultOf<T>(client: Client, workflowId: string): Promise<T> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -349,7 +351,8 @@ describe('Schedules as code on the Temporal dev server', () => {
     );
     expect(first.window).toEqual({ from: iso(reportDay(6)), to: iso(reportDay(5)) });
 
-    // The runs of days 4, 3 and 2 never started (skipped, or missed past the catch-up window): day 1's covers them.
+    // The runs of days 4, 3 and 2 never started (skipped, or missed past the catch-up window): day 1's covers
+    // them.
     const next = await resultOf<ReportSummary>(stack.client, await runAt(own, 'refund-report', reportDay(1)));
     const window = { from: iso(reportDay(5)), to: iso(reportDay(1)) };
     expect(next.window).toEqual(window);

@@ -150,8 +150,9 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
 
       // Past retention nothing is left to compare with or answer from: a new run starts, and the bank's
       // idempotency by external_id hands it the first payment instead of creating a second one. The first run
-      // took the payment's Pix cash-in, so the new one waits for it in vain: 2 s here (as payAndSettle's runs)
-      // rather than the minute a production run gives it. Tunings are no term, so this is startPayment's path.
+      // took the payment's Pix cash-in, so the new one waits for it in vain: 2 s here (as payAndSettle's
+      // runs) rather than the minute a production run gives it. Tunings are no term, so this is
+      // startPayment's path.
       await forget(created.workflowId);
       const renewed = await startTunedPayment(stack, input, { cashInWaitMs: 2_000 }).catch(
         (error: unknown) => error,

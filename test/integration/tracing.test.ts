@@ -18,7 +18,10 @@ import { tempDirs } from '../helpers/temp-dirs.js';
 
 const workflowIdOf = (span: ReadableSpan) => span.attributes.temporalWorkflowId;
 
-/** The spans of a finished journey: the chain of parents above one, and those of a name under a workflow's span. */
+/**
+ * The spans of a finished journey: the chain of parents above one, and those of a name under a workflow's
+ * span.
+ */
 function spanTree(spans: ReadableSpan[]) {
   const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
   const ancestors = (span: ReadableSpan): ReadableSpan[] => {
@@ -77,7 +80,8 @@ describe('traces: one payment journey, from the merchant and the bank webhook to
     const workflowId = workflowIds.payment(externalId);
     const isRun = (span: ReadableSpan) =>
       span.name === 'RunWorkflow:biometricPaymentWorkflow' && workflowIdOf(span) === workflowId;
-    // The run's span reaches the exporter when the workflow completes, after the result the starter waited for.
+    // The run's span reaches the exporter when the workflow completes, after the result the starter waited
+    // for.
     await eventually(
       async () => {
         await tracing.spanProcessor.forceFlush();
@@ -121,7 +125,8 @@ describe('traces: one payment journey, from the merchant and the bank webhook to
     const [handled] = spans.filter((span) => span.name === 'HandleUpdate:authorize');
     expect(handled && tree.ancestors(handled)).toContain(authorize);
 
-    // A bank webhook: the receiver's request span is above the signal it sent and the workflow's handling of it.
+    // A bank webhook: the receiver's request span is above the signal it sent and the workflow's handling of
+    // it.
     const [signal] = tree.named('SignalWorkflow:paymentWebhook', workflowId);
     const received = signal && tree.ancestors(signal).find((span) => span.name === 'POST /webhooks');
     expect(received).toMatchObject({

@@ -11,8 +11,8 @@ import { startTestStack, type TestStack } from '../helpers/stack.js';
 /**
  * A Pix cash-in is held under the end-to-end id it carries, and claimed by the end-to-end id of the payment
  * claiming it, never by the ids the webhook names: with every webhook naming another cash-in
- * (`webhook_foreign_id_rate`), each claim still takes exactly the event for its own end-to-end id, and leaves the
- * other held.
+ * (`webhook_foreign_id_rate`), each claim still takes exactly the event for its own end-to-end id, and leaves
+ * the other held.
  */
 describe('claims of held Pix cash-ins while webhooks name other resources', () => {
   let stack: TestStack;

@@ -43,11 +43,11 @@ const eventsOf = async (client: Client, workflowId: string) =>
   (await historyOf(client, workflowId)).events ?? [];
 
 /**
- * An update accepted in one workflow task together with other new events is the case in which bankflow once saw the
- * SDK replay commands in another order than it recorded them (docs/reliability.md). This test builds that case on
- * purpose with `bankflow worker` processes: the merchant's authorize update, a fired poll timer and a webhook reach
- * a worker new to the workflow in one task; that worker is killed as soon as it accepted the update, and a third
- * worker, holding nothing in its cache, must go on from the recorded history.
+ * An update accepted in one workflow task together with other new events is the case in which bankflow once
+ * saw the SDK replay commands in another order than it recorded them (docs/reliability.md). This test builds
+ * that case on purpose with `bankflow worker` processes: the merchant's authorize update, a fired poll timer
+ * and a webhook reach a worker new to the workflow in one task; that worker is killed as soon as it accepted
+ * the update, and a third worker, holding nothing in its cache, must go on from the recorded history.
  */
 describe('an update accepted together with other events, after the worker that accepted it is killed', () => {
   const tempDir = tempDirs('bankflow-update-kill-');
@@ -86,7 +86,8 @@ describe('an update accepted together with other events, after the worker that a
     const { workflowId } = created;
     await workers.kill(first);
 
-    // With no worker running: the merchant's authorize waits for a worker, a webhook arrives, the poll timer fires.
+    // With no worker running: the merchant's authorize waits for a worker, a webhook arrives, the poll timer
+    // fires.
     const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
     const authorized = authorizePayment(
       { ...stack, replyTimeoutMs: 120_000 },

@@ -144,7 +144,8 @@ describe('webhook receiver', () => {
     expect((await handle.describe()).searchAttributes.BankflowStatus).toEqual(['resolved']);
     await recordHistory(stack.client, handle.workflowId, 'unmatched-webhook-resolved');
 
-    // Another replica never saw the event: Temporal refuses to reuse the closed workflow's id, so nothing new starts.
+    // Another replica never saw the event: Temporal refuses to reuse the closed workflow's id, so nothing new
+    // starts.
     const replica = await startReplica();
     const afterResolution = await signed(body, secret, replica);
     expect(afterResolution.statusCode).toBe(202);
@@ -166,13 +167,14 @@ describe('webhook receiver', () => {
     expect(replayed.json()).toEqual({ ...first.json(), duplicate: true });
     expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
 
-    // Another replica, which never saw the event, signals it with the same request id: Temporal drops the copy.
+    // Another replica, which never saw the event, signals it with the same request id: Temporal drops the
+    // copy.
     const running = await signed(body, secret, await startReplica());
     expect(running.json()).toMatchObject({ delivered: 'signal', workflowId: started.workflowId });
     expect(await webhookSignalsOf(started.workflowId)).toBe(signalsBefore);
 
-    // The workflow closes; a replica that never saw the event gets it again: Temporal knows its request id, so it
-    // is acknowledged with no new signal and no unmatched-event workflow.
+    // The workflow closes; a replica that never saw the event gets it again: Temporal knows its request id,
+    // so it is acknowledged with no new signal and no unmatched-event workflow.
     await handle.terminate('test: the enrollment is over');
     const replica = await startReplica();
     const late = await signed(body, secret, replica);
@@ -184,7 +186,8 @@ describe('webhook receiver', () => {
       WorkflowNotFoundError,
     );
 
-    // An event the closed workflow never heard is not a replay: it is kept, never dropped on its first delivery.
+    // An event the closed workflow never heard is not a replay: it is kept, never dropped on its first
+    // delivery.
     const unheard = JSON.stringify({
       ...event,
       type: 'awaiting_enrollment',

@@ -23,13 +23,17 @@ const speedup = 5;
 /** How long the merchant's endpoint holds each POST before it answers 200: a slow endpoint, under the 4 s. */
 const answerAfterMs = 2_500;
 
-/** One POST the endpoint took: its event id, and whether its 200 went out whole before the connection closed. */
+/**
+ * One POST the endpoint took: its event id, and whether its 200 went out whole before the connection closed.
+ */
 interface Post {
   eventId: string;
   answered: boolean;
 }
 
-/** A merchant endpoint that answers every POST 200, `answerAfterMs` after it came, and tells when one comes. */
+/**
+ * A merchant endpoint that answers every POST 200, `answerAfterMs` after it came, and tells when one comes.
+ */
 async function startSlowEndpoint() {
   const posts: Post[] = [];
   const waiting: { eventId: string; arrived: () => void }[] = [];
@@ -72,9 +76,9 @@ async function startSlowEndpoint() {
 const EventType = temporal.api.enums.v1.EventType;
 
 /**
- * A deploy stops a worker with SIGTERM. A `bankflow worker` process stopped while a merchant notification's POST
- * is in flight must let the POST finish: cut, the merchant may have taken it, and the retry sends it again. An
- * activity that pages the bank finishes the page on its way and asks for no other.
+ * A deploy stops a worker with SIGTERM. A `bankflow worker` process stopped while a merchant notification's
+ * POST is in flight must let the POST finish: cut, the merchant may have taken it, and the retry sends it
+ * again. An activity that pages the bank finishes the page on its way and asks for no other.
  */
 describe('a worker stopped with SIGTERM', () => {
   const tempDir = tempDirs('bankflow-worker-shutdown-');
@@ -86,7 +90,8 @@ describe('a worker stopped with SIGTERM', () => {
     workers.start(
       workerProcessEnv(stack, {
         BANKFLOW_DATA_DIR: path.join(logDir, name),
-        // One report store for every worker, as in production: an attempts sync's deliveries are read back there.
+        // One report store for every worker, as in production: an attempts sync's deliveries are read back
+        // there.
         REPORTS_DIR: path.join(logDir, 'reports'),
         NOTIFY_ENDPOINTS: endpoint.url,
         NOTIFY_SECRET: merchantSecret,
@@ -134,8 +139,8 @@ describe('a worker stopped with SIGTERM', () => {
     // The POST went on after the signal and was answered; the worker exited after it.
     expect(endpoint.postsOf(created.id)).toEqual([{ eventId: created.id, answered: true }]);
 
-    // The next worker takes the outbox over: the first event is recorded delivered at its only attempt, and the
-    // next one goes out after it, with no second POST of the first in between.
+    // The next worker takes the outbox over: the first event is recorded delivered at its only attempt, and
+    // the next one goes out after it, with no second POST of the first in between.
     await startWorker('second');
     const next = endpoint.arrivalOf(authorized.id);
     await handing.handOffNotification(authorized);
@@ -155,7 +160,8 @@ describe('a worker stopped with SIGTERM', () => {
   }, 240_000);
 
   it('ends an attempts sync page activity after the page in flight, and the sync goes on from there on the next worker', async () => {
-    // Every seeded attempt, 6 pages of 50; each page takes 800 ms, so the activity is mid-delivery when stopped.
+    // Every seeded attempt, 6 pages of 50; each page takes 800 ms, so the activity is mid-delivery when
+    // stopped.
     const window = { from: '2025-03-20T00:00:00.000Z', to: '2025-06-15T10:00:00.000Z' };
     const inWindow = attemptsIn(stack.sandbox, window.from, window.to);
     const pageCount = Math.ceil(inWindow.length / 50);

@@ -20,10 +20,10 @@ const millisOf = (event: HistoryEvent | undefined) =>
   Number(event?.eventTime?.seconds ?? Number.NaN) * 1000 + Math.round((event?.eventTime?.nanos ?? 0) / 1e6);
 
 /**
- * A worker that dies without shutting down cannot tell Temporal its workflows' next tasks should go elsewhere:
- * they wait on its sticky queue for the sticky schedule-to-start timeout (10 s by the SDK's default) before any
- * worker may take them. Two `bankflow worker` processes; the one holding a payment is killed while the payment
- * waits, and a webhook for it must reach the other within seconds.
+ * A worker that dies without shutting down cannot tell Temporal its workflows' next tasks should go
+ * elsewhere: they wait on its sticky queue for the sticky schedule-to-start timeout (10 s by the SDK's
+ * default) before any worker may take them. Two `bankflow worker` processes; the one holding a payment is
+ * killed while the payment waits, and a webhook for it must reach the other within seconds.
  */
 describe('a journey whose worker is killed while it waits', () => {
   const tempDir = tempDirs('bankflow-sticky-kill-');
@@ -91,7 +91,8 @@ describe('a journey whose worker is killed while it waits', () => {
     const completed = completedAfter(events, signal);
     expect(completed).toBeGreaterThan(signal);
 
-    // The task went to the dead worker's sticky queue, timed out there after 3 s, and the second worker took it.
+    // The task went to the dead worker's sticky queue, timed out there after 3 s, and the second worker took
+    // it.
     const timedOut = events.findIndex(
       (event, index) => index < completed && event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT,
     );

@@ -41,12 +41,12 @@ import {
 } from '../../devkit/versioning/build-b.js';
 
 /**
- * A rolling deploy on the dev server, the smallest that shows how every run is pinned: build A (the run's workflow
- * bundle, the stack's worker) and build B (the same workflows, whose payment makes one more decision) serve one
- * task queue in one Worker Deployment. A payment A started stays on A after B is promoted, while a new one runs
- * on B; an authorized enrollment and a claimed cash-in holder A started stay pinned to A until their next workflow
- * task (a webhook each), where they continue as new, and their next runs start on B. A then drains and its worker
- * stops.
+ * A rolling deploy on the dev server, the smallest that shows how every run is pinned: build A (the run's
+ * workflow bundle, the stack's worker) and build B (the same workflows, whose payment makes one more
+ * decision) serve one task queue in one Worker Deployment. A payment A started stays on A after B is
+ * promoted, while a new one runs on B; an authorized enrollment and a claimed cash-in holder A started stay
+ * pinned to A until their next workflow task (a webhook each), where they continue as new, and their next
+ * runs start on B. A then drains and its worker stops.
  */
 describe('worker versioning: a rolling deploy from build A to build B', () => {
   let stack: TestStack;
@@ -90,8 +90,8 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       expect.objectContaining({ buildId: buildA, state: 'current', pollers: 1 }),
     ]);
 
-    // On A: an enrollment (its lifetime the default 30 days), a settled payment, whose cash-in holder stays a day
-    // for the bank's repeated deliveries, and a payment left waiting for the customer's consent.
+    // On A: an enrollment (its lifetime the default 30 days), a settled payment, whose cash-in holder stays a
+    // day for the bank's repeated deliveries, and a payment left waiting for the customer's consent.
     const customer: Customer = await newCustomer(stack);
     const { started, result } = await enroll(stack, customer);
     if (result.outcome !== 'authorized') throw new Error(`the enrollment ended ${result.outcome}`);
@@ -184,8 +184,8 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
     // The enrollment sleeps until its daily check, still on A: the new current version does not wake it.
     expect((await runsOf(stack.client, enrollmentId)).length).toBe(1);
     expect(await buildOf(stack.client, enrollmentId)).toBe(buildA);
-    // The bank's webhook about it is its next workflow task, which finds B current: the run continues as new with
-    // AUTO_UPGRADE, and its next run starts on B, pinned there.
+    // The bank's webhook about it is its next workflow task, which finds B current: the run continues as new
+    // with AUTO_UPGRADE, and its next run starts on B, pinned there.
     await control(stack, 'POST', '/sandbox/webhooks/events', {
       category: webhookCategories.enrollment,
       type: result.enrollment?.status ?? 'authorized',
@@ -218,8 +218,8 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       [memoKeys.state]: { phase: 'authorized' },
     });
 
-    // The bank delivers the cash-in again, as a copy of its own: the holder's next workflow task. It continues as new
-    // onto B, carrying its events, its claim and its end, a day after the claim.
+    // The bank delivers the cash-in again, as a copy of its own: the holder's next workflow task. It
+    // continues as new onto B, carrying its events, its claim and its end, a day after the claim.
     const copy = {
       category: webhookCategories.collectingDocument,
       type: 'settled',

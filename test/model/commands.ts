@@ -26,11 +26,16 @@ export type Command<S extends string> =
   | { do: 'foreign-webhook'; status: S }
   /** The next `count` bank calls fail this way. */
   | { do: 'fault'; fault: Fault; count: number }
-  /** The next `count` reads of the record are refused, or answered strangely: none of them may end the journey. */
+  /**
+   * The next `count` reads of the record are refused, or answered strangely: none of them may end the
+   * journey.
+   */
   | { do: 'read-fault'; fault: ReadFault; count: number }
   | { do: 'wait'; ms: number };
 
-/** After the commands: the bank brings its record to a final status (its `pick`-th), or leaves it as it is. */
+/**
+ * After the commands: the bank brings its record to a final status (its `pick`-th), or leaves it as it is.
+ */
 export type Ending = { do: 'finish'; pick: number; delivery: Delivery } | { do: 'leave' };
 
 const delivery = fc.constantFrom<Delivery>('sent', 'sent', 'lost', 'twice', 'held');

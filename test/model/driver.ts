@@ -31,9 +31,9 @@ export async function signalIfRunning(
 }
 
 /**
- * Submits a merchant request as the update `send` starts, once the workflow accepted it, without waiting for its
- * answer: the scenario goes on while the workflow works on it. A refusal by the workflow's validator (the window
- * closed, another request in progress) is an answer too; a workflow that ended is left alone.
+ * Submits a merchant request as the update `send` starts, once the workflow accepted it, without waiting for
+ * its answer: the scenario goes on while the workflow works on it. A refusal by the workflow's validator (the
+ * window closed, another request in progress) is an answer too; a workflow that ended is left alone.
  */
 export async function submitIfRunning(
   handle: WorkflowHandle,
@@ -47,7 +47,9 @@ export async function submitIfRunning(
   }
 }
 
-/** The runs of a workflow with their history lengths, and how long it lived from its first start to its end. */
+/**
+ * The runs of a workflow with their history lengths, and how long it lived from its first start to its end.
+ */
 export async function lifeOf(world: ModelWorld, workflowId: string) {
   const { client } = world.stack;
   const runs = await runsOf(client, workflowId);
@@ -77,7 +79,9 @@ export const assertionFor = (kind: 'valid' | 'invalid', valid: string) => ({
   },
 });
 
-/** Starts a workflow on the model world's task queue and answers its handle, which follows continue-as-new. */
+/**
+ * Starts a workflow on the model world's task queue and answers its handle, which follows continue-as-new.
+ */
 export async function startOn<W extends Workflow>(
   world: ModelWorld,
   workflowType: string,

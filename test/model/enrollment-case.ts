@@ -30,8 +30,8 @@ const lastShown = (bank: EnrollmentBank) =>
   bank.record.versions.filter((version) => bank.record.shown.includes(version.status)).at(-1)?.status;
 
 /**
- * Plays one scenario against the real enrollment workflow and a model bank, then checks the invariants. Throws
- * an InvariantViolation naming the invariant, what was seen, and the scenario.
+ * Plays one scenario against the real enrollment workflow and a model bank, then checks the invariants.
+ * Throws an InvariantViolation naming the invariant, what was seen, and the scenario.
  */
 export async function runEnrollmentCase(world: ModelWorld, scenario: EnrollmentScenario): Promise<void> {
   const index = ++cases;
@@ -77,7 +77,8 @@ export async function runEnrollmentCase(world: ModelWorld, scenario: EnrollmentS
     },
   });
   await player.play(scenario.commands);
-  // An authorized enrollment is followed until the bank ends it, so a scenario always ends one the bank authorized.
+  // An authorized enrollment is followed until the bank ends it, so a scenario always ends one the bank
+  // authorized.
   if (scenario.ending.do === 'finish' || bank.status === 'authorized') {
     const { pick, delivery } =
       scenario.ending.do === 'finish' ? scenario.ending : { pick: 0, delivery: 'lost' as const };

@@ -13,15 +13,16 @@ import {
 import { describeZodIssues } from '../../src/bank/http.js';
 
 /**
- * What goes wrong with the next bank calls. `timeout` is a call whose answer never came back: a write the bank
- * carried out all the same, a read that did nothing; bankflow's client reports both as BankUnavailable.
+ * What goes wrong with the next bank calls. `timeout` is a call whose answer never came back: a write the
+ * bank carried out all the same, a read that did nothing; bankflow's client reports both as BankUnavailable.
  */
 export type Fault =
   { kind: 'unavailable' } | { kind: 'rate-limited'; retryAfterMs: number } | { kind: 'timeout' };
 
 /**
- * What goes wrong with the next read of the record a journey follows, as the sandbox injects it: refused with a
- * status of its `fail_next` (a credential rotation: 401), or answered as an `alter_next` rule changes the answer.
+ * What goes wrong with the next read of the record a journey follows, as the sandbox injects it: refused with
+ * a status of its `fail_next` (a credential rotation: 401), or answered as an `alter_next` rule changes the
+ * answer.
  */
 export type ReadFault = { kind: 'refused'; status: 401 | 403 } | { kind: 'altered'; rule: AlterationRule };
 
@@ -37,7 +38,9 @@ const context = (operation: string, status?: number): BankErrorContext => ({
   requestId: 'model',
 });
 
-/** The BankError the real client raises for a fault; the activity wrapper turns it into an ApplicationFailure. */
+/**
+ * The BankError the real client raises for a fault; the activity wrapper turns it into an ApplicationFailure.
+ */
 export function faultError(operation: string, fault: Fault): Error {
   switch (fault.kind) {
     case 'unavailable':
@@ -71,8 +74,8 @@ export const invalidAssertion = (operation: string) =>
   ]);
 
 /**
- * An answer's text as the client reads it: JSON, then `schema` on its `data`; the BankInvalidResponseError the
- * client raises when it cannot.
+ * An answer's text as the client reads it: JSON, then `schema` on its `data`; the BankInvalidResponseError
+ * the client raises when it cannot.
  */
 function readAnswer<A>(operation: string, body: string, schema: z.ZodType<A>): A {
   const invalid = (detail: string) =>
@@ -116,9 +119,10 @@ export class FaultQueue {
   }
 
   /**
-   * Runs one read of the followed record: a queued fault fails it as any call; else the next read fault refuses it
-   * before the bank reads, or changes the answer `read` gives as the sandbox changes it, which the client then
-   * reads as it reads any answer. An alteration waits for an answer it changes (an empty list takes no status).
+   * Runs one read of the followed record: a queued fault fails it as any call; else the next read fault
+   * refuses it before the bank reads, or changes the answer `read` gives as the sandbox changes it, which the
+   * client then reads as it reads any answer. An alteration waits for an answer it changes (an empty list
+   * takes no status).
    */
   read<T, A>(operation: string, read: () => T, schema: z.ZodType<A>): T | A {
     return this.call(operation, () => {

@@ -53,7 +53,8 @@ export async function startModelWorld(): Promise<ModelWorld> {
     return bank.activities;
   };
   const activities: ModelActivities = {
-    // A payment's workflow checks its enrollment first, at its payment's bank: the model's is always authorized.
+    // A payment's workflow checks its enrollment first, at its payment's bank: the model's is always
+    // authorized.
     listEnrollments: bankActivity(async (query: { device_id: string }) =>
       enrollments.has(workflowId())
         ? enrollmentOf().listEnrollments()
@@ -78,7 +79,8 @@ export async function startModelWorld(): Promise<ModelWorld> {
     handOffNotification: async () => undefined,
   };
   const taskQueue = `model-${randomUUID()}`;
-  // The workflow queue's worker and the workload queues' (src/contract/task-queues.ts), each with the model banks.
+  // The workflow queue's worker and the workload queues' (src/contract/task-queues.ts), each with the model
+  // banks.
   const workers = await Promise.all(
     workerTaskQueues(taskQueue).map((queue) =>
       Worker.create({

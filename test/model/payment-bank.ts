@@ -41,8 +41,9 @@ export const paymentMoves: Record<BiometricPaymentStatus, BiometricPaymentStatus
 };
 
 /**
- * One payment as the bank holds it: the true record, the lagging view its GET answers, and the calls the workflow
- * made. A repeated create answers the first payment (its external id); a second assertion is refused with 409.
+ * One payment as the bank holds it: the true record, the lagging view its GET answers, and the calls the
+ * workflow made. A repeated create answers the first payment (its external id); a second assertion is refused
+ * with 409.
  */
 export class PaymentBank {
   readonly record = new RecordHistory<KnownBiometricPayment>();

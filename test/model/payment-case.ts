@@ -30,8 +30,8 @@ const isKnown = (status: string): status is BiometricPaymentStatus =>
   (biometricPaymentStatuses as readonly string[]).includes(status);
 
 /**
- * The most advanced known status among the bank's answers: what the workflow, ignoring stale answers and keeping
- * a status it does not know beside its record, last saw.
+ * The most advanced known status among the bank's answers: what the workflow, ignoring stale answers and
+ * keeping a status it does not know beside its record, last saw.
  */
 const lastShown = (shown: string[]) =>
   shown
@@ -42,15 +42,16 @@ const lastShown = (shown: string[]) =>
     );
 
 /**
- * Plays one scenario against the real payment workflow and a model bank, then checks the invariants. Throws an
- * InvariantViolation naming the invariant, what was seen, and the scenario.
+ * Plays one scenario against the real payment workflow and a model bank, then checks the invariants. Throws
+ * an InvariantViolation naming the invariant, what was seen, and the scenario.
  */
 export async function runPaymentCase(world: ModelWorld, scenario: PaymentScenario): Promise<void> {
   const index = ++cases;
   const externalId = `model-${index}-${Date.now()}`;
   const workflowId = `payment:${externalId}`;
   const bank = world.paymentBank(workflowId, new PaymentBank(index, scenario.created));
-  // The first reads are the enrollment check's: a check is a read, which no fault of the bank may end the journey on.
+  // The first reads are the enrollment check's: a check is a read, which no fault of the bank may end the
+  // journey on.
   for (const fault of scenario.checkFaults) bank.faults.addToReads(fault, 1);
   const input: PaymentInput = {
     externalId,

@@ -9,8 +9,8 @@ export const versionTime = (version: number) => new Date(base + version * 1_000)
 export class RecordHistory<T extends { status: string }> {
   readonly versions: T[] = [];
   /**
-   * Every status the bank's answers to the workflow carried, in order: a read the sandbox altered carries a status
-   * the record never had (`under_review`), a read it refused or cut short none.
+   * Every status the bank's answers to the workflow carried, in order: a read the sandbox altered carries a
+   * status the record never had (`under_review`), a read it refused or cut short none.
    */
   readonly shown: string[] = [];
   private staleReads = 0;

@@ -7,8 +7,8 @@ const caseTimeoutMs = 240_000;
 
 /**
  * How many cases a model-based test runs: `fallback` in `npm test`, BANKFLOW_MODEL_RUNS for more;
- * BANKFLOW_MODEL_SEED (and BANKFLOW_MODEL_PATH) replay the seed (and path) a failure printed. The seed is drawn
- * here when none is given, so that the test's name carries it even when the run is cut short.
+ * BANKFLOW_MODEL_SEED (and BANKFLOW_MODEL_PATH) replay the seed (and path) a failure printed. The seed is
+ * drawn here when none is given, so that the test's name carries it even when the run is cut short.
  */
 export function modelRuns(fallback: number) {
   const numRuns = Number(process.env.BANKFLOW_MODEL_RUNS ?? fallback);
@@ -22,10 +22,12 @@ export function modelRuns(fallback: number) {
       seed,
       timeout: caseTimeoutMs,
       ...(path === undefined ? {} : { path }),
-      // The report then carries the invariant broken and the scenario, one move per line, with the seed and path.
+      // The report then carries the invariant broken and the scenario, one move per line, with the seed and
+      // path.
       includeErrorInReport: true,
     },
-    // Most cases take seconds, a few over a minute; a failing one is shrunk by running smaller scenarios again.
+    // Most cases take seconds, a few over a minute; a failing one is shrunk by running smaller scenarios
+    // again.
     timeoutMs: 120_000 + numRuns * 45_000,
   };
 }

@@ -29,7 +29,9 @@ export interface Subject<S extends string, R extends BankRecord> {
   afterMove?(): Promise<void>;
 }
 
-/** Plays a scenario's moves while the workflow runs; each move is followed by a poll's worth of skipped time. */
+/**
+ * Plays a scenario's moves while the workflow runs; each move is followed by a poll's worth of skipped time.
+ */
 export class ScenarioPlayer<S extends string, R extends BankRecord> {
   private readonly held: (() => Promise<void>)[] = [];
 
@@ -124,8 +126,8 @@ function failureChain(failure: Error | undefined): string {
 }
 
 /**
- * The workflow's result; a workflow that failed breaks the first promise of both journeys, to end with one, and
- * the promise that no read (refused, failing, unreadable, in an unknown status) ends a journey.
+ * The workflow's result; a workflow that failed breaks the first promise of both journeys, to end with one,
+ * and the promise that no read (refused, failing, unreadable, in an unknown status) ends a journey.
  */
 export async function resultOf<T>(handle: WorkflowHandle, violation: (detail: string) => Error): Promise<T> {
   try {

@@ -26,7 +26,10 @@ const bankflowPackage = JSON.parse(readFileSync('package.json', 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 
-/** What the package may weigh: today about 1.8 MB packed, 8 MB unpacked, 680 files (the workflow bundles are most of it). */
+/**
+ * What the package may weigh: today about 1.8 MB packed, 8 MB unpacked, 680 files (the workflow bundles are
+ * most of it).
+ */
 const limits = { packedBytes: 2_500_000, unpackedBytes: 10_000_000, files: 800 };
 
 /** The last line of a process's output, as the JSON the merchant scripts print. */
@@ -72,8 +75,9 @@ describe('the package a merchant backend installs', () => {
     project = tempDir();
     if (project.startsWith(repoRoot)) throw new Error(`${project} is inside the checkout`);
 
-    // `npm pack` runs `prepare`, which empties and rebuilds dist/. It runs in a copy of the checkout (the files a
-    // clone holds, with this run's edits), because other tests and benchmarks run the checkout's own dist/ meanwhile.
+    // `npm pack` runs `prepare`, which empties and rebuilds dist/. It runs in a copy of the checkout (the
+    // files a clone holds, with this run's edits), because other tests and benchmarks run the checkout's own
+    // dist/ meanwhile.
     checkout = copyOfCheckout(tempDir());
     // A module left in dist/ by an older build must not ship.
     mkdirSync(inCheckout('dist/src'), { recursive: true });
@@ -260,7 +264,8 @@ describe('the package a merchant backend installs', () => {
 
     beforeAll(async () => {
       stack = await startTestStack();
-      // Only the installed worker serves the task queue, so the journeys below run on the packed workflow bundle.
+      // Only the installed worker serves the task queue, so the journeys below run on the packed workflow
+      // bundle.
       await stack.stopWorker();
       const worker = watchProcess(
         spawn(path.join(project, 'node_modules/.bin/bankflow'), ['worker'], {

@@ -1,7 +1,8 @@
 /**
- * A merchant backend's own project, outside bankflow's checkout, that depends on the packed bankflow: the package
- * test writes these files into a fresh directory, installs the tarball there and runs them. They are written as a
- * merchant would, against `bankflow/starter` only; bankflow's lint and type check never see them.
+ * A merchant backend's own project, outside bankflow's checkout, that depends on the packed bankflow: the
+ * package test writes these files into a fresh directory, installs the tarball there and runs them. They are
+ * written as a merchant would, against `bankflow/starter` only; bankflow's lint and type check never see
+ * them.
  */
 
 /** The project's package.json: an ES module project, as docs/starter.md asks. */
@@ -24,10 +25,10 @@ export const merchantTsconfig = {
 };
 
 /**
- * The ES module backend: cancels a boleto (argv[2]), starts a payment (argv[3..7]: external id, enrollment, device,
- * entity, virtual account) the bank refuses, then the same payment with another amount, and meets the starter's errors. It prints
- * one JSON line of what it saw. The `@ts-expect-error` lines fail the type check if the starter's types were
- * missing or `any`.
+ * The ES module backend: cancels a boleto (argv[2]), starts a payment (argv[3..7]: external id, enrollment,
+ * device, entity, virtual account) the bank refuses, then the same payment with another amount, and meets the
+ * starter's errors. It prints one JSON line of what it saw. The `@ts-expect-error` lines fail the type check
+ * if the starter's types were missing or `any`.
  */
 export const merchantTs = `import {
   cancelBoleto,
@@ -96,9 +97,9 @@ try {
 `;
 
 /**
- * A CommonJS backend: \`await import()\` works on every Node bankflow supports; \`require()\` of the ES module
- * works where Node has require(esm) on (20.19+, 22.12+), and gives the same module. Cancels a boleto (argv[2])
- * through the imported starter and prints one JSON line.
+ * A CommonJS backend: \`await import()\` works on every Node bankflow supports; \`require()\` of the ES
+ * module works where Node has require(esm) on (20.19+, 22.12+), and gives the same module. Cancels a boleto
+ * (argv[2]) through the imported starter and prints one JSON line.
  */
 export const commonJsBackend = `const requireEsm = process.features.require_module === true;
 

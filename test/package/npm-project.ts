@@ -1,7 +1,7 @@
 /**
- * What the package tests share: npm run outside the checkout, a copy of the checkout to pack, and what a built tree
- * imports. The pack itself happens once per run of test/package/install.test.ts, and every installed copy starts
- * from that tarball.
+ * What the package tests share: npm run outside the checkout, a copy of the checkout to pack, and what a
+ * built tree imports. The pack itself happens once per run of test/package/install.test.ts, and every
+ * installed copy starts from that tarball.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
@@ -11,9 +11,9 @@ import ts from 'typescript';
 import { outputOf, type CliResult } from '../helpers/cli.js';
 
 /**
- * The environment of every process the package tests start: the repository's npm settings (`npm_config_local_prefix`
- * among them, which points npm at the checkout) and Node's module paths stay out, so an installed project sees
- * only its own node_modules. The registry, cache and proxy settings stay.
+ * The environment of every process the package tests start: the repository's npm settings
+ * (`npm_config_local_prefix` among them, which points npm at the checkout) and Node's module paths stay out,
+ * so an installed project sees only its own node_modules. The registry, cache and proxy settings stay.
  */
 export function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
   const kept =
@@ -31,8 +31,8 @@ export function run(command: string, args: string[], cwd: string, env = isolated
 }
 
 /**
- * The files a clone of this checkout holds, with the working tree's edits and new files (what git does not ignore),
- * copied into `dir` beside a link to the checkout's node_modules. Returns `dir`.
+ * The files a clone of this checkout holds, with the working tree's edits and new files (what git does not
+ * ignore), copied into `dir` beside a link to the checkout's node_modules. Returns `dir`.
  */
 export function copyOfCheckout(dir: string): string {
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
@@ -53,7 +53,10 @@ export async function succeeded(result: Promise<CliResult>, what: string): Promi
   return done;
 }
 
-/** Every package a built (or source) module under `dir` imports, by name (`@scope/name` or `name`), Node's built-ins left out. */
+/**
+ * Every package a built (or source) module under `dir` imports, by name (`@scope/name` or `name`), Node's
+ * built-ins left out.
+ */
 export function importedPackages(dir: string): Set<string> {
   const builtins = new Set(builtinModules);
   const names = new Set<string>();

@@ -10,7 +10,8 @@ import { workflowSpanSinks } from '../../src/tracing/temporal.js';
 import { replayHistoriesDir } from '../helpers/replay.js';
 import { testEnvKeys } from '../setup/shared.js';
 
-// One set, recorded from the current code: a pinned run is never replayed by other code (docs/upgrading-workflows.md).
+// One set, recorded from the current code: a pinned run is never replayed by other code
+// (docs/upgrading-workflows.md).
 const files = readdirSync(replayHistoriesDir).filter((file) => file.endsWith('.json'));
 
 function workflowTypeOf(history: ReturnType<typeof historyFromJSON>): string {

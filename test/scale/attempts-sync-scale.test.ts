@@ -38,8 +38,8 @@ describe('syncRecurrenceAttempts at scale', () => {
   });
   afterAll(() => stack?.stop());
 
-  // 50,000 recurrences with no workflow: each costs the sync a signal Temporal refuses and a describe, the same
-  // payload-wise as a followed one (its external id in the delivery) without starting 50,000 workflows.
+  // 50,000 recurrences with no workflow: each costs the sync a signal Temporal refuses and a describe, the
+  // same payload-wise as a followed one (its external id in the delivery) without starting 50,000 workflows.
   it('syncs 50,000 distinct recurrences in one window with every payload far below 2 MB', async () => {
     const window = { from: '2023-03-01T00:00:00.000Z', to: '2023-03-01T01:00:00.000Z' };
     expect(attemptsIn(stack.sandbox, window.from, window.to)).toHaveLength(0);
@@ -111,7 +111,7 @@ describe('syncRecurrenceAttempts at scale', () => {
       `50,000 recurrences: ${seconds.toFixed(1)} s, largest event payload ${largest} B, ${events.length} events, ${tasks} workflow tasks, ${timedOut} timed out, ${retried} activities retried\n`,
     );
     expect(largest).toBeLessThan(256 * 1024);
-    // 40 to 60 s here, in the jest process of its own a full run gives test/scale/ (scripts/run-tests.mjs); the
-    // time is printed, not asserted (docs/performance.md keeps speed targets in benchmarks).
+    // 40 to 60 s here, in the jest process of its own a full run gives test/scale/ (scripts/run-tests.mjs);
+    // the time is printed, not asserted (docs/performance.md keeps speed targets in benchmarks).
   }, 600_000);
 });

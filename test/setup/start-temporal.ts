@@ -16,9 +16,10 @@ import { startUiCodec } from './ui-codec.js';
 import { findTimeSkippingServer } from './time-skipping-server.js';
 
 /**
- * The same bundles as the prebuilt ones of the tests' build (scripts/test-build.mjs), where its `bankflow worker`
- * processes load them as a built worker does: they run the code and build id of the in-test workers beside them,
- * without bundling again at every start. Renamed into place, so a run side by side never loads half a file.
+ * The same bundles as the prebuilt ones of the tests' build (scripts/test-build.mjs), where its `bankflow
+ * worker` processes load them as a built worker does: they run the code and build id of the in-test workers
+ * beside them, without bundling again at every start. Renamed into place, so a run side by side never loads
+ * half a file.
  */
 function prebuildWorkflowBundles(buildDir: string, plainCode: string, tracedCode: string): void {
   const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,7 +39,8 @@ function prebuildWorkflowBundles(buildDir: string, plainCode: string, tracedCode
  * every test worker reuses. Test files reach both through environment variables, which jest workers inherit.
  */
 export async function startTemporal(): Promise<void> {
-  // The tests run in development (sandbox bank, development keys); test files and their jest workers inherit it.
+  // The tests run in development (sandbox bank, development keys); test files and their jest workers inherit
+  // it.
   process.env.BANKFLOW_ENV ??= 'development';
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
   const logger = createLogger(config.logLevel);
@@ -66,11 +68,12 @@ export async function startTemporal(): Promise<void> {
       searchAttributes: allSearchAttributeKeys,
       extraArgs: [
         ...['--log-level', 'error', '--ui-codec-endpoint', codec.uiEndpoint],
-        // A Worker Deployment per task queue (TEMPORAL_DEPLOYMENT_NAME's default), and the run has hundreds of
-        // task queues; the server's default allows 100 deployments per namespace.
+        // A Worker Deployment per task queue (TEMPORAL_DEPLOYMENT_NAME's default), and the run has hundreds
+        // of task queues; the server's default allows 100 deployments per namespace.
         ...['--dynamic-config-value', 'matching.maxDeployments=100000'],
-        // A closed workflow deleted (start-terms.test.ts, as past retention) is gone at once, instead of once the
-        // transfer queue's ack level passes its close task, which took 5 to 35 s a deletion on this machine.
+        // A closed workflow deleted (start-terms.test.ts, as past retention) is gone at once, instead of once
+        // the transfer queue's ack level passes its close task, which took 5 to 35 s a deletion on this
+        // machine.
         ...['--dynamic-config-value', 'history.transferProcessorEnsureCloseBeforeDelete=false'],
       ],
     },

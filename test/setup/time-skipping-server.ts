@@ -9,8 +9,8 @@ import { bankflowCacheDir, executablesOnPath, isExecutable } from '../../src/tem
 import { freePort } from '../helpers/cli.js';
 
 /**
- * Temporal's time-skipping test server, the one the TypeScript SDK's `createTimeSkipping` downloads from the web
- * by default, comes from Maven Central here: io.temporal:temporal-test-server, run with `java`.
+ * Temporal's time-skipping test server, the one the TypeScript SDK's `createTimeSkipping` downloads from the
+ * web by default, comes from Maven Central here: io.temporal:temporal-test-server, run with `java`.
  */
 export const testServerVersion = '1.31.0';
 const mainClass = 'io.temporal.testserver.TestServer';
@@ -18,9 +18,9 @@ const dependencyPlugin = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1
 const wrapperName = 'temporal-test-server';
 const classArchive = 'classes.jsa';
 /**
- * The SDK gives the server 5 s to answer before giving up, and a cold JVM took 3.5 s on an idle 2-core machine:
- * a class-data archive of the server's start-up plus the client compiler only and the serial collector bring it
- * to about 0.5 s.
+ * The SDK gives the server 5 s to answer before giving up, and a cold JVM took 3.5 s on an idle 2-core
+ * machine: a class-data archive of the server's start-up plus the client compiler only and the serial
+ * collector bring it to about 0.5 s.
  */
 const jvmFlags = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
@@ -81,8 +81,9 @@ const pom = `<project xmlns="http://maven.apache.org/POM/4.0.0">
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Execs java from the server's own folder: the class-data archive records the classpath as given, and a relative
- * one stays valid once the folder is renamed into the cache. The SDK passes `<port>` and its extra arguments.
+ * Execs java from the server's own folder: the class-data archive records the classpath as given, and a
+ * relative one stays valid once the folder is renamed into the cache. The SDK passes `<port>` and its extra
+ * arguments.
  */
 function wrapperScript(java: string, withArchive: boolean): string {
   const flags = [...(withArchive ? [`-XX:SharedArchiveFile=${classArchive}`] : []), ...jvmFlags];
@@ -135,7 +136,10 @@ const exited = (child: ChildProcess) =>
 
 const warmUpKey = defineSearchAttributeKey('WarmUp', SearchAttributeType.KEYWORD);
 
-/** The calls a test makes first: made once while the archive is recorded, their classes load from it ever after. */
+/**
+ * The calls a test makes first: made once while the archive is recorded, their classes load from it ever
+ * after.
+ */
 async function exercise(port: number): Promise<void> {
   const connection = await Connection.connect({ address: `127.0.0.1:${port}`, connectTimeout: '2s' });
   try {
@@ -162,8 +166,9 @@ async function exercise(port: number): Promise<void> {
 }
 
 /**
- * Starts the server once with -XX:ArchiveClassesAtExit and makes a test's first calls, so every later start maps
- * those classes from the archive: the first workflow start on a fresh server took over a second without it.
+ * Starts the server once with -XX:ArchiveClassesAtExit and makes a test's first calls, so every later start
+ * maps those classes from the archive: the first workflow start on a fresh server took over a second without
+ * it.
  */
 async function archiveServerClasses(dir: string, java: string): Promise<boolean> {
   const port = await freePort();
@@ -197,7 +202,8 @@ async function provision(
     );
   }
   mkdirSync(path.dirname(cacheDir), { recursive: true });
-  // Built beside its final place and renamed into it, so two test runs provisioning at once never see half of it.
+  // Built beside its final place and renamed into it, so two test runs provisioning at once never see half of
+  // it.
   const staging = mkdtempSync(`${cacheDir}.partial-`);
   try {
     progress.write(
@@ -231,8 +237,8 @@ async function provision(
 }
 
 /**
- * Finds Temporal's time-skipping test server: TEMPORAL_TEST_SERVER, else the cached one, else provisions it with
- * Maven into the cache (about 35 MB of jars and a start-up archive, once per machine). Throws
+ * Finds Temporal's time-skipping test server: TEMPORAL_TEST_SERVER, else the cached one, else provisions it
+ * with Maven into the cache (about 35 MB of jars and a start-up archive, once per machine). Throws
  * TimeSkippingServerUnavailableError with what to install otherwise.
  */
 export async function findTimeSkippingServer(options: FindTimeSkippingServerOptions = {}): Promise<string> {

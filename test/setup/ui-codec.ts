@@ -6,8 +6,8 @@ import { EncryptionCodec, parseEncryptionKeys } from '../../src/temporal/encrypt
 
 /**
  * The codec server the test run's Temporal UI decrypts payloads with (static summaries included), holding the
- * development keys every test stack encrypts with; the UI reaches it with a token in its endpoint's path, as the
- * development stack's does.
+ * development keys every test stack encrypts with; the UI reaches it with a token in its endpoint's path, as
+ * the development stack's does.
  */
 export async function startUiCodec(
   uiOrigin: string,

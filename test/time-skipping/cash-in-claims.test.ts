@@ -19,9 +19,10 @@ import { startBankPlayedStack, type TimeSkippingStack } from '../helpers/time-sk
 const hour = 60 * 60_000;
 
 /**
- * A Pix cash-in reaches its payment by ids alone: the receiver holds it under its end-to-end id, the payment claims
- * that holder once the bank shows it settled. The time-skipping server answers no visibility query, so nothing here
- * can lean on one. Whenever the cash-in arrives, before, racing or after the claim, the payment hears it once.
+ * A Pix cash-in reaches its payment by ids alone: the receiver holds it under its end-to-end id, the payment
+ * claims that holder once the bank shows it settled. The time-skipping server answers no visibility query, so
+ * nothing here can lean on one. Whenever the cash-in arrives, before, racing or after the claim, the payment
+ * hears it once.
  */
 describe('cash-ins claimed by end-to-end id, on a time-skipping server', () => {
   let stack: TimeSkippingStack;
@@ -95,7 +96,9 @@ describe('cash-ins claimed by end-to-end id, on a time-skipping server', () => {
   const settle = (paymentId: string) =>
     control(stack, 'POST', `/sandbox/biometrics/payments/${paymentId}/settle`, {});
 
-  /** Lets server time run until the payment, polling the bank, has seen the settlement and claimed its holder. */
+  /**
+   * Lets server time run until the payment, polling the bank, has seen the settlement and claimed its holder.
+   */
   async function untilClaimed(endToEndId: string) {
     for (let step = 0; step < 120 && (await holderStatus(endToEndId)) !== 'claimed'; step++) {
       await stack.skip('5 seconds');

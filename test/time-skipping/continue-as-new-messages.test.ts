@@ -80,12 +80,14 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     );
   };
 
-  /** What serves the internal queue, where the notifications' hand-offs run: the stack's own worker at first. */
+  /**
+   * What serves the internal queue, where the notifications' hand-offs run: the stack's own worker at first.
+   */
   let internal: { worker: Pick<Worker, 'shutdown' | 'getState'>; run?: Promise<void> };
 
   /**
-   * Stops serving the internal queue: a notification hand-off scheduled from now on waits, as a slow one would,
-   * until `releaseHandOffs`, and a run that awaits it stands at its ending.
+   * Stops serving the internal queue: a notification hand-off scheduled from now on waits, as a slow one
+   * would, until `releaseHandOffs`, and a run that awaits it stands at its ending.
    */
   async function holdHandOffs(): Promise<void> {
     internal.worker.shutdown();
@@ -98,9 +100,9 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
   }
 
   /**
-   * Serves the internal queue again with bankflow's own activities the journeys here call on it (the notifications'
-   * hand-offs, with no endpoints as the stack has none, and the cash-in claims). Only that queue's worker changes: a
-   * workflow's tasks stay with the worker that has it cached.
+   * Serves the internal queue again with bankflow's own activities the journeys here call on it (the
+   * notifications' hand-offs, with no endpoints as the stack has none, and the cash-in claims). Only that
+   * queue's worker changes: a workflow's tasks stay with the worker that has it cached.
    */
   async function releaseHandOffs(): Promise<void> {
     const worker = await Worker.create({
@@ -116,7 +118,10 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     internal = { worker, run: worker.run() };
   }
 
-  /** A new collection attempt for the recurrence, as the attempts sync hands it over: its notification is owed. */
+  /**
+   * A new collection attempt for the recurrence, as the attempts sync hands it over: its notification is
+   * owed.
+   */
   const newAttempt = (recurrence: StartedRecurrence, day: number): RecurrenceAttempt => ({
     id: `${recurrence.externalId}-attempt-${day}`,
     collectionId: `${recurrence.externalId}-collection-${day}`,
@@ -136,8 +141,8 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     );
 
   /**
-   * Delivers `webhook` to the workflow again and again (the copies are duplicates, which change nothing) until its
-   * run's history reaches `bound`: the run continues as new at its next chance.
+   * Delivers `webhook` to the workflow again and again (the copies are duplicates, which change nothing)
+   * until its run's history reaches `bound`: the run continues as new at its next chance.
    */
   async function fillHistory(
     workflowId: string,
@@ -152,7 +157,8 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
   }
 
   it('stops every recurrence whose cancel was accepted around its continue-as-new point: none is lost', async () => {
-    // The history a recurrence has once generated, measured, so each raced one is a few attempts from its bound.
+    // The history a recurrence has once generated, measured, so each raced one is a few attempts from its
+    // bound.
     const probe = await startTunedRecurrence(ctx, recurrenceRequest(stack), {});
     const generated = await idle(probe.workflowId);
     const maxHistoryEvents = generated.historyLength + 12;
@@ -189,7 +195,8 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
         const offset = offsetOf(index);
         for (let day = 1; !(await atContinueAsNewPoint(recurrence.workflowId)); day++) {
           const { historyLength } = await handle.describe();
-          // The attempts whose task sees the history at its bound (three events on: signal, task scheduled, started).
+          // The attempts whose task sees the history at its bound (three events on: signal, task scheduled,
+          // started).
           if ('with' in offset && historyLength + 3 >= maxHistoryEvents && cancels[index] === undefined)
             cancel(index);
           await handle.signal(recurrenceAttemptsSignal, {
@@ -234,8 +241,9 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     const outcomes = await Promise.all(
       recurrences.map(async ({ workflowId }, index) => {
         let answer = await answerOf(index, cancels[index]!);
-        // The test server fails an update that reached it while the run's task was continuing it as new, where a
-        // Temporal server retries it on the next run: no run accepted that cancel, and the merchant sends it again.
+        // The test server fails an update that reached it while the run's task was continuing it as new,
+        // where a Temporal server retries it on the next run: no run accepted that cancel, and the merchant
+        // sends it again.
         if (answer.startsWith('no answer') && !(await acceptedByARun(workflowId))) {
           cancel(index);
           answer = await answerOf(index, cancels[index]!);
@@ -279,7 +287,8 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     );
     const options = await getRegistrationOptions(ctx, keyOf(customer));
 
-    // A webhook about another enrollment fills the run's history up to its bound while it waits for the credential.
+    // A webhook about another enrollment fills the run's history up to its bound while it waits for the
+    // credential.
     await fillHistory(
       workflowId,
       enrollmentWebhookSignal,
@@ -287,8 +296,8 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
       enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
     );
 
-    // The credential's registration makes the enrollment authorized: its notification is held, and the run, at its
-    // bound, stands at its continue-as-new point until it goes out.
+    // The credential's registration makes the enrollment authorized: its notification is held, and the run,
+    // at its bound, stands at its continue-as-new point until it goes out.
     await holdHandOffs();
     const registered = await registerCredential(ctx, {
       ...keyOf(customer),
@@ -321,7 +330,8 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     );
 
     await releaseHandOffs();
-    // Server time stands still: only a read made at once, not the next run's daily check, finds the revocation.
+    // Server time stands still: only a read made at once, not the next run's daily check, finds the
+    // revocation.
     await eventually(
       () => handle.describe(),
       ({ status }) => status.name === 'COMPLETED',

@@ -80,8 +80,9 @@ describe('enrollment waits of minutes and months, on a time-skipping server', ()
   });
 
   /**
-   * What a run did with the webhooks signalled to it, in order: whether a workflow task took each in (completed
-   * after it), and whether the run went to the bank (scheduled an activity) before its next signal.
+   * What a run did with the webhooks signalled to it, in order: whether a workflow task took each in
+   * (completed after it), and whether the run went to the bank (scheduled an activity) before its next
+   * signal.
    */
   async function signalsTaken(workflowId: string, runId: string) {
     const history = await stack.client.workflow.getHandle(workflowId, runId).fetchHistory();
@@ -132,7 +133,8 @@ describe('enrollment waits of minutes and months, on a time-skipping server', ()
       () => signalsTaken(started.workflowId, secondRun.runId),
       (list) => list.length === 1 && list[0]!.taken,
     );
-    // A new event's poll is scheduled by the task that takes the signal in; give a slow worker a moment anyway.
+    // A new event's poll is scheduled by the task that takes the signal in; give a slow worker a moment
+    // anyway.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await signalsTaken(started.workflowId, secondRun.runId)).toEqual(signals);
     expect(signals).toEqual([{ taken: true, read: false }]);

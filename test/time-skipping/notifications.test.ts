@@ -40,7 +40,10 @@ describe('merchant notifications through an endpoint down for hours and for days
     await merchant?.close();
   });
 
-  /** A payment nobody authorizes: the journey notifies created and awaiting authorization, and expired at its end. */
+  /**
+   * A payment nobody authorizes: the journey notifies created and awaiting authorization, and expired at its
+   * end.
+   */
   const unauthorizedPayment = () =>
     startPayment(
       { ...stack, client: stack.manualTimeClient },
@@ -63,7 +66,8 @@ describe('merchant notifications through an endpoint down for hours and for days
     const down = new Set<number>();
     answer = (request) => {
       down.add(request);
-      // A slow answer first (no answer within the attempt's timeout), then errors until the endpoint comes back.
+      // A slow answer first (no answer within the attempt's timeout), then errors until the endpoint comes
+      // back.
       return down.size === 1 ? 'stall' : 503;
     };
     const created = await unauthorizedPayment();
@@ -78,7 +82,8 @@ describe('merchant notifications through an endpoint down for hours and for days
 
     const requests = requestsFor(created.payment.id);
     const statuses = requests.map(({ index }) => (down.has(index + 1) ? 'down' : 'up'));
-    // Event 1 was tried while the endpoint was down, and again hours later: retried with backoff, not given up.
+    // Event 1 was tried while the endpoint was down, and again hours later: retried with backoff, not given
+    // up.
     expect(statuses.filter((status) => status === 'down').length).toBeGreaterThan(3);
     const delivered = requests.filter(({ index }) => !down.has(index + 1));
     const events = delivered.map(({ request }) => verifiedEvent(request));

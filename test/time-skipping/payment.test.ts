@@ -74,7 +74,8 @@ describe('payment waits of minutes and days, on a time-skipping server', () => {
     );
     const handle = stack.client.workflow.getHandle<typeof biometricPaymentWorkflow>(created.workflowId);
     const result = await handle.result();
-    // The bank never finished: the result says the workflow stopped following, with the status the bank showed.
+    // The bank never finished: the result says the workflow stopped following, with the status the bank
+    // showed.
     expect(result).toMatchObject({
       outcome: 'expired',
       status: 'awaiting_payment',

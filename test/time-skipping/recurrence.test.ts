@@ -23,8 +23,8 @@ const monthStart = (month: number) =>
 
 describe('a recurrence followed for a year, on a time-skipping server', () => {
   let stack: TimeSkippingStack;
-  // Time moves only when the test skips it: awaiting the sync's result with the time-skipping client would let the
-  // test server jump from one of the recurrence's daily timers to the next, months at a time
+  // Time moves only when the test skips it: awaiting the sync's result with the time-skipping client would
+  // let the test server jump from one of the recurrence's daily timers to the next, months at a time
   // (test/helpers/time-skipping.ts).
   let ctx: StarterContext;
 
@@ -42,8 +42,8 @@ describe('a recurrence followed for a year, on a time-skipping server', () => {
     });
     const startedAt = await stack.now();
 
-    // Each month the bank tries once and, every third month, fails and retries five days later; the monthly sync
-    // of attempts (the Schedule's job) brings them to the workflow.
+    // Each month the bank tries once and, every third month, fails and retries five days later; the monthly
+    // sync of attempts (the Schedule's job) brings them to the workflow.
     for (let month = 1; month <= months; month++) {
       await stack.skip('30 days');
       const day5 = monthStart(month).replace('-01T', '-05T');
@@ -77,8 +77,8 @@ describe('a recurrence followed for a year, on a time-skipping server', () => {
     ]);
     expect(state.runs).toBeGreaterThan(2);
 
-    // The task that applies the last batch may also continue the workflow as new, so the runs listed and the runs
-    // the state counts are compared from reads made together.
+    // The task that applies the last batch may also continue the workflow as new, so the runs listed and the
+    // runs the state counts are compared from reads made together.
     const { lengths } = await eventually(
       async () => ({
         lengths: await runHistoryLengths(ctx.client, workflowId),
@@ -86,7 +86,8 @@ describe('a recurrence followed for a year, on a time-skipping server', () => {
       }),
       ({ lengths, runs }) => lengths.length === runs,
     );
-    // A run past its bound first hands its notifications over: one batch of attempts' hand-offs beyond it at most.
+    // A run past its bound first hands its notifications over: one batch of attempts' hand-offs beyond it at
+    // most.
     for (const length of lengths) expect(length).toBeLessThanOrEqual(maxHistoryEvents + 20);
     // The run now open began months after the first, in server time.
     const latest = await ctx.client.workflow.getHandle(workflowId).describe();

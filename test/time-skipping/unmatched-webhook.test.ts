@@ -80,7 +80,8 @@ describe('an unmatched webhook kept for 30 days, on a time-skipping server', () 
     expect(description.searchAttributes.BankflowStatus).toEqual(['resolved']);
     expect(lifetimeMs).toBeGreaterThanOrEqual(12 * day);
     expect(lifetimeMs).toBeLessThan(30 * day);
-    // A timer a day from its first workflow task, a moment after the start: the last day's may not have fired.
+    // A timer a day from its first workflow task, a moment after the start: the last day's may not have
+    // fired.
     const days = Math.floor(lifetimeMs / day);
     const fired = eventTypes.filter((type) => type === EventType.EVENT_TYPE_TIMER_FIRED).length;
     expect([days - 1, days]).toContain(fired);

@@ -32,7 +32,8 @@ describe('AttemptTable', () => {
       ),
     ).toEqual(['moved', 'moved', 'moved', 'stale', 'stale', 'duplicate']);
     expect(table.applyAll([attempt('b', 'created', '2030-01-01T10:00:00Z')], 'sync')).toEqual(['moved']);
-    // The same status at a later time is taken, but the attempt did not move: nothing new to tell the merchant.
+    // The same status at a later time is taken, but the attempt did not move: nothing new to tell the
+    // merchant.
     expect(table.applyAll([attempt('b', 'created', '2030-01-01T11:00:00Z')], 'sync')).toEqual(['applied']);
     table = new AttemptTable([], noArchivedAttempts(), 10);
     table.applyAll([attempt('a', 'settled', '2030-01-01T08:00:00Z')], 'webhook');

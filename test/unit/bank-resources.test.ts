@@ -14,7 +14,10 @@ import { createLogger } from '../../src/logger.js';
 import { startTracing, type Tracing } from '../../src/tracing/setup.js';
 import { startStubBank, type StubBank } from '../helpers/stub-bank.js';
 
-/** The activities the worker registered before endpoints were declared in resources; workflows call them by name. */
+/**
+ * The activities the worker registered before endpoints were declared in resources; workflows call them by
+ * name.
+ */
 const bankCallActivityNames = [
   'authorizeBiometricPayment',
   'cancelBoleto',
@@ -62,7 +65,9 @@ interface Expected {
   body?: unknown;
 }
 
-/** What each method sent before endpoints were declared in resources: operation (the key), request and route. */
+/**
+ * What each method sent before endpoints were declared in resources: operation (the key), request and route.
+ */
 const requests: Record<keyof typeof bankEndpoints, Expected> = {
   findOrCreateDevice: {
     args: [body],
@@ -355,7 +360,8 @@ describe('bank resources: each endpoint declared once, its client method and act
           expect(failure).toBeInstanceOf(ApplicationFailure);
           const { type: failureType, nonRetryable } = failure as ApplicationFailure;
           expect({ name, type: failureType, nonRetryable }).toEqual({ name, type, nonRetryable: false });
-          // The policy a bank call gets by default stops retrying exactly the types the bank would answer again.
+          // The policy a bank call gets by default stops retrying exactly the types the bank would answer
+          // again.
           expect(bankCallOptions.retry?.nonRetryableErrorTypes?.includes(type)).toBe(!clientError.retryable);
         }
       } finally {

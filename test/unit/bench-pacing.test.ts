@@ -1,8 +1,8 @@
 import { runOpenLoop, throughputOf, type PacingClock } from '../../bench/pacing.js';
 
 /**
- * A clock that only moves when the pacer sleeps or a test advances it. Time passes after the sleeper yields, as
- * with a real timer, so answers already due are recorded at the instant they came.
+ * A clock that only moves when the pacer sleeps or a test advances it. Time passes after the sleeper yields,
+ * as with a real timer, so answers already due are recorded at the instant they came.
  */
 function fakeClock(sleepOvershootMs = 0) {
   let now = 0;

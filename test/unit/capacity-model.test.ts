@@ -52,8 +52,8 @@ describe('the capacity model (docs/capacity.md)', () => {
       { ...settings, pollReadsPerSecond: 1_000 },
       costs,
     );
-    // Polled every 1,800 s, a cache turning over in 40 s at most: the timer's task replays, the answer, on the plan
-    // and so at once, does not.
+    // Polled every 1,800 s, a cache turning over in 40 s at most: the timer's task replays, the answer, on
+    // the plan and so at once, does not.
     expect(large.replayedShare).toBe(0.5);
     expect(large.workerCores).toBeCloseTo(500 * 0.025);
     expect(large.workers).toBe(13);

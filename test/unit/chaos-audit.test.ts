@@ -223,7 +223,9 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
   const B = deploy.newBuildId;
   const long = promotionGraceMs + 1_000;
   let runs = 0;
-  /** A run of its own workflow unless `workflowId` names one: every task pinned unless a task says otherwise. */
+  /**
+   * A run of its own workflow unless `workflowId` names one: every task pinned unless a task says otherwise.
+   */
   function versioned(
     type: string,
     startedAt: number,
@@ -255,7 +257,8 @@ describe('chaos audit of the mid-run deploy: pinned runs stay on their build, ne
         [A, after],
       ]),
       versioned('biometricPaymentWorkflow', after, [[B, after]], { upsertedMemoKeys: [buildBMemoKey] }),
-      // An enrollment's run on A continues as new at the deploy: its next run's first task (auto-upgrade) on B.
+      // An enrollment's run on A continues as new at the deploy: its next run's first task (auto-upgrade) on
+      // B.
       versioned('enrollmentWorkflow', before, [[A, before]], { workflowId: 'enrollment:1' }),
       versioned(
         'enrollmentWorkflow',

@@ -13,8 +13,8 @@ const loaderPackages = ['esbuild', 'tsx'];
 const packageOf = (location: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(location)?.[1];
 
 /**
- * The packages a fresh `node` process holds after running `script` (ES module source; `url(path)` is the URL of a
- * file of the repository): every module the ES module loader resolves, recorded by
+ * The packages a fresh `node` process holds after running `script` (ES module source; `url(path)` is the URL
+ * of a file of the repository): every module the ES module loader resolves, recorded by
  * test/helpers/module-recorder.mjs, and every CommonJS module in the require cache (a CommonJS package's own
  * requires bypass the loader's hooks).
  */
@@ -46,10 +46,11 @@ function packagesLoadedBy(script: string): string[] {
 }
 
 /**
- * `bankflow --help` and `bankflow <command> --help` answer at once because a command's definition (name, options,
- * help, argument checks) loads only commander and zod; its action imports the Temporal client, the bank client,
- * the worker or the servers when it runs. A static import of any of them from a command module fails here, naming
- * the package: move it into the action (`await import(...)`). Timed by `npm run bench:cli`.
+ * `bankflow --help` and `bankflow <command> --help` answer at once because a command's definition (name,
+ * options, help, argument checks) loads only commander and zod; its action imports the Temporal client, the
+ * bank client, the worker or the servers when it runs. A static import of any of them from a command module
+ * fails here, naming the package: move it into the action (`await import(...)`). Timed by `npm run
+ * bench:cli`.
  */
 describe("the CLI's command definitions", () => {
   it('load only commander and zod, with every --help rendered, the development kit included', () => {

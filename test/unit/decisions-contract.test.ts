@@ -5,7 +5,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 const decisionsPath = path.join(root, 'docs/decisions.md');
 const rationaleMarker = 'rationale only';
 
-/** The decisions that govern no behaviour, so no test can hold them; adding one is a choice made here, in review. */
+/**
+ * The decisions that govern no behaviour, so no test can hold them; adding one is a choice made here, in
+ * review.
+ */
 const rationaleOnly = ['Platform: Jest global setup', 'Platform: TypeScript', 'Platform: CI install'];
 
 interface Decision {
@@ -31,8 +34,8 @@ const anchorOf = (heading: string) =>
     .replace(/ /g, '-');
 
 /**
- * The "Held by" paragraph of every `### ` section, by the section's anchor, its lines joined: a row's longer list
- * of tests lives in the section its `[why](#...)` links to.
+ * The "Held by" paragraph of every `### ` section, by the section's anchor, its lines joined: a row's longer
+ * list of tests lives in the section its `[why](#...)` links to.
  */
 function heldByOfSections(lines: string[]): Map<string, string> {
   const heldBy = new Map<string, string>();
@@ -87,7 +90,10 @@ function declaresTest(source: string, name: string): boolean {
   return new RegExp(`${call}(['"\`])${escapeRegExp(name)}\\1`).test(source);
 }
 
-/** What is wrong with what one decision names: no test, a file that does not exist, a test name its file lacks. */
+/**
+ * What is wrong with what one decision names: no test, a file that does not exist, a test name its file
+ * lacks.
+ */
 function problemsOf(decision: Decision, readTest: (file: string) => string | undefined): string[] {
   if (decision.heldBy.startsWith(rationaleMarker)) return [];
   const references = [

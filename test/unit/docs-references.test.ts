@@ -32,7 +32,10 @@ const readElsewhere: Record<string, string> = {
 const pathPattern = /(?<![\w./-])(?:\.\.\/)?((?:src|bench|scripts|test|devkit)\/(?:[\w.*{},/-]|<[\w-]+>)*)/g;
 /** An ALL_CAPS name with an underscore: an environment variable, or a constant the code uses. */
 const namePattern = /(?<![\w-])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(_?)(?![\w-])/g;
-/** "step 3 of src/workflows/...": the workflows number their steps as the bank does, which a page must not pin. */
+/**
+ * "step 3 of src/workflows/...": the workflows number their steps as the bank does, which a page must not
+ * pin.
+ */
 const stepPattern =
   /\bsteps? \d+[a-z]?(?:(?:,|-| and| to| or)\s*\d+[a-z]?)* (?:of|in) `?(?:\.\.\/)?src\/workflows\//gi;
 
@@ -84,8 +87,9 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const isPattern = (segment: string) => /[*{<]/.test(segment);
 
 /**
- * Whether a named path exists. A `<placeholder>` names what a run writes (`bench/results/<timestamp>.json`), so
- * only the folder it goes in must exist; a `*` must match at least one entry, and `**` any depth of folders.
+ * Whether a named path exists. A `<placeholder>` names what a run writes (`bench/results/<timestamp>.json`),
+ * so only the folder it goes in must exist; a `*` must match at least one entry, and `**` any depth of
+ * folders.
  */
 function pathExists(named: string): boolean {
   const segments = named.replace(/\/$/, '').split('/');
@@ -137,7 +141,10 @@ function codeText(): string {
     .join('\n');
 }
 
-/** The TEMPORAL_* variables Temporal's own configuration (`@temporalio/envconfig`) reads, as that package says. */
+/**
+ * The TEMPORAL_* variables Temporal's own configuration (`@temporalio/envconfig`) reads, as that package
+ * says.
+ */
 function temporalEnvConfigVariables(): string[] {
   const lib = path.dirname(createRequire(import.meta.url).resolve('@temporalio/envconfig'));
   const source = readdirSync(lib)

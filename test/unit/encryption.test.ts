@@ -14,7 +14,10 @@ import { isRefusedPayloadMarker, refusedPayloadKey } from '../../src/contract/pl
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const payloadOf = (value: unknown) => defaultPayloadConverter.toPayload(value);
 
-/** AES-256-GCM of any bytes under the first key, laid out as the codec lays out a payload: IV, ciphertext, tag. */
+/**
+ * AES-256-GCM of any bytes under the first key, laid out as the codec lays out a payload: IV, ciphertext,
+ * tag.
+ */
 function encryptedWith([first]: EncryptionKey[], plain: Buffer): Buffer {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', first!.key, iv);

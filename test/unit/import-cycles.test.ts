@@ -12,7 +12,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every module a file names in a static import or re-export, type-only ones included: they tie modules as much. */
+/**
+ * Every module a file names in a static import or re-export, type-only ones included: they tie modules as
+ * much.
+ */
 function importsOf(file: string, known: Set<string>): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
   const targets: string[] = [];

@@ -34,8 +34,8 @@ const fakeMvn = (dir: string) =>
   );
 
 /**
- * Plays java's part: with -XX:ArchiveClassesAtExit it serves the port it is given until SIGTERM and then writes
- * the archive, as the JVM does; otherwise it prints its arguments and folder.
+ * Plays java's part: with -XX:ArchiveClassesAtExit it serves the port it is given until SIGTERM and then
+ * writes the archive, as the JVM does; otherwise it prints its arguments and folder.
  */
 const fakeJava = (dir: string) =>
   script(

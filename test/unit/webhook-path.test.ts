@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { importsOf } from '../helpers/module-imports.js';
 
-/** What asks Temporal's visibility store: the client's list and count, the service's list, scan and count calls. */
+/**
+ * What asks Temporal's visibility store: the client's list and count, the service's list, scan and count
+ * calls.
+ */
 const visibilityCall =
   /workflow\.list\b|workflow\.count\b|listWorkflow|countWorkflow|scanWorkflow|listArchivedWorkflow/;
 

@@ -11,7 +11,10 @@ const MiB = 2 ** 20;
 const cacheOf = (env: Record<string, string>) =>
   loadConfig({ BANKFLOW_ENV: 'development', ...env }).temporal.maxCachedWorkflows;
 
-/** What a fresh process started with `nodeArgs` reports: its heap limits, and the cache bankflow sizes from them. */
+/**
+ * What a fresh process started with `nodeArgs` reports: its heap limits, and the cache bankflow sizes from
+ * them.
+ */
 function sizedIn(nodeArgs: string[]): { mainMb: number; threadMb: number; cache: number } {
   const script = `
     import v8 from 'node:v8';

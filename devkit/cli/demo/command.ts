@@ -28,7 +28,8 @@ export function demoCommand(program: Command): void {
     .action(
       action(async (options: { uiUrl?: string; amount: string }) => {
         const ctx = await cliContext(developmentConfig('demo'));
-        // The journey drives the starter (the Temporal client) and the bank client: loaded when the demo runs.
+        // The journey drives the starter (the Temporal client) and the bank client: loaded when the demo
+        // runs.
         const [{ demoStepCount, runDemoJourney }, { formatDuration, StepPrinter }] = await Promise.all([
           import('./journey.js'),
           import('./steps.js'),

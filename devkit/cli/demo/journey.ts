@@ -24,7 +24,9 @@ import type { StepPrinter } from './steps.js';
 export interface DemoOptions {
   starter: StarterContext;
   bank: BankReadContext;
-  /** The sandbox bank: its control API plays the bank's side, and its pages are the origin WebAuthn trusts. */
+  /**
+   * The sandbox bank: its control API plays the bank's side, and its pages are the origin WebAuthn trusts.
+   */
   sandboxUrl: string;
   /** The control API's token (SANDBOX_CONTROL_TOKEN, or the running stack's token file). */
   sandboxToken: string | undefined;
@@ -37,8 +39,8 @@ export interface DemoOptions {
 export const demoStepCount = 10;
 
 /**
- * The whole Pix biometrics journey, as a merchant backend, its customer's device (a software authenticator) and
- * the customer at the bank (the sandbox's control API) would play it. Every run is a new customer, so the
+ * The whole Pix biometrics journey, as a merchant backend, its customer's device (a software authenticator)
+ * and the customer at the bank (the sandbox's control API) would play it. Every run is a new customer, so the
  * demo can run again and again against the same stack.
  */
 export async function runDemoJourney(options: DemoOptions): Promise<PaymentResult> {

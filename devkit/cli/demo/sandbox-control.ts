@@ -10,8 +10,8 @@ const worldSchema = z.object({
 });
 
 /**
- * The sandbox bank's control API (`/sandbox/...`, behind its token): the demo plays the bank's side through it,
- * `bankflow sandbox ids` lists its ids.
+ * The sandbox bank's control API (`/sandbox/...`, behind its token): the demo plays the bank's side through
+ * it, `bankflow sandbox ids` lists its ids.
  */
 export function sandboxControl(baseUrl: string, token: string | undefined) {
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {

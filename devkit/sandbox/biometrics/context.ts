@@ -46,7 +46,10 @@ export function findEnrollment(context: BiometricsContext, id: string): Enrollme
   );
 }
 
-/** A payment is only found under the enrollment it was created on; malformed ids are refused before any lookup. */
+/**
+ * A payment is only found under the enrollment it was created on; malformed ids are refused before any
+ * lookup.
+ */
 export function findPayment(
   context: BiometricsContext,
   enrollmentId: string,

@@ -1,5 +1,5 @@
-// The credential registration step, shared by the bank's API (called by the merchant with its credentials) and
-// the hosted registration page (called from the customer's browser, as the bank's own page would).
+// The credential registration step, shared by the bank's API (called by the merchant with its credentials)
+// and the hosted registration page (called from the customer's browser, as the bank's own page would).
 import type { FastifyReply } from 'fastify';
 import { sendValidationErrors, zodErrorItems } from '../errors.js';
 import { sandboxRegisterRequestSchema } from '../fido-requests.js';

@@ -39,8 +39,8 @@ export interface DeviceEntry {
 }
 
 /**
- * Stored without its participant, which list responses add; always with the account, which the spec has present
- * in create and register answers.
+ * Stored without its participant, which list responses add; always with the account, which the spec has
+ * present in create and register answers.
  */
 export type EnrollmentRecord = KnownEnrollment & { account_info: AccountInfo };
 
@@ -79,7 +79,10 @@ export interface PaymentEntry {
 
 const deviceKey = (fingerprint: string, taxNumber: string) => `${fingerprint}\u0000${taxNumber}`;
 
-/** An external_id is unique within its scope: an enrollment's within its device, a payment's within its enrollment. */
+/**
+ * An external_id is unique within its scope: an enrollment's within its device, a payment's within its
+ * enrollment.
+ */
 const scopedKey = (scope: string, externalId: string) => `${scope}\u0000${externalId}`;
 
 /** What the sandbox bank knows about Pix biometrics; `reset()` restores the seeded state and settings. */
@@ -124,8 +127,9 @@ export class BiometricsState {
   }
 
   /**
-   * Runs `action` once the wall clock reaches `at`. A timer may fire a millisecond before `Date.now()` says its
-   * delay is over (timers run on a monotonic clock), and an action that checks the deadline would then do nothing.
+   * Runs `action` once the wall clock reaches `at`. A timer may fire a millisecond before `Date.now()` says
+   * its delay is over (timers run on a monotonic clock), and an action that checks the deadline would then do
+   * nothing.
    */
   scheduleAt(at: number, action: () => void): void {
     this.schedule(Math.max(0, at - Date.now()), () => {

@@ -10,8 +10,8 @@ export function sandboxWebAuthnSettings(overrides: Partial<WebAuthnSettings> = {
 }
 
 /**
- * Unless origins were configured explicitly, pages served by the sandbox itself are trusted once its address is
- * known: the address it listens on and the same port on localhost.
+ * Unless origins were configured explicitly, pages served by the sandbox itself are trusted once its address
+ * is known: the address it listens on and the same port on localhost.
  */
 export function trustListeningOrigins(
   settings: WebAuthnSettings,

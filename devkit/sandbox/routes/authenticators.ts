@@ -12,7 +12,10 @@ const newAuthenticatorSchema = z.strictObject({ user_verified: z.boolean().optio
 const ceremonySchema = z.strictObject({
   /** The options exactly as the bank's API answered them (`public_key_encoded`). */
   public_key_encoded: z.string().min(1),
-  /** The page the ceremony runs on; by default the sandbox's own origin, as the hosted pages and the widget have. */
+  /**
+   * The page the ceremony runs on; by default the sandbox's own origin, as the hosted pages and the widget
+   * have.
+   */
   origin: z.url().optional(),
 });
 
@@ -22,8 +25,8 @@ const ownOrigin = (request: FastifyRequest) => `${request.protocol}://${request.
 /**
  * The customer's device for backends that cannot run bankflow's software authenticator in process (a merchant
  * backend in another language, curl): the control API creates one and has it answer the bank's creation and
- * request options, so a whole journey runs over HTTP. Behind the control token, like everything that plays the
- * customer or the bank.
+ * request options, so a whole journey runs over HTTP. Behind the control token, like everything that plays
+ * the customer or the bank.
  */
 export function authenticatorRoutes(app: FastifyInstance, state: SandboxState): void {
   app.post(`${prefix}`, async (request, reply) => {

@@ -5,9 +5,9 @@ import { hostedPageUrl, registrationPagePath } from '../page-urls.js';
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * Where an enrollment's redirect_url sends the customer: the participant's "authorize this enrollment" screen.
- * Its buttons call the control API, as a test or the demo does directly; once authorized, the customer goes on to
- * the hosted registration page.
+ * Where an enrollment's redirect_url sends the customer: the participant's "authorize this enrollment"
+ * screen. Its buttons call the control API, as a test or the demo does directly; once authorized, the
+ * customer goes on to the hosted registration page.
  */
 export function bankAuthorizationPageRoutes(app: FastifyInstance, context: BiometricsContext): void {
   app.get<{ Params: { enrollmentId: string } }>(

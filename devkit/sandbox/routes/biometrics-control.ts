@@ -60,7 +60,10 @@ function invalidMove(kind: string, id: string, status: string, action: string): 
   return new Refusal(409, 'INVALID_STATUS', `${kind} ${id} is ${status}; it cannot ${action}`);
 }
 
-/** The bank's side of Pix biometrics: the customer at the bank, the bank's answers, its clocks, and audit views. */
+/**
+ * The bank's side of Pix biometrics: the customer at the bank, the bank's answers, its clocks, and audit
+ * views.
+ */
 export function biometricsControlRoutes(app: FastifyInstance, context: BiometricsContext): void {
   const biometrics = () => context.state.biometrics;
   const prefix = '/sandbox/biometrics';

@@ -78,8 +78,8 @@ export function biometricsEnrollmentRoutes(app: FastifyInstance, context: Biomet
         expiration_datetime: null,
         inserted_at: now,
         updated_at: now,
-        // The spec has account_info present in the create response: the suggested account, or the one the bank
-        // holds for this customer at the participant, which the customer may still change at the bank.
+        // The spec has account_info present in the create response: the suggested account, or the one the
+        // bank holds for this customer at the participant, which the customer may still change at the bank.
         account_info: suggestedAccount ?? customerAccount(device.record, participant),
       },
       returnToUrl: body.return_to_url,

@@ -5,7 +5,9 @@ import { parseParameters } from '../query.js';
 
 type PagedQuery = { before?: string | undefined; after?: string | undefined };
 
-/** A list of the bank's data records, oldest first by timestamp then id, answering errors with a single body. */
+/**
+ * A list of the bank's data records, oldest first by timestamp then id, answering errors with a single body.
+ */
 export interface DatedList<S extends z.ZodType<PagedQuery>, T extends { timestamp: string; id: string }> {
   path: string;
   /** What the list's cursors belong to; a cursor of another list is refused. */

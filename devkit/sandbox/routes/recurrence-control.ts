@@ -28,7 +28,9 @@ const producedAttemptSchema = z.strictObject({
 
 const produceSchema = z.strictObject({ attempts: z.array(producedAttemptSchema).min(1).max(1_000) });
 
-/** Many attempts at once, spread evenly over [from, to), e.g. to give a sync 10,000 records to page through. */
+/**
+ * Many attempts at once, spread evenly over [from, to), e.g. to give a sync 10,000 records to page through.
+ */
 const bulkSchema = withOrderedWindow(
   z.strictObject({
     ...bulkShape(z.array(collectionAttemptStatusSchema).min(1).default(['settled'])),

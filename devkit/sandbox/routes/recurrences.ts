@@ -29,9 +29,9 @@ import { buildRecurrence } from '../seed/recurrences.js';
 import type { SandboxState } from '../state.js';
 
 /**
- * A page of the attempts a query matches. The sync's query (a window, no other filter) reads the stored order by
- * binary search; other filters, and reads that lag behind writes (whose older contents may sit elsewhere in the
- * order), filter and sort every attempt.
+ * A page of the attempts a query matches. The sync's query (a window, no other filter) reads the stored order
+ * by binary search; other filters, and reads that lag behind writes (whose older contents may sit elsewhere
+ * in the order), filter and sort every attempt.
  */
 function listAttempts(state: SandboxState, query: CollectionAttemptListQuery, page: PageRequest) {
   const scope = 'collection-attempts';
@@ -60,7 +60,9 @@ export const collectionAttemptsPath = '/banking/cashin/pix/recurrences/collectio
 
 const idParamsSchema = z.strictObject({ id: uuid });
 
-/** Magic amount, like the payments': a minimum amount whose cents end in 92 is rejected by the payer's bank. */
+/**
+ * Magic amount, like the payments': a minimum amount whose cents end in 92 is rejected by the payer's bank.
+ */
 const rejectedByPayer = (request: GenerateRecurrenceRequest) => (request.amounts?.minimum ?? 0) % 100 === 92;
 
 function matches(attempt: CollectionAttempt, query: CollectionAttemptListQuery): boolean {
@@ -72,7 +74,9 @@ function matches(attempt: CollectionAttempt, query: CollectionAttemptListQuery):
   );
 }
 
-/** Generate a recurrence, list and read its collection attempts; all answer errors in the errors-list form. */
+/**
+ * Generate a recurrence, list and read its collection attempts; all answer errors in the errors-list form.
+ */
 export function recurrenceRoutes(app: FastifyInstance, state: SandboxState): void {
   app.post('/banking/cashin/pix/recurrences', { config: { errorShape: 'list' } }, async (request, reply) => {
     const parsed = generateRecurrenceRequestSchema.safeParse(request.body ?? {});

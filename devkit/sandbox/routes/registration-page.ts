@@ -6,9 +6,9 @@ import { sendHostedPage } from './hosted-pages.js';
 type EnrollmentParams = { Params: { enrollmentId: string } };
 
 /**
- * The bank's hosted registration page, where the customer lands after authorizing at the bank. The page itself
- * fetches the creation options and registers the credential, as the bank's own page would, then sends the
- * customer to the enrollment's return_to_url; the merchant learns of it from the `authorized` webhook.
+ * The bank's hosted registration page, where the customer lands after authorizing at the bank. The page
+ * itself fetches the creation options and registers the credential, as the bank's own page would, then sends
+ * the customer to the enrollment's return_to_url; the merchant learns of it from the `authorized` webhook.
  */
 export function registrationPageRoutes(app: FastifyInstance, context: BiometricsContext): void {
   const page = '/sandbox/registration/:enrollmentId';

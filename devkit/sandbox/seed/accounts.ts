@@ -8,8 +8,8 @@ export interface AccountOwner {
 }
 
 /**
- * The world lists ids only; this fixes the ownership every data record agrees on: virtual account i belongs to
- * entity i mod E and is held in bank account i mod B.
+ * The world lists ids only; this fixes the ownership every data record agrees on: virtual account i belongs
+ * to entity i mod E and is held in bank account i mod B.
  */
 export function accountOwners(world: SandboxWorld): AccountOwner[] {
   return world.virtualAccountIds.map((virtualAccountId, index) => ({

@@ -14,8 +14,9 @@ function dayOffset(base: Date, days: number): Date {
 }
 
 /**
- * A discount per working day paid before the due date, in cents: 0.1% of the amount (at least a cent). Derived from
- * the amount rather than drawn, so seeding it left every boleto's id and the other records' draws as they were.
+ * A discount per working day paid before the due date, in cents: 0.1% of the amount (at least a cent).
+ * Derived from the amount rather than drawn, so seeding it left every boleto's id and the other records'
+ * draws as they were.
  */
 function perDayDiscount(amount: number) {
   return {
@@ -26,9 +27,9 @@ function perDayDiscount(amount: number) {
 }
 
 /**
- * Boletos issued over the last months for the merchant's virtual accounts; all start `confirmed`. Each has a discount
- * fixed until five days before its due date; every second one (odd index) also a discount per day paid early, so
- * clients read both forms the spec gives, and boletos without the optional one.
+ * Boletos issued over the last months for the merchant's virtual accounts; all start `confirmed`. Each has a
+ * discount fixed until five days before its due date; every second one (odd index) also a discount per day
+ * paid early, so clients read both forms the spec gives, and boletos without the optional one.
  */
 export function seedBoletos(
   random: SeededRandom,

@@ -152,8 +152,8 @@ function inWindow(item: { timestamp: string }, from: Date, to: Date): boolean {
 }
 
 /**
- * Each entity has a wallet, two holders, a virtual card, a physical card and a blocked card, purchases over the
- * last four months, and one invoice per month. Invoice and card balances are computed from the purchases:
+ * Each entity has a wallet, two holders, a virtual card, a physical card and a blocked card, purchases over
+ * the last four months, and one invoice per month. Invoice and card balances are computed from the purchases:
  * confirmed ones make the purchase balance, pending ones the amount awaiting confirmation.
  */
 export function seedCards(random: SeededRandom, world: SandboxWorld, now: Date): CardSeed {
@@ -175,8 +175,8 @@ export function seedCards(random: SeededRandom, world: SandboxWorld, now: Date):
     ];
     const entityPurchases: CardPurchaseDocument[] = [];
     for (const kind of kinds) {
-      // Each card and its purchases draw from their own stream: how many purchases are still pending depends on
-      // now, the next card's id must not.
+      // Each card and its purchases draw from their own stream: how many purchases are still pending depends
+      // on now, the next card's id must not.
       const own = random.fork();
       const card: Card = {
         id: own.uuid(),

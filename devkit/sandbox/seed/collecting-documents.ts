@@ -4,7 +4,9 @@ import { dayMs, endToEndId, instantBetween, minuteMs, payerIspbs, plusMs, weight
 import type { SeededRandom } from './random.js';
 import type { SandboxWorld } from './world.js';
 
-/** A Pix cash-in as the sandbox keeps it: the webhook's data plus the bank account and instant metrics need. */
+/**
+ * A Pix cash-in as the sandbox keeps it: the webhook's data plus the bank account and instant metrics need.
+ */
 export type SeededCollectingDocument = CollectingDocument & {
   bank_account_id: string;
   virtual_account_id: string;

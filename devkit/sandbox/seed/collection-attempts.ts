@@ -56,7 +56,9 @@ function applyOutcome(
   attempt.transaction_date = status === 'settled' ? at.toISOString() : null;
 }
 
-/** The attempt record with its stages: `created` when the collection was scheduled, then the outcome at `at`. */
+/**
+ * The attempt record with its stages: `created` when the collection was scheduled, then the outcome at `at`.
+ */
 export function buildAttempt(random: SeededRandom, plan: AttemptPlan): CollectionAttempt {
   const createdAt = plan.scheduledAt.getTime() <= plan.at.getTime() ? plan.scheduledAt : plan.at;
   const attempt: CollectionAttempt = {

@@ -151,8 +151,8 @@ function seedAttempts(random: SeededRandom, recurrence: Recurrence, now: Date): 
 }
 
 /**
- * Recurrences started over the last twelve weeks, each with the request that generated it, most approved, a few
- * cancelled or rejected, with hundreds of collection attempts between them.
+ * Recurrences started over the last twelve weeks, each with the request that generated it, most approved, a
+ * few cancelled or rejected, with hundreds of collection attempts between them.
  */
 export function seedRecurrences(
   random: SeededRandom,

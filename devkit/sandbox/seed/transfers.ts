@@ -34,8 +34,9 @@ const descriptions = [
 ];
 
 /**
- * Cash-out transfers requested over the last 60 days from the merchant's virtual accounts: about a third go to
- * another of its own accounts, the rest to a small pool of outside accounts, so every filter finds several.
+ * Cash-out transfers requested over the last 60 days from the merchant's virtual accounts: about a third go
+ * to another of its own accounts, the rest to a small pool of outside accounts, so every filter finds
+ * several.
  */
 export function seedTransfers(
   random: SeededRandom,

@@ -16,7 +16,9 @@ export interface WebhookEventRecord {
   id: string;
   status: WebhookEventStatus;
   envelope: WebhookEnvelope;
-  /** The resource the event is really about when the foreign-id fault made `envelope` name another; else null. */
+  /**
+   * The resource the event is really about when the foreign-id fault made `envelope` name another; else null.
+   */
   replaced_ref_id: string | null;
   /** The receiver it was addressed to when published; null when none was configured. */
   url: string | null;
@@ -57,7 +59,9 @@ export class WebhookLog {
   private readonly events: WebhookEventRecord[] = [];
   private readonly attempts: DeliveryAttempt[] = [];
 
-  /** Forgets every event and attempt (a sandbox reset); deliveries still in flight log into the new history. */
+  /**
+   * Forgets every event and attempt (a sandbox reset); deliveries still in flight log into the new history.
+   */
   clear(): void {
     this.events.splice(0);
     this.attempts.splice(0);

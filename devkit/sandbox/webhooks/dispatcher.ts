@@ -37,9 +37,9 @@ interface Delivery {
 }
 
 /**
- * The bank's outgoing webhooks. Routes call `publish`; every published envelope is kept in `published` so tests
- * and the control API can see what the bank announced. Delivery runs in the background: signed POSTs to the
- * configured URL, retried with exponential backoff, shaped by the webhook faults, each attempt in `log`.
+ * The bank's outgoing webhooks. Routes call `publish`; every published envelope is kept in `published` so
+ * tests and the control API can see what the bank announced. Delivery runs in the background: signed POSTs to
+ * the configured URL, retried with exponential backoff, shaped by the webhook faults, each attempt in `log`.
  */
 export class WebhookDispatcher {
   readonly published: WebhookEnvelope[] = [];
@@ -57,7 +57,8 @@ export class WebhookDispatcher {
     this.logger = options.logger;
     this.faults = options.faults;
     this.target = mergeTarget(defaultWebhookTarget, options.target ?? {});
-    // Every delivery in flight listens for the close, and hundreds can be in flight; none outlives its attempt.
+    // Every delivery in flight listens for the close, and hundreds can be in flight; none outlives its
+    // attempt.
     setMaxListeners(0, this.closing.signal);
   }
 
@@ -135,7 +136,9 @@ export class WebhookDispatcher {
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 
-  /** Delivers in the background; `afterwards` (events held back by the reorder fault) follow once it is done. */
+  /**
+   * Delivers in the background; `afterwards` (events held back by the reorder fault) follow once it is done.
+   */
   private start(delivery: Delivery, afterwards: Delivery[] = []): void {
     const run = this.deliver(delivery).then(() => afterwards.forEach((next) => this.start(next)));
     this.running.add(run);

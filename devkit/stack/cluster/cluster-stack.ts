@@ -58,8 +58,8 @@ export function clusterPorts(config: DevConfig): NamedPort[] {
  * (default store and SQL visibility, applied idempotently), the Temporal server and its Web UI, the namespace
  * with bankflow's search attributes, the codec server, the webhook receiver and the sandbox bank (unless
  * BANK_BASE_URL), with CLUSTER_OBJECT_STORE_PORT a SeaweedFS object store holding the workers' reports,
- * CLUSTER_WORKERS worker processes, the merchant API (when keys open it) and the schedules; stopped in reverse
- * order.
+ * CLUSTER_WORKERS worker processes, the merchant API (when keys open it) and the schedules; stopped in
+ * reverse order.
  */
 export async function startClusterStack(config: DevConfig, logger: Logger): Promise<RunningStack> {
   const postgresBin = findPostgres({ explicitBin: config.cluster.postgresBin });

@@ -14,13 +14,17 @@ export interface ProcessSpec {
   stopSignal?: NodeJS.Signals;
   /** How long it may take to stop before it is killed. */
   graceMs?: number;
-  /** Where its output goes as it is (bankflow's own processes, whose lines are already pino's); else debug logs. */
+  /**
+   * Where its output goes as it is (bankflow's own processes, whose lines are already pino's); else debug
+   * logs.
+   */
   echo?: NodeJS.WritableStream;
 }
 
 /**
- * One child of `bankflow cluster`, in a process group of its own so a terminal's Ctrl-C reaches only bankflow,
- * which then stops the children in order (workers before the server, the server before its database).
+ * One child of `bankflow cluster`, in a process group of its own so a terminal's Ctrl-C reaches only
+ * bankflow, which then stops the children in order (workers before the server, the server before its
+ * database).
  */
 export class SupervisedProcess {
   private child: ChildProcess | undefined;

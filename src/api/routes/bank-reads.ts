@@ -23,7 +23,9 @@ const listDescription =
   "One page, oldest first, as the bank pages it: ask again with `after` set to the answer's `metadata.after` " +
   'while `metadata.has_next`.';
 
-/** The bank reads a merchant makes directly (what `bankflow cards|refunds|transfers|attempts|metrics` read). */
+/**
+ * The bank reads a merchant makes directly (what `bankflow cards|refunds|transfers|attempts|metrics` read).
+ */
 export const bankReadRoutes = [
   route({
     method: 'GET',

@@ -4,7 +4,9 @@ import { participantListingSchema } from '../../bank/schemas/participant-listing
 import { findOrCreateDevice, listParticipants, listParticipantsInput } from '../../starter/devices.js';
 import { route } from '../route.js';
 
-/** Steps 2-3 of the biometric flow: the customer's device at the bank, and the participants to enroll with. */
+/**
+ * Steps 2-3 of the biometric flow: the customer's device at the bank, and the participants to enroll with.
+ */
 export const deviceRoutes = [
   route({
     method: 'POST',

@@ -11,7 +11,9 @@ import {
 import { derivedId } from '../idempotency.js';
 import { route } from '../route.js';
 
-/** How long a boleto cancel is waited for over HTTP; a repeat under the same Idempotency-Key joins it after. */
+/**
+ * How long a boleto cancel is waited for over HTTP; a repeat under the same Idempotency-Key joins it after.
+ */
 const boletoCancelWaitMs = 60_000;
 
 /** Pix recurrences, keyed by their external id, and boleto cancels. */

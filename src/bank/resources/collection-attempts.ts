@@ -8,7 +8,10 @@ const attempts = '/banking/cashin/pix/recurrences/collections/attempts';
  * activities that also signal the recurrences (src/activities/attempts-sync.ts).
  */
 export const collectionAttempts = {
-  /** GET /banking/cashin/pix/recurrences/collections/attempts — one page; `listAllCollectionAttempts` walks them. */
+  /**
+   * GET /banking/cashin/pix/recurrences/collections/attempts — one page; `listAllCollectionAttempts` walks
+   * them.
+   */
   listCollectionAttempts: endpoint({
     method: 'GET',
     route: attempts,

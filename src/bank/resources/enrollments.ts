@@ -4,11 +4,13 @@ import type { CreateEnrollmentRequest } from '../schemas/enrollment-request.js';
 import { publicKeyOptionsSchema, type RegisterCredentialRequest } from '../schemas/fido.js';
 
 /**
- * Pix biometric enrollments, which the enrollment workflow drives. The spec mixes prefixes within the biometrics
- * family; these are its summary table's paths, which the sandbox serves too.
+ * Pix biometric enrollments, which the enrollment workflow drives. The spec mixes prefixes within the
+ * biometrics family; these are its summary table's paths, which the sandbox serves too.
  */
 export const enrollments = {
-  /** POST /banking/cashin/pix/biometrics/enrollments — a repeated external_id answers the first enrollment. */
+  /**
+   * POST /banking/cashin/pix/biometrics/enrollments — a repeated external_id answers the first enrollment.
+   */
   createEnrollment: endpoint({
     method: 'POST',
     route: '/banking/cashin/pix/biometrics/enrollments',

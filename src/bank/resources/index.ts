@@ -12,8 +12,8 @@ import { refunds } from './refunds.js';
 import { transfers } from './transfers.js';
 
 /**
- * Every Banking API endpoint bankflow calls, by the name of its BankClient method (and activity, where workflows
- * call it). Each resource module holds its endpoints' routes, schemas and requests.
+ * Every Banking API endpoint bankflow calls, by the name of its BankClient method (and activity, where
+ * workflows call it). Each resource module holds its endpoints' routes, schemas and requests.
  */
 export const bankEndpoints = {
   ...devices,
@@ -35,5 +35,7 @@ type CursorPagedName = {
   [Name in keyof BankEndpoints]: BankEndpoints[Name]['answers'] extends 'pages' ? Name : never;
 }[keyof BankEndpoints];
 
-/** Where a list paged by cursors goes, for errors raised before or between its requests (a report's pages). */
+/**
+ * Where a list paged by cursors goes, for errors raised before or between its requests (a report's pages).
+ */
 export const listEndpoint = (name: CursorPagedName) => listEndpointOf(name, bankEndpoints[name]);

@@ -4,7 +4,8 @@ import { printable } from './printable.js';
 
 /**
  * All amounts in minor units. `purchase_balance` sums confirmed purchases, `pending_confirmation_amount` the
- * ones awaiting confirmation, `balance` both (docs/decisions.md). The invoice covers [from_datetime, to_datetime).
+ * ones awaiting confirmation, `balance` both (docs/decisions.md). The invoice covers [from_datetime,
+ * to_datetime).
  */
 export const cardInvoiceSchema = z.looseObject({
   id: uuid,

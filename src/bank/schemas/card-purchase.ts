@@ -58,13 +58,14 @@ export const cardEndToEndIdRule = 'must be 1 to 100 letters or digits';
 
 /**
  * Card purchases' end-to-end ids: letters and digits, at most 100 (the bound the webhook receiver gives any
- * end-to-end id). The sandbox issues them in Pix's 32-character form: E, the ISPB, the UTC minute, 11 characters.
+ * end-to-end id). The sandbox issues them in Pix's 32-character form: E, the ISPB, the UTC minute, 11
+ * characters.
  */
 export const cardEndToEndIdSchema = z.string().regex(/^[A-Za-z0-9]{1,100}$/, cardEndToEndIdRule);
 
 /**
- * GET /banking/cards/purchases/e2e/{id} query. `timestamp` (name assumed) narrows the search to purchases made
- * on that UTC day, the day the bank files the purchase under (`compress_timestamp`).
+ * GET /banking/cards/purchases/e2e/{id} query. `timestamp` (name assumed) narrows the search to purchases
+ * made on that UTC day, the day the bank files the purchase under (`compress_timestamp`).
  */
 export const cardPurchaseQuerySchema = z.strictObject({ timestamp: dateTime.optional() });
 export type CardPurchaseQuery = z.infer<typeof cardPurchaseQuerySchema>;

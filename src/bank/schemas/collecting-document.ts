@@ -3,8 +3,8 @@ import { dateOrDateTime, dateTime, moneySchema, uuid } from './common.js';
 import { printable } from './printable.js';
 
 /**
- * The data of a Pix cash-in event (`collecting_document` webhooks), which confirms a settled Pix. Its payload is
- * not shown by the spec; bankflow relies on `end_to_end_id` and `status` only.
+ * The data of a Pix cash-in event (`collecting_document` webhooks), which confirms a settled Pix. Its payload
+ * is not shown by the spec; bankflow relies on `end_to_end_id` and `status` only.
  */
 export const collectingDocumentSchema = z.looseObject({
   id: uuid,

@@ -5,8 +5,8 @@ import { stageSchema } from './stage.js';
 import { printable } from './printable.js';
 
 /**
- * The spec describes the single attempt as having stages but shows none of their fields: each member of a refund's
- * stage is read when present, none required (docs/decisions.md).
+ * The spec describes the single attempt as having stages but shows none of their fields: each member of a
+ * refund's stage is read when present, none required (docs/decisions.md).
  */
 export const collectionAttemptStageSchema = z.looseObject(nullishMembers(stageSchema.shape));
 export type CollectionAttemptStage = z.infer<typeof collectionAttemptStageSchema>;
@@ -17,11 +17,12 @@ export const collectionAttemptStatusSchema = z.enum(collectionAttemptStatuses);
 export type CollectionAttemptStatus = z.infer<typeof collectionAttemptStatusSchema>;
 
 /**
- * One try at collecting one period of a recurrence. `due_date` is a date (YYYY-MM-DD, as the spec's conventions
- * say of due dates) or a datetime (as its attempt section says of attempt dates): both are read, kept as sent. `end_to_end_id` and `transaction_date` are null until the
- * Pix is initiated / settled. `external_id` is the recurrence's, so an attempt finds its recurrence workflow;
- * `recurrence_id` and `entity_id` (not in the spec's field list, but they are filters) are kept when sent.
- * `stages` come only with the single-record form.
+ * One try at collecting one period of a recurrence. `due_date` is a date (YYYY-MM-DD, as the spec's
+ * conventions say of due dates) or a datetime (as its attempt section says of attempt dates): both are read,
+ * kept as sent. `end_to_end_id` and `transaction_date` are null until the Pix is initiated / settled.
+ * `external_id` is the recurrence's, so an attempt finds its recurrence workflow; `recurrence_id` and
+ * `entity_id` (not in the spec's field list, but they are filters) are kept when sent. `stages` come only
+ * with the single-record form.
  */
 export const collectionAttemptSchema = z.looseObject({
   id: uuid,
@@ -43,7 +44,10 @@ export const collectionAttemptSchema = z.looseObject({
 });
 export type CollectionAttempt = z.infer<typeof collectionAttemptSchema>;
 
-/** An attempt as a webhook carries it: it may omit the key the receiver routed by (`recurrence_id` ties it then). */
+/**
+ * An attempt as a webhook carries it: it may omit the key the receiver routed by (`recurrence_id` ties it
+ * then).
+ */
 export const webhookCollectionAttemptSchema = collectionAttemptSchema.extend({
   external_id: collectionAttemptSchema.shape.external_id.nullish(),
 });
@@ -53,8 +57,8 @@ export type WebhookCollectionAttempt = z.infer<typeof webhookCollectionAttemptSc
 export const maxCollectionAttemptPageSize = 100;
 
 /**
- * GET /banking/cashin/pix/recurrences/collections/attempts query. The spec names none of these but the cursors;
- * the names are bankflow's (docs/decisions.md). The window filters on the attempt's `timestamp`.
+ * GET /banking/cashin/pix/recurrences/collections/attempts query. The spec names none of these but the
+ * cursors; the names are bankflow's (docs/decisions.md). The window filters on the attempt's `timestamp`.
  */
 export const collectionAttemptListQuerySchema = z
   .strictObject({

@@ -8,10 +8,11 @@ import { printable } from './printable.js';
 export const uuid = z.guid({ error: 'must be a uuid (8-4-4-4-12 hex digits)' });
 
 /**
- * A status the bank sends that is none of the ones bankflow knows. Banks add statuses, and the spec's own examples
- * show one its lifecycle does not list: such a record is data, kept as sent, not a malformed answer. The brand keeps
- * it apart from the known ones, so code that decides by status has to say what it does with one it does not know.
- * A value that is no status word at all (blank, spaced, control characters) is a malformed answer.
+ * A status the bank sends that is none of the ones bankflow knows. Banks add statuses, and the spec's own
+ * examples show one its lifecycle does not list: such a record is data, kept as sent, not a malformed answer.
+ * The brand keeps it apart from the known ones, so code that decides by status has to say what it does with
+ * one it does not know. A value that is no status word at all (blank, spaced, control characters) is a
+ * malformed answer.
  */
 export const unknownStatusSchema = z
   .string()

@@ -4,8 +4,8 @@ import { enrollmentSchema } from './enrollment.js';
 import { printable } from './printable.js';
 
 /**
- * `POST /biometrics/devices`. The spec does not name the fingerprint member nor say which members are required;
- * bankflow sends `fingerprint` and requires it with the tax number, the pair a device is found by.
+ * `POST /biometrics/devices`. The spec does not name the fingerprint member nor say which members are
+ * required; bankflow sends `fingerprint` and requires it with the tax number, the pair a device is found by.
  */
 export const deviceRequestSchema = z.looseObject({
   fingerprint: printable.min(1),
@@ -25,7 +25,9 @@ export const deviceRequestSchema = z.looseObject({
 });
 export type DeviceRequest = z.infer<typeof deviceRequestSchema>;
 
-/** The device record's shape is not shown; only its id is relied on, the rest is kept as the bank sends it. */
+/**
+ * The device record's shape is not shown; only its id is relied on, the rest is kept as the bank sends it.
+ */
 export const deviceSchema = z.looseObject({
   id: uuid,
   fingerprint: printable.optional(),

@@ -16,8 +16,9 @@ export type SuggestedAccount = z.infer<typeof suggestedAccountSchema>;
 const referenceAccountFields = ['account_branch', 'account_digit', 'account_number', 'account_type'] as const;
 
 /**
- * `POST /banking/cashin/pix/biometrics/enrollments`: the guide form (device, participant, return_to_url required),
- * which also accepts the reference form's flat `account_*` suggestion. The two suggestion forms are exclusive.
+ * `POST /banking/cashin/pix/biometrics/enrollments`: the guide form (device, participant, return_to_url
+ * required), which also accepts the reference form's flat `account_*` suggestion. The two suggestion forms
+ * are exclusive.
  */
 export const createEnrollmentRequestSchema = z
   .looseObject({

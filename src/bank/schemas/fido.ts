@@ -83,8 +83,8 @@ export const authorizeFidoAssertionSchema = z.looseObject({
 export type AuthorizeFidoAssertion = z.infer<typeof authorizeFidoAssertionSchema>;
 
 /**
- * Body of `POST .../payments/{payment_id}/authorize`. The spec shows `riskSignals` as nullable with an unknown
- * inner shape and does not say it is required, so an absent member is accepted too.
+ * Body of `POST .../payments/{payment_id}/authorize`. The spec shows `riskSignals` as nullable with an
+ * unknown inner shape and does not say it is required, so an absent member is accepted too.
  */
 export const authorizePaymentRequestSchema = z.looseObject({
   fido_assertion: authorizeFidoAssertionSchema,

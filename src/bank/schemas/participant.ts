@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { uuid } from './common.js';
 import { printable } from './printable.js';
 
-/** A bank participant (Pix institution) a customer can enroll with. The list is synchronized hourly by the bank. */
+/**
+ * A bank participant (Pix institution) a customer can enroll with. The list is synchronized hourly by the
+ * bank.
+ */
 export const participantSchema = z.looseObject({
   id: uuid,
   integration_id: uuid,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /**
- * Characters a terminal acts on instead of showing: C0 controls (ESC, BEL, CR, backspace, newline, tab...), DEL,
- * C1 controls (U+0080 to U+009F, among them the 8-bit CSI U+009B and OSC U+009D), and the bidi overrides and
- * isolates (U+202A to U+202E, U+2066 to U+2069) that reorder the text around them. A bank string holding one can
- * clear a support person's screen, fake a table row or plant a hyperlink.
+ * Characters a terminal acts on instead of showing: C0 controls (ESC, BEL, CR, backspace, newline, tab...),
+ * DEL, C1 controls (U+0080 to U+009F, among them the 8-bit CSI U+009B and OSC U+009D), and the bidi overrides
+ * and isolates (U+202A to U+202E, U+2066 to U+2069) that reorder the text around them. A bank string holding
+ * one can clear a support person's screen, fake a table row or plant a hyperlink.
  */
 export const unprintableCharacter = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
@@ -13,8 +13,8 @@ const codePoint = (character: string) =>
 
 /**
  * A zod check refusing a string that holds an unprintable character, naming the first one by its code point.
- * For what bankflow matches, routes or files by (ids, codes, statuses, categories, types, URLs) and for merchant
- * input; human text the bank writes (descriptions, names) is kept and escaped where it is shown.
+ * For what bankflow matches, routes or files by (ids, codes, statuses, categories, types, URLs) and for
+ * merchant input; human text the bank writes (descriptions, names) is kept and escaped where it is shown.
  */
 export function printableOnly() {
   return z.refine<string>((value) => !unprintableCharacter.test(value), {

@@ -10,7 +10,9 @@ export const cursorQueryShape = {
   after: printable.min(1).optional(),
 };
 
-/** Window filters are half-open, [from_datetime, to_datetime), so consecutive scheduled windows never overlap. */
+/**
+ * Window filters are half-open, [from_datetime, to_datetime), so consecutive scheduled windows never overlap.
+ */
 export function windowInOrder(
   query: { from_datetime?: string | undefined; to_datetime?: string | undefined },
   ctx: z.RefinementCtx,

@@ -74,9 +74,9 @@ export const recurrenceOptionsSchema = z.looseObject({
 });
 
 /**
- * POST /banking/cashin/pix/recurrences body. Which members are required is not shown; bankflow requires what a
- * recurrence cannot exist without (who pays, into which account, how often, from when) and `external_id`, which
- * makes the create idempotent (docs/decisions.md). Amounts are positive integers in cents.
+ * POST /banking/cashin/pix/recurrences body. Which members are required is not shown; bankflow requires what
+ * a recurrence cannot exist without (who pays, into which account, how often, from when) and `external_id`,
+ * which makes the create idempotent (docs/decisions.md). Amounts are positive integers in cents.
  */
 export const generateRecurrenceRequestSchema = z.looseObject({
   amounts: z.looseObject({ minimum: positiveCents }).optional(),

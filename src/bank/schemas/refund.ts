@@ -29,8 +29,8 @@ export const receivableRefundSchema = z.looseObject({
 export type ReceivableRefund = z.infer<typeof receivableRefundSchema>;
 
 /**
- * GET /banking/cashin/refunds query. Names other than the cursors are bankflow's (docs/decisions.md); the window
- * filters on the refund's `timestamp`.
+ * GET /banking/cashin/refunds query. Names other than the cursors are bankflow's (docs/decisions.md); the
+ * window filters on the refund's `timestamp`.
  */
 export const refundListQuerySchema = z
   .strictObject({

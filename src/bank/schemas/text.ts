@@ -1,12 +1,16 @@
 import { z } from 'zod';
 
-/** The bound on Pix remittance information (a payment's description, a recurrence's description and payer name). */
+/**
+ * The bound on Pix remittance information (a payment's description, a recurrence's description and payer
+ * name).
+ */
 export const pixTextMaxLength = 140;
 
 /**
- * A zod check: at most `max` characters counted as JSON string length, i.e. UTF-16 code units (an emoji counts
- * two), which is how the bank measures a string it parsed from JSON. zod's own `.max` counts code points, which
- * would pass text the bank refuses. The sandbox, the client and the starter all bound text with this one check.
+ * A zod check: at most `max` characters counted as JSON string length, i.e. UTF-16 code units (an emoji
+ * counts two), which is how the bank measures a string it parsed from JSON. zod's own `.max` counts code
+ * points, which would pass text the bank refuses. The sandbox, the client and the starter all bound text with
+ * this one check.
  */
 export function maxJsonLength(
   max: number,

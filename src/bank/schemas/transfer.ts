@@ -14,7 +14,10 @@ export const transferStatuses = [
 export const transferStatusSchema = z.enum(transferStatuses);
 export type TransferStatus = z.infer<typeof transferStatusSchema>;
 
-/** The members bankflow relies on in a transfer: its id, the amount a report totals, the instant windows filter on. */
+/**
+ * The members bankflow relies on in a transfer: its id, the amount a report totals, the instant windows
+ * filter on.
+ */
 const usedTransferMembers = { id: uuid, amount: moneySchema, timestamp: dateTime };
 
 /** The rest of bankflow's assumed record: the query's filter fields plus what a reconciliation needs. */
@@ -33,10 +36,10 @@ const otherTransferMembers = {
 };
 
 /**
- * A cash-out transfer document as bankflow reads it. The spec shows only the list query and the statuses, so the
- * client requires only the members bankflow uses and reads the others when present (null or absent alike); a
- * status outside the spec's six is kept as the bank wrote it, and reports and the CLI show it under its own name
- * (docs/decisions.md).
+ * A cash-out transfer document as bankflow reads it. The spec shows only the list query and the statuses, so
+ * the client requires only the members bankflow uses and reads the others when present (null or absent
+ * alike); a status outside the spec's six is kept as the bank wrote it, and reports and the CLI show it under
+ * its own name (docs/decisions.md).
  */
 export const transferDocumentSchema = z.looseObject({
   ...usedTransferMembers,
@@ -45,7 +48,9 @@ export const transferDocumentSchema = z.looseObject({
 });
 export type TransferDocument = z.infer<typeof transferDocumentSchema>;
 
-/** The transfer the sandbox bank keeps and answers: the whole assumed record, in one of the spec's statuses. */
+/**
+ * The transfer the sandbox bank keeps and answers: the whole assumed record, in one of the spec's statuses.
+ */
 export const sandboxTransferDocumentSchema = z.looseObject({
   ...usedTransferMembers,
   status: transferStatusSchema,

@@ -5,7 +5,10 @@ import { action } from '../errors.js';
 import { formatTable, type Column } from '../table.js';
 import { printLines } from '../terminal-text.js';
 
-/** Recorded as who changed the deployment's routing, in the Temporal UI and `temporal worker deployment describe`. */
+/**
+ * Recorded as who changed the deployment's routing, in the Temporal UI and `temporal worker deployment
+ * describe`.
+ */
 const identity = 'bankflow deployments';
 
 function withTarget<T>(ctx: CliContext, use: (target: DeploymentTarget) => Promise<T>): Promise<T> {

@@ -8,8 +8,8 @@ const temporaryFile = /^\..*\.tmp$/;
 
 /**
  * Writes `file` all at once or not at all: the content goes to a temporary file in the same directory, is
- * flushed to disk, then renamed over `file`. A reader never sees a half-written report, and a retried activity
- * simply writes it again.
+ * flushed to disk, then renamed over `file`. A reader never sees a half-written report, and a retried
+ * activity simply writes it again.
  */
 async function writeAtomically(file: string, produce: ChunkWriter): Promise<void> {
   const dir = path.dirname(file);

@@ -2,9 +2,10 @@
 export type ChunkWriter = (write: (chunk: string) => Promise<void>) => Promise<void>;
 
 /**
- * Where reports, their staged pages and metrics snapshots are kept, by key (`/`-separated, relative to the sink's
- * root). Every worker of a fleet must reach the same sink: a page staged by one worker is read by whichever worker
- * writes the report. A reader never sees a partial object: each is written whole or not at all.
+ * Where reports, their staged pages and metrics snapshots are kept, by key (`/`-separated, relative to the
+ * sink's root). Every worker of a fleet must reach the same sink: a page staged by one worker is read by
+ * whichever worker writes the report. A reader never sees a partial object: each is written whole or not at
+ * all.
  */
 export interface ReportSink {
   /** Where the object of `key` is, for people and results: a file path, or `s3://bucket/prefix/key`. */

@@ -16,8 +16,8 @@ import type { ChunkWriter, ReportSink } from './report-sink.js';
 import { s3KeyNaming } from './s3-keys.js';
 
 /**
- * A report larger than this goes up as a multipart upload of parts this size (S3's minimum part is 5 MiB), so a
- * worker holds one part and one page in memory whatever the report's size.
+ * A report larger than this goes up as a multipart upload of parts this size (S3's minimum part is 5 MiB), so
+ * a worker holds one part and one page in memory whatever the report's size.
  */
 export const multipartPartBytes = 8 * 1024 * 1024;
 
@@ -37,9 +37,9 @@ export function s3Client(config: S3StoreConfig): S3Client {
 }
 
 /**
- * Objects in an S3-compatible bucket, shared by every worker that names it. A PUT replaces an object whole, and a
- * multipart upload appears only when it completes (an aborted one never does), so a reader sees the previous
- * report or the new one, never part of one.
+ * Objects in an S3-compatible bucket, shared by every worker that names it. A PUT replaces an object whole,
+ * and a multipart upload appears only when it completes (an aborted one never does), so a reader sees the
+ * previous report or the new one, never part of one.
  */
 export function s3Sink(config: S3StoreConfig, client: S3Client = s3Client(config)): ReportSink {
   const { objectKey, sinkKey, locate } = s3KeyNaming(config);

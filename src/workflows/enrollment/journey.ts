@@ -1,6 +1,6 @@
-// The enrollment journey as data and pure transitions, free of Temporal so it can be tested alone. Only the bank's
-// own record (its answer to create, to register, or its enrollment list) moves the journey; a webhook is a hint
-// that makes the workflow ask the bank.
+// The enrollment journey as data and pure transitions, free of Temporal so it can be tested alone. Only the
+// bank's own record (its answer to create, to register, or its enrollment list) moves the journey; a webhook
+// is a hint that makes the workflow ask the bank.
 import { isKnownEnrollmentStatus } from '../../bank/known-statuses.js';
 import type { AccountInfo, Enrollment, KnownEnrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
@@ -40,9 +40,10 @@ export function conclude(journey: EnrollmentJourney, outcome: EnrollmentOutcome,
 }
 
 /**
- * Takes the bank's own record of the enrollment. An older view than the one held changes nothing; a final status
- * ends the journey. A status bankflow does not know is data: kept as sent beside the journey's phase, which stays
- * where the last status it knows put it, until the bank shows one it knows. Answers whether the journey changed.
+ * Takes the bank's own record of the enrollment. An older view than the one held changes nothing; a final
+ * status ends the journey. A status bankflow does not know is data: kept as sent beside the journey's phase,
+ * which stays where the last status it knows put it, until the bank shows one it knows. Answers whether the
+ * journey changed.
  */
 export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, source: string): boolean {
   const { state } = journey;
@@ -74,8 +75,8 @@ const hasKnownStatus = (record: Enrollment): record is KnownEnrollment =>
   isKnownEnrollmentStatus(record.status);
 
 /**
- * Takes in a webhook as a hint; answers whether it sends the workflow to the bank: an event about this enrollment
- * that reports another status than the bank's record held does, for as long as that holds.
+ * Takes in a webhook as a hint; answers whether it sends the workflow to the bank: an event about this
+ * enrollment that reports another status than the bank's record held does, for as long as that holds.
  */
 export function webhookHeard(journey: EnrollmentJourney, event: ReceivedWebhook): boolean {
   const { resource } = event;
@@ -104,8 +105,8 @@ export const pendingStep = (journey: EnrollmentJourney) =>
 export const bankAuthorized = (journey: EnrollmentJourney) => journey.enrollment?.status === 'authorized';
 
 /**
- * Once the bank's record shows the enrollment authorized: the journey's outcome is authorized, or blocked when the
- * bank authorized another account than the merchant suggested.
+ * Once the bank's record shows the enrollment authorized: the journey's outcome is authorized, or blocked
+ * when the bank authorized another account than the merchant suggested.
  */
 export function concludeAuthorized(journey: EnrollmentJourney, input: EnrollmentInput): void {
   if (

@@ -9,7 +9,9 @@ const statusNotifications: Partial<Record<EnrollmentStatus, NotificationType>> =
   revoked: 'enrollment.revoked',
 };
 
-/** The event the journey owes the merchant when it adopts the bank's record with a status after `previous`. */
+/**
+ * The event the journey owes the merchant when it adopts the bank's record with a status after `previous`.
+ */
 export function enrollmentNotification(
   previous: EnrollmentStatus | undefined,
   { enrollment }: EnrollmentJourney,

@@ -31,7 +31,10 @@ import {
 } from './journey.js';
 import { EnrollmentNotifier } from './notifications.js';
 
-/** What an enrollment publishes: its state and, once there is one, its outcome in the memo; its status; details. */
+/**
+ * What an enrollment publishes: its state and, once there is one, its outcome in the memo; its status;
+ * details.
+ */
 const presentation: JourneyPresentation<EnrollmentJourney> = {
   memoEntries: (journey) => [
     { key: memoKeys.state, value: journey.state },
@@ -58,7 +61,9 @@ export class EnrollmentRun {
   readonly startReply: StartReply<EnrollmentStarted>;
   /** The webhooks that asked the workflow to read the bank (hint-ledger.ts). */
   readonly hints: HintLedger<ReceivedWebhook>;
-  /** Whether a credential registration is at the bank now: a second one is refused, hints wait for its answer. */
+  /**
+   * Whether a credential registration is at the bank now: a second one is refused, hints wait for its answer.
+   */
   registering = false;
   /** The merchant's notifications of the states the journey adopts from the bank. */
   readonly notifier = new EnrollmentNotifier(() => this.journey);
@@ -112,8 +117,9 @@ export class EnrollmentRun {
   }
 
   /**
-   * 5. Fresh registration options. A merchant may ask as soon as the customer is back from the bank, before the
-   * bank's authorization reached the workflow, so the request waits for the step instead of being refused.
+   * 5. Fresh registration options. A merchant may ask as soon as the customer is back from the bank, before
+   *    the bank's authorization reached the workflow, so the request waits for the step instead of being
+   *    refused.
    */
   async registrationOptions(): Promise<string> {
     const { state } = this.journey;
@@ -179,9 +185,9 @@ export class EnrollmentRun {
   }
 
   /**
-   * Reads the bank's record of the enrollment, from the device's enrollment list. A failed read changes nothing
-   * but the trouble the journey shows (shared/bank-reads.ts): an authorized enrollment lives for months, and a
-   * credential rotation at the bank must not end it.
+   * Reads the bank's record of the enrollment, from the device's enrollment list. A failed read changes
+   * nothing but the trouble the journey shows (shared/bank-reads.ts): an authorized enrollment lives for
+   * months, and a credential rotation at the bank must not end it.
    */
   async poll(): Promise<void> {
     const { state } = this.journey;
@@ -194,8 +200,8 @@ export class EnrollmentRun {
   }
 
   /**
-   * The device's enrollments as the bank lists them, asked until it answers: what the journey does next depends on
-   * whether the bank holds one, and a failed read does not say.
+   * The device's enrollments as the bank lists them, asked until it answers: what the journey does next
+   * depends on whether the bank holds one, and a failed read does not say.
    */
   async devicesEnrollments(): Promise<Enrollment[]> {
     const list = () => bankReads.listEnrollments({ device_id: this.input.deviceId });

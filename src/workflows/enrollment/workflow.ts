@@ -33,12 +33,12 @@ import {
 import { EnrollmentRun } from './run.js';
 
 /**
- * A device's Pix biometric enrollment with one participant, steps 4-6 of the bank's biometric flow: create the
- * enrollment and hand its redirect URL to the merchant at once, wait for the account holder to authorize at the
- * bank, take the credential registration, and reach `authorized` once the bank's record shows it. The workflow then
- * stays with the enrollment while it is usable and ends when the bank revokes or expires it. Rejected and expired
- * journeys end with that outcome; an authorized account other than the suggested one ends as blocked. Webhooks
- * only make the workflow ask the bank sooner.
+ * A device's Pix biometric enrollment with one participant, steps 4-6 of the bank's biometric flow: create
+ * the enrollment and hand its redirect URL to the merchant at once, wait for the account holder to authorize
+ * at the bank, take the credential registration, and reach `authorized` once the bank's record shows it. The
+ * workflow then stays with the enrollment while it is usable and ends when the bank revokes or expires it.
+ * Rejected and expired journeys end with that outcome; an authorized account other than the suggested one
+ * ends as blocked. Webhooks only make the workflow ask the bank sooner.
  */
 export async function enrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult> {
   const newVersion = watchForNewVersion();
@@ -94,9 +94,9 @@ async function create(enrollment: EnrollmentRun): Promise<void> {
 }
 
 /**
- * A create given up with the account holder's window: an attempt may still have reached the bank, so its list of
- * the device's enrollments tells. The enrollment it holds under the external id is the journey's, followed as
- * usual; without one the journey ends as BankUnreachable, and nothing is sent to create it afterwards.
+ * A create given up with the account holder's window: an attempt may still have reached the bank, so its list
+ * of the device's enrollments tells. The enrollment it holds under the external id is the journey's, followed
+ * as usual; without one the journey ends as BankUnreachable, and nothing is sent to create it afterwards.
  */
 async function createdAnyway(enrollment: EnrollmentRun): Promise<Enrollment> {
   const { input } = enrollment;
@@ -110,7 +110,9 @@ async function createdAnyway(enrollment: EnrollmentRun): Promise<Enrollment> {
   return failStart(enrollment, failureTypes.bankUnreachable, reason);
 }
 
-/** Ends the workflow as failed with `type` before the bank created the enrollment, the start refused alike. */
+/**
+ * Ends the workflow as failed with `type` before the bank created the enrollment, the start refused alike.
+ */
 async function failStart(enrollment: EnrollmentRun, type: string, reason: string): Promise<never> {
   enrollment.answerStart(refused(reason, type));
   await condition(allHandlersFinished);
@@ -118,9 +120,9 @@ async function failStart(enrollment: EnrollmentRun, type: string, reason: string
 }
 
 /**
- * 5-6. The account holder authorizes at the bank, the credential is registered (an update), and the bank's record
- * shows the enrollment authorized. Each step has the bank's window; a step the bank still shows once its window
- * and a grace period passed ends the journey as expired.
+ * 5-6. The account holder authorizes at the bank, the credential is registered (an update), and the bank's
+ * record shows the enrollment authorized. Each step has the bank's window; a step the bank still shows once
+ * its window and a grace period passed ends the journey as expired.
  */
 async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
   const { journey, input } = enrollment;
@@ -137,7 +139,8 @@ async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
       hints: enrollment.hints.forWait(() => enrollment.registering),
       trouble,
     });
-    // The window passed while the bank's reads fail: the bank's record, once read, says whether the step expired.
+    // The window passed while the bank's reads fail: the bank's record, once read, says whether the step
+    // expired.
     if (arrived === 'deadline' && trouble.active())
       await followBank({
         done: () => moved() || !trouble.active(),
@@ -160,15 +163,15 @@ const troubleFollow = ({ journey, input }: EnrollmentRun) => ({
 });
 
 /**
- * While authorized, the workflow stays with the enrollment until the bank revokes or expires it: a webhook sends
- * it to the bank's list, and a daily check covers a lost one. Each run continues as new once its history reaches
- * the bound, once it has been open for its lifetime (at most 30 days), and at the first workflow task that finds a
- * new version current (`newVersion`), whose next run starts on that version.
+ * While authorized, the workflow stays with the enrollment until the bank revokes or expires it: a webhook
+ * sends it to the bank's list, and a daily check covers a lost one. Each run continues as new once its
+ * history reaches the bound, once it has been open for its lifetime (at most 30 days), and at the first
+ * workflow task that finds a new version current (`newVersion`), whose next run starts on that version.
  */
 async function watchWhileAuthorized(enrollment: EnrollmentRun, newVersion: () => boolean): Promise<void> {
   const { journey, input } = enrollment;
-  // A run continued from the previous one makes sure the memo holds the journey before it waits for a day, and
-  // first reads the bank for a webhook the previous run heard too late to ask about.
+  // A run continued from the previous one makes sure the memo holds the journey before it waits for a day,
+  // and first reads the bank for a webhook the previous run heard too late to ask about.
   enrollment.publishToCallers();
   if (input.resume?.unansweredHint) await enrollment.poll();
   const daily = enrollmentTimings.authorizedCheckIntervalMs;

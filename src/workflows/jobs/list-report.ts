@@ -58,10 +58,11 @@ function publish(job: ListReportJob, progress: ReportProgress, phase: string): v
 }
 
 /**
- * A list report over a window: one activity per page, each staging its records in the sink and answering only its
- * totals and the next cursor; every `reportPagesPerRun` pages the workflow continues as new with the cursor and
- * the running totals. Then the writer builds the JSON and CSV files from the staged pages. A scheduled run still
- * catching up continues as new without progress once its window is written, to report the next window.
+ * A list report over a window: one activity per page, each staging its records in the sink and answering only
+ * its totals and the next cursor; every `reportPagesPerRun` pages the workflow continues as new with the
+ * cursor and the running totals. Then the writer builds the JSON and CSV files from the staged pages. A
+ * scheduled run still catching up continues as new without progress once its window is written, to report the
+ * next window.
  */
 export async function runListReport(
   job: ListReportJob,

@@ -31,7 +31,9 @@ const { storeMetricsSnapshot } = internalActivities<Pick<Activities, 'storeMetri
 /** Answers the bank gives for one account that must not cost the other accounts their snapshot. */
 const accountRefusals = ['BankNotFound', 'BankValidation'];
 
-/** Publishes the outcome; a scheduled run still catching up then continues as new to snapshot the next window. */
+/**
+ * Publishes the outcome; a scheduled run still catching up then continues as new to snapshot the next window.
+ */
 async function finish(
   result: MetricsSnapshotResult,
   resolved: ResolvedWindow,
@@ -50,9 +52,10 @@ async function finish(
 }
 
 /**
- * Account metrics (cents settled and failed, cash-in and cash-out) of every METRICS_BANK_ACCOUNT_IDS account over
- * a window, stored as one snapshot (a JSON file per run by default). With no account configured it says it had
- * nothing to do. Input is `{from, to}`; a Schedule starts it with none (the time since its schedule's last completed window).
+ * Account metrics (cents settled and failed, cash-in and cash-out) of every METRICS_BANK_ACCOUNT_IDS account
+ * over a window, stored as one snapshot (a JSON file per run by default). With no account configured it says
+ * it had nothing to do. Input is `{from, to}`; a Schedule starts it with none (the time since its schedule's
+ * last completed window).
  */
 export async function metricsSnapshot(input?: JobWindowInput): Promise<MetricsSnapshotResult> {
   const job = jobIds.metricsSnapshot;

@@ -1,5 +1,5 @@
-// An outbox's state as data and pure transitions, free of Temporal: which event goes to which endpoint next, and
-// the bounded log support reads.
+// An outbox's state as data and pure transitions, free of Temporal: which event goes to which endpoint next,
+// and the bounded log support reads.
 import {
   heldIn,
   notificationLogBounds,
@@ -17,7 +17,9 @@ export type DeliveryOutcome = Pick<DeliveryEntry, 'attempts' | 'httpStatus' | 'a
 
 const emptyState = (): OutboxState => ({ ended: [], recent: [], held: [], owed: [] });
 
-/** `ranges` with `sequence` added, merged with its neighbours; past the bound the lowest range is forgotten. */
+/**
+ * `ranges` with `sequence` added, merged with its neighbours; past the bound the lowest range is forgotten.
+ */
 function withSequence(ranges: SequenceRange[], sequence: number): SequenceRange[] {
   const merged: SequenceRange[] = [];
   for (const [first, last] of [...ranges, [sequence, sequence] as SequenceRange].sort(
@@ -53,7 +55,9 @@ export class Outbox {
     this.state = resume ?? emptyState();
   }
 
-  /** Takes an event a journey handed over; a sequence taken already is the same event again and is ignored. */
+  /**
+   * Takes an event a journey handed over; a sequence taken already is the same event again and is ignored.
+   */
   add(event: NotificationEvent): boolean {
     if (heldIn(this.state.held, event.sequence)) return false;
     this.owe(event, this.endpoints);
@@ -61,8 +65,8 @@ export class Outbox {
   }
 
   /**
-   * Delivers an event again (one support resends), to `endpoint` or to every endpoint; an endpoint this outbox
-   * does not deliver to is left out. Answers whether anything is owed for it.
+   * Delivers an event again (one support resends), to `endpoint` or to every endpoint; an endpoint this
+   * outbox does not deliver to is left out. Answers whether anything is owed for it.
    */
   resend(event: NotificationEvent, endpoint?: string): boolean {
     const targets = endpoint ? this.endpoints.filter((known) => known === endpoint) : this.endpoints;
@@ -141,7 +145,9 @@ export class Outbox {
     };
   }
 
-  /** Owes `event` to `targets`, held in sequence order, which is the order each endpoint gets the events in. */
+  /**
+   * Owes `event` to `targets`, held in sequence order, which is the order each endpoint gets the events in.
+   */
   private owe(event: NotificationEvent, targets: string[]): void {
     this.state.held = withSequence(this.state.held, event.sequence);
     const owed = this.state.owed.find((held) => held.event.id === event.id);

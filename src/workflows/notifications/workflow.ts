@@ -13,7 +13,10 @@ import { Outbox, type DeliveryOutcome } from './outbox.js';
 
 type Delivery = Pick<Activities, 'deliverNotification'>;
 
-/** The outbox's delivery activity; a test worker's speedup shortens each attempt and the retry intervals, never the window. */
+/**
+ * The outbox's delivery activity; a test worker's speedup shortens each attempt and the retry intervals,
+ * never the window.
+ */
 function deliveryActivities(speedup = 1): Delivery {
   const { initialIntervalMs, backoffCoefficient, maximumIntervalMs } = notificationTimings.retry;
   return internalActivities<Delivery>({
@@ -41,13 +44,14 @@ function failedAnswer(error: unknown): Omit<DeliveryOutcome, 'at'> {
 }
 
 /**
- * The merchant's notifications of one resource (docs/merchant-notifications.md): each endpoint gets the events in
- * sequence order, each POST retried for three days unless the endpoint's answer is final (a 4xx other than 408 and
- * 429), which fails that delivery at once and lets the next event go; an event id held already is ignored. The
- * memo keeps a log of a bounded size (counts, the deliveries pending and the last ones), read after the run ended.
- * The run ends once nothing was left to deliver for a while; a journey's next event starts a new one. Past its
- * history bound, or at a workflow task that finds a new version current, it lets the deliveries under way end and
- * continues as new with what is left, the next run on the deployment's current version.
+ * The merchant's notifications of one resource (docs/merchant-notifications.md): each endpoint gets the
+ * events in sequence order, each POST retried for three days unless the endpoint's answer is final (a 4xx
+ * other than 408 and 429), which fails that delivery at once and lets the next event go; an event id held
+ * already is ignored. The memo keeps a log of a bounded size (counts, the deliveries pending and the last
+ * ones), read after the run ended. The run ends once nothing was left to deliver for a while; a journey's
+ * next event starts a new one. Past its history bound, or at a workflow task that finds a new version
+ * current, it lets the deliveries under way end and continues as new with what is left, the next run on the
+ * deployment's current version.
  */
 export async function merchantNotificationsWorkflow(input: NotificationsInput): Promise<void> {
   const newVersion = watchForNewVersion();

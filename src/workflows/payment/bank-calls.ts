@@ -23,7 +23,8 @@ type BankReads = Pick<Activities, 'listEnrollments' | 'getBiometricPayment'>;
 
 /**
  * The bank's reads: the enrollment check the start waits on is interactive, the payment's reads on the poll
- * budget. Each `options` retries briefly: a read that waits minutes would keep the journey from its next hint.
+ * budget. Each `options` retries briefly: a read that waits minutes would keep the journey from its next
+ * hint.
  */
 const readsWith = (options: ActivityOptions): BankReads => ({
   listEnrollments: interactiveActivities<'listEnrollments'>(options).listEnrollments,
@@ -37,8 +38,8 @@ export const paymentPolls: Record<PollTrigger, Pick<BankReads, 'getBiometricPaym
 };
 
 /**
- * The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. Each write carries what
- * makes a retry safe (external id, one payment).
+ * The bank's calls a customer waits on, given up once `deadline` (workflow time) passes. Each write carries
+ * what makes a retry safe (external id, one payment).
  */
 export interface BankCalls {
   bank: BankWrites;
@@ -53,7 +54,9 @@ export const boundedCalls = (deadline: number): BankCalls => ({
 /** Temporal's own records: the claim on the cash-ins of the payment's end-to-end id. */
 export const temporal = internalActivities<Pick<Activities, 'claimCashIns'>>(bankCallOptions);
 
-/** The payment the bank is asked to create; its external id makes a retried create answer the same payment. */
+/**
+ * The payment the bank is asked to create; its external id makes a retried create answer the same payment.
+ */
 export const createRequest = (input: PaymentInput) => ({
   entity_id: input.entityId,
   virtual_account_id: input.virtualAccountId,
@@ -63,10 +66,11 @@ export const createRequest = (input: PaymentInput) => ({
 });
 
 /**
- * Why the enrollment cannot pay, or undefined when the bank shows it authorized. The bank's reads may lag a moment
- * behind an authorization the merchant already heard of, so an enrollment still shown pending (or not yet listed)
- * is read again briefly. One in a status bankflow does not know is neither authorized nor refused: it is read
- * again until the start's window closes, which ends the start as unreachable (`calls` are bounded by it).
+ * Why the enrollment cannot pay, or undefined when the bank shows it authorized. The bank's reads may lag a
+ * moment behind an authorization the merchant already heard of, so an enrollment still shown pending (or not
+ * yet listed) is read again briefly. One in a status bankflow does not know is neither authorized nor
+ * refused: it is read again until the start's window closes, which ends the start as unreachable (`calls` are
+ * bounded by it).
  */
 export async function enrollmentRefusal(input: PaymentInput, calls: BankCalls): Promise<string | undefined> {
   let enrollment: Enrollment | undefined;

@@ -3,10 +3,10 @@ import { windowClosed } from '../shared/bank-failure.js';
 import { boundedCalls, type BankCalls } from './bank-calls.js';
 
 /**
- * The bank calls a customer waits on end with the window they belong to: the start's (the
- * enrollment check, the create and its authorization options) with a consent window counted from the start, an
- * authorization and fresh options with the payment's consent window. A start the bank could not serve in its
- * window ends the workflow as BankUnreachable, and nothing is sent to the bank for it afterwards.
+ * The bank calls a customer waits on end with the window they belong to: the start's (the enrollment check,
+ * the create and its authorization options) with a consent window counted from the start, an authorization
+ * and fresh options with the payment's consent window. A start the bank could not serve in its window ends
+ * the workflow as BankUnreachable, and nothing is sent to the bank for it afterwards.
  */
 export const unreachable = {
   start:

@@ -1,5 +1,6 @@
-// The payment journey as data and pure transitions, free of Temporal. Only the bank's own record (its answer to
-// create, to authorize, or a GET) moves it; a webhook is a hint to ask the bank, none of its fields is adopted.
+// The payment journey as data and pure transitions, free of Temporal. Only the bank's own record (its answer
+// to create, to authorize, or a GET) moves it; a webhook is a hint to ask the bank, none of its fields is
+// adopted.
 import { isKnownPaymentStatus } from '../../bank/known-statuses.js';
 import type {
   BiometricPayment,
@@ -49,7 +50,9 @@ export const cashInHeard = (journey: PaymentJourney) => {
   return Boolean(endToEndId && journey.cashIns.includes(endToEndId));
 };
 
-/** The customer's consent window opens once the bank created the payment: `windowMs`, the bank's by default. */
+/**
+ * The customer's consent window opens once the bank created the payment: `windowMs`, the bank's by default.
+ */
 export function openConsentWindow(journey: PaymentJourney, now: number, windowMs: number | undefined): void {
   journey.state.consentDeadline = new Date(now + (windowMs ?? paymentTimings.consentWindowMs)).toISOString();
 }
@@ -69,10 +72,10 @@ export function consentRefusal(journey: PaymentJourney, what: string, now: numbe
 }
 
 /**
- * Takes the bank's own record of the payment. An older view (the bank answering from before a change it already
- * reported) changes nothing, but a field the bank newly fills for the same status is kept. A status bankflow does
- * not know is data: kept as sent and shown as `unknown` while the journey goes on from the last status it knows,
- * until the bank shows one it does. Answers whether the journey changed.
+ * Takes the bank's own record of the payment. An older view (the bank answering from before a change it
+ * already reported) changes nothing, but a field the bank newly fills for the same status is kept. A status
+ * bankflow does not know is data: kept as sent and shown as `unknown` while the journey goes on from the last
+ * status it knows, until the bank shows one it does. Answers whether the journey changed.
  */
 export function bankAnswered(
   journey: PaymentJourney,
@@ -111,12 +114,16 @@ export function bankAnswered(
 const hasKnownStatus = (record: BiometricPayment): record is KnownBiometricPayment =>
   isKnownPaymentStatus(record.status);
 
-/** The phase a known status puts the journey in; `pending` (before the bank's lifecycle) keeps the one it had. */
+/**
+ * The phase a known status puts the journey in; `pending` (before the bank's lifecycle) keeps the one it had.
+ */
 function phaseOf(status: BiometricPaymentStatus, previous: PaymentJourney['state']['phase'] = 'creating') {
   return status === 'pending' ? previous : status;
 }
 
-/** A record in a status bankflow does not know: noted once per status, the journey's record kept as it was. */
+/**
+ * A record in a status bankflow does not know: noted once per status, the journey's record kept as it was.
+ */
 function unknownStatusAnswered(
   journey: PaymentJourney,
   record: BiometricPayment,
@@ -135,10 +142,10 @@ function unknownStatusAnswered(
 }
 
 /**
- * Takes in a webhook as a hint; answers whether it sends the workflow to the bank's GET now: a payment event that
- * would change what the workflow does next does. A step within the wait for consent, an event naming another
- * payment, a stale one or one without a payment is noted. A Pix cash-in is evidence of the settlement its
- * end-to-end id names, once the bank's record shows that id.
+ * Takes in a webhook as a hint; answers whether it sends the workflow to the bank's GET now: a payment event
+ * that would change what the workflow does next does. A step within the wait for consent, an event naming
+ * another payment, a stale one or one without a payment is noted. A Pix cash-in is evidence of the settlement
+ * its end-to-end id names, once the bank's record shows that id.
  */
 export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at: string): boolean {
   const { envelope, resource } = event;
@@ -171,20 +178,25 @@ export function webhookHeard(journey: PaymentJourney, event: ReceivedWebhook, at
   return heard(hinted.status, "a hint: the workflow asks the bank's GET before taking it", true);
 }
 
-/** Whether the bank's record, as the journey holds it, is still behind what a hint named (a cash-in: settled). */
+/**
+ * Whether the bank's record, as the journey holds it, is still behind what a hint named (a cash-in: settled).
+ */
 export function hintStillAhead(journey: PaymentJourney, event: ReceivedWebhook): boolean {
   const named = event.resource?.kind === 'payment' ? event.resource.data.status : 'settled';
   if (!isKnownPaymentStatus(named)) return journey.state.unknownStatus !== named;
   return movesForward(journey.payment?.status, named);
 }
 
-/** How the workflow follows the bank from now: until when, whether it asks often, and for which customer side. */
+/**
+ * How the workflow follows the bank from now: until when, whether it asks often, and for which customer side.
+ */
 export type FollowPlan = { until: number; frequent: boolean; awaitingCustomer: boolean };
 
 /**
- * The next stretch of following the bank, or undefined once the record is final or the deadline passed. A payment
- * still awaiting consent after its window is followed until `afterConsentWindowMs` past it; one in processing for
- * `processingMs` from when the bank first showed it so, often during the first `frequentPollingMs`.
+ * The next stretch of following the bank, or undefined once the record is final or the deadline passed. A
+ * payment still awaiting consent after its window is followed until `afterConsentWindowMs` past it; one in
+ * processing for `processingMs` from when the bank first showed it so, often during the first
+ * `frequentPollingMs`.
  */
 export function followPlan(
   journey: PaymentJourney,

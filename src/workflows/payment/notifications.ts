@@ -3,7 +3,10 @@ import type { NotificationType } from '../../contract/notifications.js';
 import type { PaymentJourney } from '../../contract/payment.js';
 import { JourneyNotifier } from '../shared/notifications.js';
 
-/** What each status tells the merchant: `created` and `awaiting_consent` both wait for the customer's assertion. */
+/**
+ * What each status tells the merchant: `created` and `awaiting_consent` both wait for the customer's
+ * assertion.
+ */
 const statusNotifications: Partial<Record<BiometricPaymentStatus, NotificationType>> = {
   created: 'payment.awaiting_authorization',
   awaiting_consent: 'payment.awaiting_authorization',
@@ -14,8 +17,9 @@ const statusNotifications: Partial<Record<BiometricPaymentStatus, NotificationTy
 };
 
 /**
- * The events the journey owes the merchant when it adopts the bank's record with status `next` after `previous`:
- * `payment.created` for the first record, then one each time it moves to a state the merchant acts on.
+ * The events the journey owes the merchant when it adopts the bank's record with status `next` after
+ * `previous`: `payment.created` for the first record, then one each time it moves to a state the merchant
+ * acts on.
  */
 export function paymentNotifications(
   previous: BiometricPaymentStatus | undefined,
@@ -35,7 +39,9 @@ export class PaymentNotifier extends JourneyNotifier {
     this.emitAll(journey.payment, paymentNotifications(previous, journey));
   }
 
-  /** Emits `payment.expired`: the journey stopped following before the bank's record showed a final status. */
+  /**
+   * Emits `payment.expired`: the journey stopped following before the bank's record showed a final status.
+   */
   expired(journey: PaymentJourney): void {
     this.emitAll(journey.payment, ['payment.expired']);
   }

@@ -44,8 +44,8 @@ const shownStatus = (record: BiometricPayment) =>
 export const now = () => new Date().toISOString();
 
 /**
- * A running payment: the journey (journey.ts), what it answered its start, the webhook hints not yet asked about,
- * and what the merchant's requests and the receiver's webhooks do to it. workflow.ts tells the story.
+ * A running payment: the journey (journey.ts), what it answered its start, the webhook hints not yet asked
+ * about, and what the merchant's requests and the receiver's webhooks do to it. workflow.ts tells the story.
  */
 export class PaymentRun {
   readonly journey: PaymentJourney;
@@ -128,8 +128,9 @@ export class PaymentRun {
         return { ok: false, status: 'unknown', reason: unreachable.consent };
       }
       const refused = bankRefusal(error, correctableRefusals);
-      // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record tells
-      // whether the payment went through; the customer waits on it, so it goes ahead of the timers' polls.
+      // A retried authorize whose first try reached the bank is refused as a repeat: the bank's own record
+      // tells whether the payment went through; the customer waits on it, so it goes ahead of the timers'
+      // polls.
       const current = await this.read('hint');
       if (current) this.take(current, 'poll');
       const status = current ? shownStatus(current) : 'unknown';
@@ -151,8 +152,8 @@ export class PaymentRun {
   }
 
   /**
-   * What the next run carries on from this one. A hint not asked about yet needs no carrying: a continued run reads
-   * the bank at once.
+   * What the next run carries on from this one. A hint not asked about yet needs no carrying: a continued run
+   * reads the bank at once.
    */
   carry(): NonNullable<PaymentInput['resume']> {
     return { journey: this.journey, replies: this.startReply.kept(), webhookKeys: this.inbox.kept() };
@@ -163,7 +164,9 @@ export class PaymentRun {
     if (this.adopt(record, source) && !isFinal(this.journey)) this.publish();
   }
 
-  /** Adopts the bank's record, notifying the merchant of the state it moved to; answers whether it changed. */
+  /**
+   * Adopts the bank's record, notifying the merchant of the state it moved to; answers whether it changed.
+   */
   adopt(record: BiometricPayment, source: BankRecordSource): boolean {
     const previous = this.journey.payment?.status;
     if (!bankAnswered(this.journey, record, source, now())) return false;
@@ -180,9 +183,9 @@ export class PaymentRun {
   }
 
   /**
-   * The bank's record of the payment, or undefined when the read failed (shared/bank-reads.ts): the journey then
-   * shows the trouble and asks again later. A 404 is one such answer: the bank created this payment, so its reads
-   * lag its writes, or it lost the record, which support must see.
+   * The bank's record of the payment, or undefined when the read failed (shared/bank-reads.ts): the journey
+   * then shows the trouble and asks again later. A 404 is one such answer: the bank created this payment, so
+   * its reads lag its writes, or it lost the record, which support must see.
    */
   private read(trigger: PollTrigger): Promise<BiometricPayment | undefined> {
     const read = () => paymentPolls[trigger].getBiometricPayment(this.input.enrollmentId, this.paymentId);
@@ -203,7 +206,10 @@ export class PaymentRun {
     this.publication.everywhere();
   }
 
-  /** Ends the journey as BankUnreachable when `error` is a start call given up with its window; else rethrows it. */
+  /**
+   * Ends the journey as BankUnreachable when `error` is a start call given up with its window; else rethrows
+   * it.
+   */
   async unreachableOr(error: unknown): Promise<never> {
     if (this.windows.closed(error)) await this.fail(failureTypes.bankUnreachable, unreachable.start);
     throw error;

@@ -18,8 +18,9 @@ export const isFinalPaymentStatus = (status: BiometricPaymentStatus): status is 
 export const awaitsConsent = (status: BiometricPaymentStatus) => rank[status] <= 2;
 
 /**
- * Whether `next` moves the payment forward from `current`. Statuses only move forward, so an answer that reflects
- * an older state of the bank (awaiting_payment after settled) is stale and ignored; a final status never changes.
+ * Whether `next` moves the payment forward from `current`. Statuses only move forward, so an answer that
+ * reflects an older state of the bank (awaiting_payment after settled) is stale and ignored; a final status
+ * never changes.
  */
 export function movesForward(
   current: BiometricPaymentStatus | undefined,
@@ -31,9 +32,9 @@ export function movesForward(
 }
 
 /**
- * Whether the bank's record moving from `current` to `next` changes what the workflow does next: the customer's
- * consent is taken, or the payment ends. A move within the wait for consent (`created` to `awaiting_consent`)
- * does not.
+ * Whether the bank's record moving from `current` to `next` changes what the workflow does next: the
+ * customer's consent is taken, or the payment ends. A move within the wait for consent (`created` to
+ * `awaiting_consent`) does not.
  */
 export const changesCourse = (current: BiometricPaymentStatus | undefined, next: BiometricPaymentStatus) =>
   movesForward(current, next) &&

@@ -27,11 +27,11 @@ import {
 import { now, PaymentRun } from './run.js';
 
 /**
- * A Pix payment authorized with a FIDO assertion, steps 7-10 of the bank's biometric flow: check the enrollment,
- * create the payment and hand its authorization options to the merchant at once, take the customer's assertion
- * (retryable until the consent window closes), then follow the bank until its own record shows the payment final —
- * and, for a settlement, hear the Pix cash-in event for the same end-to-end id. Webhooks only make the workflow ask
- * the bank sooner; a run continued as new picks the story up at step 10.
+ * A Pix payment authorized with a FIDO assertion, steps 7-10 of the bank's biometric flow: check the
+ * enrollment, create the payment and hand its authorization options to the merchant at once, take the
+ * customer's assertion (retryable until the consent window closes), then follow the bank until its own record
+ * shows the payment final — and, for a settlement, hear the Pix cash-in event for the same end-to-end id.
+ * Webhooks only make the workflow ask the bank sooner; a run continued as new picks the story up at step 10.
  */
 export async function biometricPaymentWorkflow(input: PaymentInput): Promise<PaymentResult> {
   const payment = new PaymentRun(input);
@@ -77,8 +77,8 @@ async function createPayment(payment: PaymentRun): Promise<void> {
     payment.adopt(created, 'create');
     const { payment: record } = journey;
     if (!record || !awaitingCustomer(journey)) {
-      // The bank already took consent for this external id (a start repeated after the first run's history was
-      // gone): the start gets no options, and the workflow follows that payment to its end.
+      // The bank already took consent for this external id (a start repeated after the first run's history
+      // was gone): the start gets no options, and the workflow follows that payment to its end.
       const reason = `the bank already has payment ${record?.id ?? ''} for external id ${input.externalId}, ${record?.status ?? ''}: wait for its result`;
       payment.answerStart(refused(reason, 'PaymentAlreadyAuthorized'));
       payment.publish();
@@ -120,9 +120,10 @@ async function waitForConsent(payment: PaymentRun, timer: PollTimer): Promise<vo
 }
 
 /**
- * 10. Follow the bank until its record shows a final status. A payment the customer never authorized is expected
- * to be rejected as its window closes, so the bank is asked soon and for a shorter while; one in processing is
- * followed for days, often at first and then sparingly, continuing as new to keep each run's history bounded.
+ * 10. Follow the bank until its record shows a final status. A payment the customer never authorized is
+ *     expected to be rejected as its window closes, so the bank is asked soon and for a shorter while; one in
+ *     processing is followed for days, often at first and then sparingly, continuing as new to keep each
+ *     run's history bounded.
  */
 async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<void> {
   const { journey, input } = payment;
@@ -134,7 +135,8 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
   };
   for (;;) {
     const plan = followPlan(journey, Date.now());
-    // Past the follow's end while the bank's reads fail, the bank's record, once read, says how the payment ends.
+    // Past the follow's end while the bank's reads fail, the bank's record, once read, says how the payment
+    // ends.
     if (!plan && !trouble.active()) return;
     const end = await followBank({
       done: plan
@@ -154,10 +156,11 @@ async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<
 }
 
 /**
- * 10. A settlement is confirmed by the bank's GET; the Pix cash-in for its end-to-end id is kept as evidence. The
- * payment claims the cash-ins held for the end-to-end id the GET shows (the receiver holds every Pix cash-in in the
- * workflow named by its end-to-end id, and the claim makes that holder signal this payment what it holds and
- * whatever comes later), and waits a moment for one before the bank's GET is taken as the only evidence.
+ * 10. A settlement is confirmed by the bank's GET; the Pix cash-in for its end-to-end id is kept as evidence.
+ *     The payment claims the cash-ins held for the end-to-end id the GET shows (the receiver holds every Pix
+ *     cash-in in the workflow named by its end-to-end id, and the claim makes that holder signal this payment
+ *     what it holds and whatever comes later), and waits a moment for one before the bank's GET is taken as
+ *     the only evidence.
  */
 async function awaitCashIn(payment: PaymentRun): Promise<void> {
   const { journey, input } = payment;

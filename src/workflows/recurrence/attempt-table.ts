@@ -13,8 +13,8 @@ export const isFinalAttemptStatus = (status: string) => rank(status) === 2;
 export const reachedAttemptStatus = (status: string, other: string) => rank(status) >= rank(other);
 
 /**
- * Which of two reports of the same attempt is newer: the further status first, then the later timestamp.
- * Zero only for the same status at the same time; a different status at the same rank and time keeps the first.
+ * Which of two reports of the same attempt is newer: the further status first, then the later timestamp. Zero
+ * only for the same status at the same time; a different status at the same rank and time keeps the first.
  */
 function compare(update: TimedAttempt, known: TimedAttempt): number {
   const byRank = rank(update.attempt.status) - rank(known.attempt.status);
@@ -38,10 +38,10 @@ interface TimedAttempt {
 const timed = (attempt: RecurrenceAttempt): TimedAttempt => ({ attempt, at: Date.parse(attempt.timestamp) });
 
 /**
- * The attempts of one recurrence, deduplicated by attempt id + status + timestamp: the same report through the
- * sync and a webhook counts once, and an older status never overwrites a newer one. To keep what
- * continue-as-new carries bounded, only the newest `maxKept` attempts stay listed; older final ones are folded
- * into `archived`, and a final report no newer than the archive's watermark is taken as one of those.
+ * The attempts of one recurrence, deduplicated by attempt id + status + timestamp: the same report through
+ * the sync and a webhook counts once, and an older status never overwrites a newer one. To keep what
+ * continue-as-new carries bounded, only the newest `maxKept` attempts stay listed; older final ones are
+ * folded into `archived`, and a final report no newer than the archive's watermark is taken as one of those.
  */
 export class AttemptTable {
   private readonly byId: Map<string, TimedAttempt>;

@@ -8,7 +8,10 @@ import { readBank, type TroubleHolder } from '../shared/bank-reads.js';
 /** The merchant's request waits on the bank's answer. */
 const bank = interactiveActivities<'generateRecurrence'>(bankCallOptions);
 
-/** A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on it. */
+/**
+ * A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on
+ * it.
+ */
 const reads = pollActivities<'getCollectionAttempt'>({
   ...bankCallOptions,
   retry: { ...bankCallOptions.retry, maximumAttempts: 3 },
@@ -29,7 +32,10 @@ function refusal(error: unknown): ApplicationFailure {
   });
 }
 
-/** Generates the recurrence with the merchant's full request: the bank's recurrence, or its refusal as a failure. */
+/**
+ * Generates the recurrence with the merchant's full request: the bank's recurrence, or its refusal as a
+ * failure.
+ */
 export async function generateRecurrence(
   request: GenerateRecurrenceRequest,
 ): Promise<Recurrence | ApplicationFailure> {
@@ -41,8 +47,8 @@ export async function generateRecurrence(
 }
 
 /**
- * The attempt as the bank's GET shows it; undefined while the bank does not answer it, the trouble recorded in
- * `holder` (shared/bank-reads.ts) and `changed` called when it begins, changes or clears.
+ * The attempt as the bank's GET shows it; undefined while the bank does not answer it, the trouble recorded
+ * in `holder` (shared/bank-reads.ts) and `changed` called when it begins, changes or clears.
  */
 export function readAttempt(
   holder: TroubleHolder,

@@ -9,10 +9,10 @@ const maxWaitMs = 60_000;
 export type ConfirmationOutcome = 'confirmed' | 'waiting' | 'expired';
 
 /**
- * The attempts webhooks announced that the bank's GET has yet to confirm. A webhook is only a hint to read the
- * attempt: the workflow takes what the GET answers, and reads again with backoff while the GET shows less than the
- * webhook claimed (or does not know the attempt yet), until it shows that much or a final status, or the deadline
- * passes.
+ * The attempts webhooks announced that the bank's GET has yet to confirm. A webhook is only a hint to read
+ * the attempt: the workflow takes what the GET answers, and reads again with backoff while the GET shows less
+ * than the webhook claimed (or does not know the attempt yet), until it shows that much or a final status, or
+ * the deadline passes.
  */
 export class AttemptConfirmations {
   private readonly pending: Map<string, PendingConfirmation>;

@@ -37,8 +37,8 @@ export const notifiedAttempt = (attempt: RecurrenceAttempt) => ({
 });
 
 /**
- * A recurrence's notifications, all under the recurrence (`recurrence:<id>:<sequence>`), so one sequence orders the
- * recurrence and every attempt of it for the merchant.
+ * A recurrence's notifications, all under the recurrence (`recurrence:<id>:<sequence>`), so one sequence
+ * orders the recurrence and every attempt of it for the merchant.
  */
 export class RecurrenceNotifier extends JourneyNotifier {
   /** The bank generated the recurrence and answered it as `recurrence`. */
@@ -50,7 +50,9 @@ export class RecurrenceNotifier extends JourneyNotifier {
     );
   }
 
-  /** Attempts whose status the recurrence adopted from the bank's record (its list or its GET), oldest first. */
+  /**
+   * Attempts whose status the recurrence adopted from the bank's record (its list or its GET), oldest first.
+   */
   attemptsMoved(recurrence: Recurrence, attempts: RecurrenceAttempt[]): void {
     for (const attempt of attempts)
       this.emit({ type: 'recurrence', id: recurrence.id }, attemptNotification(attempt.status), {

@@ -24,9 +24,10 @@ const isOutcome = (status: string): status is RecurrenceOutcome =>
 const phaseOf = (status: string): RecurrencePhase => (isOutcome(status) ? status : 'active');
 
 /**
- * What a recurrence workflow knows, and every change the bank, the attempts sync and the webhooks make to it: the
- * bank's recurrence, its attempt table, the attempts webhooks announced for the bank's GET to confirm, and the
- * summary the workflow publishes after each change. No clock and no Temporal: times come in as arguments.
+ * What a recurrence workflow knows, and every change the bank, the attempts sync and the webhooks make to it:
+ * the bank's recurrence, its attempt table, the attempts webhooks announced for the bank's GET to confirm,
+ * and the summary the workflow publishes after each change. No clock and no Temporal: times come in as
+ * arguments.
  */
 export class RecurrenceJourney {
   readonly externalId: string;
@@ -91,7 +92,10 @@ export class RecurrenceJourney {
     this.state.reason = reason;
   }
 
-  /** Attempts the sync found, or the bank's GET confirmed; answers those now in a new status (or first heard of). */
+  /**
+   * Attempts the sync found, or the bank's GET confirmed; answers those now in a new status (or first heard
+   * of).
+   */
   took(attempts: RecurrenceAttempt[], source: AttemptSource): RecurrenceAttempt[] {
     const { updates } = this.state;
     const moved: RecurrenceAttempt[] = [];
@@ -106,9 +110,9 @@ export class RecurrenceJourney {
   }
 
   /**
-   * A `recurrence_collection_attempt` webhook: a hint that announces the attempt it names for the bank's GET to
-   * confirm, never taken as data. Answers false for a webhook about another recurrence, only counted as ignored;
-   * a delivery of one already heard is only counted as a duplicate.
+   * A `recurrence_collection_attempt` webhook: a hint that announces the attempt it names for the bank's GET
+   * to confirm, never taken as data. Answers false for a webhook about another recurrence, only counted as
+   * ignored; a delivery of one already heard is only counted as a duplicate.
    */
   heardWebhook(event: ReceivedWebhook, now: number): boolean {
     if (!this.inbox.firstHeard(event.key)) {
@@ -125,7 +129,9 @@ export class RecurrenceJourney {
     return true;
   }
 
-  /** The bank's GET of an announced attempt answered `attempt` (undefined: none, or not known yet); as `took`. */
+  /**
+   * The bank's GET of an announced attempt answered `attempt` (undefined: none, or not known yet); as `took`.
+   */
   read(attemptId: string, attempt: CollectionAttempt | undefined, now: number): RecurrenceAttempt[] {
     if (attempt && !this.owns(attempt)) {
       this.confirmations.drop(attemptId);
@@ -139,8 +145,8 @@ export class RecurrenceJourney {
   }
 
   /**
-   * The state without its attempt table, as the workflow publishes it: up to `maxAttemptsKept` attempts are too many
-   * to rewrite into the history at every change.
+   * The state without its attempt table, as the workflow publishes it: up to `maxAttemptsKept` attempts are
+   * too many to rewrite into the history at every change.
    */
   summary(): RecurrenceSummary {
     this.state.attemptsByStatus = this.table.countByStatus();
@@ -189,7 +195,9 @@ export class RecurrenceJourney {
     });
   }
 
-  /** A webhook may omit the key the receiver routed by; the recurrence id still ties it to this recurrence. */
+  /**
+   * A webhook may omit the key the receiver routed by; the recurrence id still ties it to this recurrence.
+   */
   private owns(attempt: CollectionAttempt | WebhookCollectionAttempt): boolean {
     const { recurrenceId } = this.state;
     return (

@@ -25,9 +25,9 @@ export function bankRefusal(error: unknown, types: readonly string[]): BankRefus
 export const correctableRefusals = ['BankValidation', 'BankRequestRejected', 'BankNotFound'] as const;
 
 /**
- * Whether a bounded bank call (boundedBy) failed because its window closed: Temporal stopped retrying it at the
- * deadline (its retry state is TIMEOUT, whether an attempt timed out or the next one would start too late), or its
- * last attempt began too late to be sent.
+ * Whether a bounded bank call (boundedBy) failed because its window closed: Temporal stopped retrying it at
+ * the deadline (its retry state is TIMEOUT, whether an attempt timed out or the next one would start too
+ * late), or its last attempt began too late to be sent.
  */
 export function windowClosed(error: unknown): boolean {
   if (!(error instanceof ActivityFailure)) return false;

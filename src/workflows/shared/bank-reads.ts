@@ -28,11 +28,12 @@ function describeFailure(cause: Error | undefined): Pick<BankTrouble, 'type' | '
 }
 
 /**
- * Reads the bank for a journey. The bank's answer is the truth, but a failed or strange read is not: a refusal of
- * the credentials during a rotation, an outage, a body bankflow cannot read. Such a read answers undefined and
- * the journey follows the bank on at its usual, capped backoff; the trouble is recorded in `holder` and shown
- * (`changed`, once per change of condition), logged and counted the same, and it clears by itself at the next read the
- * bank answers, so fixing a credential needs no reset. Cancellation and bugs are rethrown.
+ * Reads the bank for a journey. The bank's answer is the truth, but a failed or strange read is not: a
+ * refusal of the credentials during a rotation, an outage, a body bankflow cannot read. Such a read answers
+ * undefined and the journey follows the bank on at its usual, capped backoff; the trouble is recorded in
+ * `holder` and shown (`changed`, once per change of condition), logged and counted the same, and it clears by
+ * itself at the next read the bank answers, so fixing a credential needs no reset. Cancellation and bugs are
+ * rethrown.
  */
 export async function readBank<T>(
   holder: TroubleHolder,
@@ -56,7 +57,9 @@ export async function readBank<T>(
   return answer;
 }
 
-/** Records a failed read; answers whether the condition changed (a read failing as the last one did does not). */
+/**
+ * Records a failed read; answers whether the condition changed (a read failing as the last one did does not).
+ */
 function troubled(holder: TroubleHolder, error: ActivityFailure): boolean {
   const failure = describeFailure(error.cause);
   const current = holder.bankTrouble;

@@ -8,8 +8,9 @@ export interface WebhookCounters {
 }
 
 /**
- * Webhooks a workflow has taken in, deduplicated by event key: a retried or duplicated delivery changes nothing,
- * also when it arrives after the workflow continued as new, since each run hands its newest keys to the next.
+ * Webhooks a workflow has taken in, deduplicated by event key: a retried or duplicated delivery changes
+ * nothing, also when it arrives after the workflow continued as new, since each run hands its newest keys to
+ * the next.
  */
 export class EventInbox {
   private readonly seen: Set<string>;
@@ -19,7 +20,9 @@ export class EventInbox {
     this.seen = new Set(carried);
   }
 
-  /** Counts the event in `counters` and answers whether it is new, rather than a copy of one already heard. */
+  /**
+   * Counts the event in `counters` and answers whether it is new, rather than a copy of one already heard.
+   */
   isNew(event: ReceivedWebhook, counters: WebhookCounters): boolean {
     const first = this.firstHeard(event.key);
     if (first) counters.webhooksReceived++;

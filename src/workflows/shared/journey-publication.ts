@@ -4,7 +4,10 @@ import type { StartReply } from './merchant-requests.js';
 import { publishToMemo, type MemoEntry } from './published-memo.js';
 import { SearchAttributesPublisher, type KeywordValue } from './search-attributes-publisher.js';
 
-/** What a journey publishes: memo entries the merchant reads, search attributes and current details for support. */
+/**
+ * What a journey publishes: memo entries the merchant reads, search attributes and current details for
+ * support.
+ */
 export interface JourneyPresentation<Journey> {
   /** The memo entries the merchant reads besides the start's answer (starter/published.ts). */
   memoEntries(journey: Journey): MemoEntry[];
@@ -16,7 +19,8 @@ export interface JourneyPresentation<Journey> {
 
 /**
  * How the payment and enrollment journeys publish where they stand: in the memo for the merchant, in search
- * attributes and current details for support staff. Each upsert is a history event, so only changes are written.
+ * attributes and current details for support staff. Each upsert is a history event, so only changes are
+ * written.
  */
 export class JourneyPublication<Journey, Start> {
   private readonly searchAttributes = new SearchAttributesPublisher();

@@ -3,15 +3,15 @@ import { failureTypes } from '../../contract/failure-types.js';
 import type { KeptReplies, MerchantReply } from '../../contract/memo.js';
 
 /**
- * A merchant's request to a running workflow is a Temporal update: its validator refuses what the journey cannot
- * take at that moment (no history is written), its handler does the work, and a refusal or a bank's "no" reaches
- * the caller as the update's failure. The update id is the caller's idempotency key, so a retried request gets
- * the first answer instead of being carried out twice.
+ * A merchant's request to a running workflow is a Temporal update: its validator refuses what the journey
+ * cannot take at that moment (no history is written), its handler does the work, and a refusal or a bank's
+ * "no" reaches the caller as the update's failure. The update id is the caller's idempotency key, so a
+ * retried request gets the first answer instead of being carried out twice.
  */
 
 /**
- * A refusal of a merchant's request, thrown by a validator or handler. Its `type` names the kind of refusal where
- * callers may act on it, e.g. `EnrollmentNotAuthorized`; without one it is a plain `RequestRefused`.
+ * A refusal of a merchant's request, thrown by a validator or handler. Its `type` names the kind of refusal
+ * where callers may act on it, e.g. `EnrollmentNotAuthorized`; without one it is a plain `RequestRefused`.
  */
 export const refusal = (
   message: string,
@@ -26,8 +26,8 @@ export function requireAssertion(request: { assertion?: unknown } | undefined): 
 }
 
 /**
- * The answer a workflow gave its start, kept in its memo (`memoKeys.replies`): a start repeated after the workflow
- * ended reads it with no worker running, and continue-as-new carries it to the next run.
+ * The answer a workflow gave its start, kept in its memo (`memoKeys.replies`): a start repeated after the
+ * workflow ended reads it with no worker running, and continue-as-new carries it to the next run.
  */
 export class StartReply<Start> {
   constructor(private reply: MerchantReply<Start> | undefined) {}

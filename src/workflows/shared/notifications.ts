@@ -12,8 +12,9 @@ export interface NotificationCounter {
 
 /**
  * A journey's notifications: each state it adopts from the bank's record goes to its resource's outbox, which
- * POSTs it to the merchant (docs/merchant-notifications.md). Each event's id and content are decided here, in workflow code, so a replay, a retried
- * hand-over and a resend all carry the same event; they go to the outbox one after another, in sequence order.
+ * POSTs it to the merchant (docs/merchant-notifications.md). Each event's id and content are decided here, in
+ * workflow code, so a replay, a retried hand-over and a resend all carry the same event; they go to the
+ * outbox one after another, in sequence order.
  */
 export class JourneyNotifier {
   private handedOver: Promise<void> = Promise.resolve();
@@ -37,8 +38,8 @@ export class JourneyNotifier {
       data,
     };
     this.handedOver = this.handedOver.then(() => outbox.handOffNotification(event));
-    // Counted on a branch of its own: a link in the chain would delay each next hand-off by a step, and so move its
-    // command after others the same workflow task makes, which recorded histories would not replay.
+    // Counted on a branch of its own: a link in the chain would delay each next hand-off by a step, and so
+    // move its command after others the same workflow task makes, which recorded histories would not replay.
     this.inFlight++;
     const answered = () => {
       this.inFlight--;
@@ -55,15 +56,19 @@ export class JourneyNotifier {
     } while (awaited !== this.handedOver);
   }
 
-  /** Whether the run may end or continue as new now: every handler finished and every event is with its outbox. */
+  /**
+   * Whether the run may end or continue as new now: every handler finished and every event is with its
+   * outbox.
+   */
   mayEnd(): boolean {
     return allHandlersFinished() && this.inFlight === 0;
   }
 
   /**
-   * Resolves once the run may end or continue as new (`mayEnd`), both checked at once. The caller ends the run in
-   * the workflow task this resolves in, awaiting nothing else before: a message accepted until then makes the check
-   * wait for its handler and for the events it emitted, and none is accepted after it. A failed hand-off rejects.
+   * Resolves once the run may end or continue as new (`mayEnd`), both checked at once. The caller ends the
+   * run in the workflow task this resolves in, awaiting nothing else before: a message accepted until then
+   * makes the check wait for its handler and for the events it emitted, and none is accepted after it. A
+   * failed hand-off rejects.
    */
   async runFinished(): Promise<void> {
     await condition(() => this.mayEnd());

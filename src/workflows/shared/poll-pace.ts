@@ -2,8 +2,9 @@ import { stretchedPollInterval } from '../../contract/polling.js';
 
 /**
  * How long the journey's last poll took from scheduling to answer, in workflow time: with the poll budget
- * saturated that is mostly the polls queue's backlog, which grows with the open journeys, so each of them polling
- * less often as it grows keeps the budget's backlog a small part of them, with no count of them shared anywhere.
+ * saturated that is mostly the polls queue's backlog, which grows with the open journeys, so each of them
+ * polling less often as it grows keeps the budget's backlog a small part of them, with no count of them
+ * shared anywhere.
  */
 export class PollPace {
   private lastWaitMs = 0;

@@ -8,18 +8,20 @@ interface PendingPoll {
 }
 
 /**
- * The one timer after which a workflow asks the bank unprompted. Starting and cancelling a timer are an event each
- * in the history, so the timer is kept across hints and steps rather than cancelled whenever the wait ends early:
- * a later wait takes it over when it falls due no later than that wait wants, and a run that ends while it is
- * pending records nothing more. With a `pace`, the waits it times stretch while polls wait long for the poll
- * budget (poll-pace.ts).
+ * The one timer after which a workflow asks the bank unprompted. Starting and cancelling a timer are an event
+ * each in the history, so the timer is kept across hints and steps rather than cancelled whenever the wait
+ * ends early: a later wait takes it over when it falls due no later than that wait wants, and a run that ends
+ * while it is pending records nothing more. With a `pace`, the waits it times stretch while polls wait long
+ * for the poll budget (poll-pace.ts).
  */
 export class PollTimer {
   private pending?: PendingPoll;
 
   constructor(readonly pace?: PollPace) {}
 
-  /** Waits until `ready()` holds or a poll falls due, at `at` or sooner; answers whether the poll fell due. */
+  /**
+   * Waits until `ready()` holds or a poll falls due, at `at` or sooner; answers whether the poll fell due.
+   */
   async wait(at: number, ready: () => boolean): Promise<boolean> {
     if (this.pending && this.pending.at > at) {
       this.pending.scope.cancel();

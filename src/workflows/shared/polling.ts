@@ -11,12 +11,15 @@ export const defaultPolling: PollingSettings = {
 };
 
 /**
- * After a hint the bank's GET did not confirm yet, the bank is asked again this soon, doubling from there: a real
- * bank's reads lag its event stream by moments, not by a polling interval.
+ * After a hint the bank's GET did not confirm yet, the bank is asked again this soon, doubling from there: a
+ * real bank's reads lag its event stream by moments, not by a polling interval.
  */
 const hintRecheckMs = 1_000;
 
-/** The webhooks that asked a workflow to read the bank: whether one is still unanswered, and when a read answers them. */
+/**
+ * The webhooks that asked a workflow to read the bank: whether one is still unanswered, and when a read
+ * answers them.
+ */
 export interface Hints {
   /** A hint heard since the bank was last asked names something its record does not show yet. */
   pending(): boolean;
@@ -28,13 +31,14 @@ export interface Hints {
 export type FollowEnd = 'done' | 'deadline' | 'history-full' | 'new-version';
 
 /**
- * Follows the bank until `done()` holds or the deadline passes. A hint (a webhook) sends the workflow to the bank
- * at once, since only the bank's own record counts, and again soon after if the record did not show it yet; after
- * a silence it polls with exponential backoff, so a lost webhook delays the flow but never strands it. The bank is asked one last time at the deadline. With
- * `historyBound`, the wait also ends once the run's history reaches it, for the caller to continue as new. A
- * `timer` with a pace stretches the waits while polls wait long for the poll budget (poll-pace.ts); a hint's read
- * never waits for a timer. With `newVersion`, the wait ends at the workflow task that finds a new version current
- * (after the read a hint or a timer asked for in it), for the caller to continue as new onto it (continue-as-new.ts).
+ * Follows the bank until `done()` holds or the deadline passes. A hint (a webhook) sends the workflow to the
+ * bank at once, since only the bank's own record counts, and again soon after if the record did not show it
+ * yet; after a silence it polls with exponential backoff, so a lost webhook delays the flow but never strands
+ * it. The bank is asked one last time at the deadline. With `historyBound`, the wait also ends once the run's
+ * history reaches it, for the caller to continue as new. A `timer` with a pace stretches the waits while
+ * polls wait long for the poll budget (poll-pace.ts); a hint's read never waits for a timer. With
+ * `newVersion`, the wait ends at the workflow task that finds a new version current (after the read a hint or
+ * a timer asked for in it), for the caller to continue as new onto it (continue-as-new.ts).
  */
 export async function followBank(options: {
   done: () => boolean;
@@ -49,8 +53,8 @@ export async function followBank(options: {
   /** Keeps one poll timer across waits (poll-timer.ts); without it each wait has a timer of its own. */
   timer?: PollTimer;
   /**
-   * While the bank's reads fail (shared/bank-reads.ts), the bank is asked again at this backoff rather than at a
-   * sparse wait's, so a journey that waits days between reads goes on soon after the bank answers again.
+   * While the bank's reads fail (shared/bank-reads.ts), the bank is asked again at this backoff rather than
+   * at a sparse wait's, so a journey that waits days between reads goes on soon after the bank answers again.
    */
   trouble?: { active: () => boolean; polling: PollingSettings };
 }): Promise<FollowEnd> {
@@ -74,7 +78,8 @@ export async function followBank(options: {
     if (done()) return 'done';
     // Woken by a new version alone, it hands over with no read; a due poll or a hint is answered first.
     if (!fellDue && newVersion() && !(hints?.pending() ?? false)) continue;
-    // Marked before the read: a hint that arrives while it is under way stays pending, the answer may predate it.
+    // Marked before the read: a hint that arrives while it is under way stays pending, the answer may predate
+    // it.
     hints?.asked();
     await poll(fellDue ? 'timer' : 'hint');
     interval = fellDue
@@ -89,8 +94,8 @@ export async function followBank(options: {
 }
 
 /**
- * Whether the run should hand over to a new one: its history reached `bound` events (a poll cycle adds about a
- * dozen, so callers leave that much headroom below their stated bound), or the server suggests it.
+ * Whether the run should hand over to a new one: its history reached `bound` events (a poll cycle adds about
+ * a dozen, so callers leave that much headroom below their stated bound), or the server suggests it.
  */
 export function historyFull(bound: number): boolean {
   const info = workflowInfo();

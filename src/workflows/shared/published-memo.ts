@@ -7,9 +7,9 @@ export interface MemoEntry {
 }
 
 /**
- * Upserts the entries whose value differs from what the memo holds: every upsert is an event in the history, so an
- * unchanged value costs nothing. Values are copied, so that later changes to the workflow's objects are seen as
- * changes.
+ * Upserts the entries whose value differs from what the memo holds: every upsert is an event in the history,
+ * so an unchanged value costs nothing. Values are copied, so that later changes to the workflow's objects are
+ * seen as changes.
  */
 export function publishToMemo(entries: MemoEntry[]): void {
   const published = workflowInfo().memo ?? {};

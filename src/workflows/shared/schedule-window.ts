@@ -12,8 +12,8 @@ import {
 } from '../../contract/schedule-coverage.js';
 
 /**
- * Set by Temporal on every workflow a Schedule starts: the action's nominal time (before jitter, whole seconds)
- * and the schedule's id.
+ * Set by Temporal on every workflow a Schedule starts: the action's nominal time (before jitter, whole
+ * seconds) and the schedule's id.
  */
 const scheduledStartTime = defineSearchAttributeKey(
   'TemporalScheduledStartTime',
@@ -53,7 +53,10 @@ interface ScheduledRun {
   scheduledAt: string;
 }
 
-/** The schedule and nominal time of a run a Schedule started (kept across continue-as-new); undefined otherwise. */
+/**
+ * The schedule and nominal time of a run a Schedule started (kept across continue-as-new); undefined
+ * otherwise.
+ */
 function scheduledRun(): ScheduledRun | undefined {
   const attributes = workflowInfo().typedSearchAttributes;
   const scheduledAt = attributes.get(scheduledStartTime);
@@ -69,9 +72,9 @@ export interface ResolvedWindow {
 }
 
 /**
- * The window from where the schedule's covered time ends: as carried by the run this one continues, else as the
- * schedule's last completed run answered it (`workflowInfo().lastResult`, which Temporal gives every run a
- * Schedule starts, backfills included). A lag of more than `maxScheduledTimesPerWindow` scheduled times is
+ * The window from where the schedule's covered time ends: as carried by the run this one continues, else as
+ * the schedule's last completed run answered it (`workflowInfo().lastResult`, which Temporal gives every run
+ * a Schedule starts, backfills included). A lag of more than `maxScheduledTimesPerWindow` scheduled times is
  * covered one capped window after another.
  */
 async function windowFromCoverage(run: ScheduledRun, carried: string | undefined): Promise<ResolvedWindow> {
@@ -86,15 +89,15 @@ async function windowFromCoverage(run: ScheduledRun, carried: string | undefined
 }
 
 /**
- * The window a scheduled job covers. An explicit `{from, to}` wins. A run a Schedule started without input covers
- * the time from where the schedule's covered time ends (the last completed run's `coveredUntil`) to its own
- * scheduled time: a run skipped by the overlap policy, missed while workers were down, or failed leaves its time
- * to the next run, since only a completed run moves the covered time. The first run ever starts at the schedule's
- * previous time (asked of the Temporal server, which evaluates the spec exactly as it fires it); a run whose time
- * is already covered (a backfill, a re-run) covers its scheduled interval again and moves nothing. One run at a
- * time is what makes this exact: the schedules skip overlapping runs, and backfills and triggers queue
- * (src/schedules). `completeJobWindow` says where the covered time ends after the run, and whether another window
- * follows.
+ * The window a scheduled job covers. An explicit `{from, to}` wins. A run a Schedule started without input
+ * covers the time from where the schedule's covered time ends (the last completed run's `coveredUntil`) to
+ * its own scheduled time: a run skipped by the overlap policy, missed while workers were down, or failed
+ * leaves its time to the next run, since only a completed run moves the covered time. The first run ever
+ * starts at the schedule's previous time (asked of the Temporal server, which evaluates the spec exactly as
+ * it fires it); a run whose time is already covered (a backfill, a re-run) covers its scheduled interval
+ * again and moves nothing. One run at a time is what makes this exact: the schedules skip overlapping runs,
+ * and backfills and triggers queue (src/schedules). `completeJobWindow` says where the covered time ends
+ * after the run, and whether another window follows.
  */
 export async function resolveJobWindow(input: JobWindowInput | undefined): Promise<ResolvedWindow> {
   const run = scheduledRun();
@@ -113,7 +116,9 @@ export async function resolveJobWindow(input: JobWindowInput | undefined): Promi
 
 /** How a scheduled run ends once its window is done. */
 export interface WindowCompletion {
-  /** Where the schedule's covered time ends now: the job returns it for the next run (absent: not scheduled). */
+  /**
+   * Where the schedule's covered time ends now: the job returns it for the next run (absent: not scheduled).
+   */
   coveredUntil?: string;
   /** The input of the next window when the run was catching up: the job continues as new with it. */
   next?: JobWindowInput;

@@ -5,8 +5,9 @@ import { upsertSearchAttributes } from '@temporalio/workflow';
 export type KeywordValue = SearchAttributeUpdatePair & { value: string | string[] };
 
 /**
- * Upserts only the search attributes whose value changed since this run last set them: every upsert is an event in
- * the history, and a workflow that re-publishes its state after each unchanged poll would grow it for nothing.
+ * Upserts only the search attributes whose value changed since this run last set them: every upsert is an
+ * event in the history, and a workflow that re-publishes its state after each unchanged poll would grow it
+ * for nothing.
  */
 export class SearchAttributesPublisher {
   private readonly published = new Map<string, string>();

@@ -7,8 +7,8 @@ import {
 
 /**
  * Support's resolution of a kept event, by signal (the Temporal UI's dialog) or by update (`bankflow support
- * resolve`, refused without a note or once resolved). Answers the resolution given so far, `carried` the one an
- * earlier run of the workflow was given.
+ * resolve`, refused without a note or once resolved). Answers the resolution given so far, `carried` the one
+ * an earlier run of the workflow was given.
  */
 export function acceptResolution(
   carried?: UnmatchedWebhookResolution,

@@ -12,8 +12,9 @@ import {
 import { addCounted, emptySummary } from './attempts-summary.js';
 
 /**
- * One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. A bank
- * read's short start-to-close also bounds the wait for a task a stopping worker lost in transit (decisions.md).
+ * One bank call per activity on the worker's task queue, so Temporal's queue rate limit paces every page. A
+ * bank read's short start-to-close also bounds the wait for a task a stopping worker lost in transit
+ * (decisions.md).
  */
 const { fetchAttemptsSlicePage } = proxyActivities<Pick<Activities, 'fetchAttemptsSlicePage'>>({
   ...bankReadOptions,
@@ -24,11 +25,11 @@ const { deliverSyncedAttempts } =
   proxyLocalActivities<Pick<Activities, 'deliverSyncedAttempts'>>(attemptsPageOptions);
 
 /**
- * Pages one time slice of an attempts sync, `pagesPerRun` pages a run, and signals each recurrence once a run with
- * that run's attempts. The pages' records sit in the run's history until they are signalled (the next page's
- * cursor is workflow state, as in the serial sync): a worker that dies mid-run replays them from there and
- * signals them again, which the recurrences take as duplicates. Each run leaves its recurrences in the report sink
- * under the sync's `deliveries` prefix, and the run then continues as new with counts only.
+ * Pages one time slice of an attempts sync, `pagesPerRun` pages a run, and signals each recurrence once a run
+ * with that run's attempts. The pages' records sit in the run's history until they are signalled (the next
+ * page's cursor is workflow state, as in the serial sync): a worker that dies mid-run replays them from there
+ * and signals them again, which the recurrences take as duplicates. Each run leaves its recurrences in the
+ * report sink under the sync's `deliveries` prefix, and the run then continues as new with counts only.
  */
 export async function syncAttemptsSlice(input: AttemptsSliceInput): Promise<AttemptsSliceResult> {
   const pagesPerRun = input.pagesPerRun ?? defaultPagesPerSliceRun;

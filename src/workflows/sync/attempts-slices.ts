@@ -17,14 +17,15 @@ export interface SlicePlan {
 
 /**
  * A page chain fetches one page per round trip (the bank's latency plus a trip through the task queue), so it
- * alone cannot use a rate limit of many calls per second. The plan runs enough chains to fill the limit with round
- * trips of up to half a second; the queue's rate limit, not the chain count, then sets the pace.
+ * alone cannot use a rate limit of many calls per second. The plan runs enough chains to fill the limit with
+ * round trips of up to half a second; the queue's rate limit, not the chain count, then sets the pace.
  */
 const assumedRoundTripSeconds = 0.5;
 const maxConcurrency = 32;
 /**
- * Slices per chain: attempts are seldom spread evenly over a window, so the window is cut finer than the chains
- * and a chain that finishes a thin slice takes the next one, rather than one thick slice running alone at the end.
+ * Slices per chain: attempts are seldom spread evenly over a window, so the window is cut finer than the
+ * chains and a chain that finishes a thin slice takes the next one, rather than one thick slice running alone
+ * at the end.
  */
 const slicesPerChain = 4;
 
@@ -52,8 +53,8 @@ export function planSlices(window: Window, requestsPerSecond: number): SlicePlan
 
 /**
  * Pages every slice of the plan in a child workflow of its own, `concurrency` at a time, adding each slice's
- * summary to `summary` as it completes. The bank's window is half-open, so an attempt at a boundary belongs to
- * the slice that starts there and to no other.
+ * summary to `summary` as it completes. The bank's window is half-open, so an attempt at a boundary belongs
+ * to the slice that starts there and to no other.
  */
 export async function syncInSlices(
   window: Window,

@@ -57,7 +57,8 @@ const pageQuery = (
  * Pages the window from the cursor in `progress`, up to `pagesPerBatch` pages per queued activity
  * (`deliverAttemptsPages`), which signals each recurrence once a delivery of pages and leaves the delivery's
  * recurrences in the report sink under `records`; only counts come back. Continues as new every `pagesPerRun`
- * pages with the cursor and the running summary, so neither the history nor any payload grows with the window.
+ * pages with the cursor and the running summary, so neither the history nor any payload grows with the
+ * window.
  */
 async function pageSerially(
   input: AttemptsSyncInput,
@@ -92,13 +93,13 @@ async function pageSerially(
 }
 
 /**
- * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its schedule's last
- * completed window) in batches of pages, one activity per batch that fetches its pages and signals each recurrence
- * workflow its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank outage resumes
- * from the last page in history; every `pagesPerRun` pages the run continues as new with the cursor and the running
- * summary, so the history stays the same size whatever the volume. The recurrences each delivery signalled or
- * found unknown go to the report sink; the last step counts them once each and lists the unknown ones there, the
- * summary keeping a sample of them.
+ * Lists the collection attempts of a window [from, to) (started by a Schedule: the time since its schedule's
+ * last completed window) in batches of pages, one activity per batch that fetches its pages and signals each
+ * recurrence workflow its attempts, and returns a summary. The cursor is workflow state, so a crash or a bank
+ * outage resumes from the last page in history; every `pagesPerRun` pages the run continues as new with the
+ * cursor and the running summary, so the history stays the same size whatever the volume. The recurrences
+ * each delivery signalled or found unknown go to the report sink; the last step counts them once each and
+ * lists the unknown ones there, the summary keeping a sample of them.
  */
 export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Promise<AttemptsSyncSummary> {
   const resolved = await resolveJobWindow(input);
@@ -126,8 +127,9 @@ export async function syncRecurrenceAttempts(input: AttemptsSyncInput = {}): Pro
   }
   publish();
 
-  // With a fleet-wide bank rate limit the window is paged in time slices at once, each page a queued activity the
-  // limit paces (attempts-slices.ts): local activities would bypass it. A continued run is always a serial one.
+  // With a fleet-wide bank rate limit the window is paged in time slices at once, each page a queued activity
+  // the limit paces (attempts-slices.ts): local activities would bypass it. A continued run is always a
+  // serial one.
   const rateLimit = input.resume ? null : (await attemptsSyncPlan()).bankRequestsPerSecond;
   const records = attemptsSyncRecordsPrefix(workflowInfo().firstExecutionRunId, window);
   const serialInput = { ...input, coveredUntil: resolved.coveredUntil };
