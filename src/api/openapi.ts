@@ -5,7 +5,10 @@ import type { ApiRoute } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** A zod schema as OpenAPI 3.1's dialect (JSON Schema draft 2020-12), as a request sends it or the API answers it. */
+/**
+ * A zod schema as OpenAPI 3.1's dialect (JSON Schema draft 2020-12), as a request sends it or the API answers
+ * it.
+ */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const described = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
@@ -47,7 +50,7 @@ const idempotencyParameter = {
   in: 'header',
   required: true,
   description:
-    'One key per operation (a UUID): the same key and body again get the first answer; the same key with another body is 409',
+    'One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
@@ -86,7 +89,10 @@ function operation(route: ApiRoute) {
   };
 }
 
-/** The OpenAPI 3.1 document of the routes: generated from the schemas the server validates with, never written. */
+/**
+ * The OpenAPI 3.1 document of the routes: generated from the schemas the server validates with, never
+ * written.
+ */
 export function openApiDocument(routes: readonly ApiRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
