@@ -100,6 +100,10 @@ export async function writeListReport(
   await sink.put(keys.totalsCsv, totalsCsv(totals));
   return {
     totals,
-    files: { json: sink.locate(keys.json), csv: sink.locate(keys.csv), totalsCsv: sink.locate(keys.totalsCsv) },
+    files: {
+      json: sink.locate(keys.json),
+      csv: sink.locate(keys.csv),
+      totalsCsv: sink.locate(keys.totalsCsv),
+    },
   };
 }

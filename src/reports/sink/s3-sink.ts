@@ -81,7 +81,12 @@ export function s3Sink(config: S3StoreConfig, client: S3Client = s3Client(config
       }
       if (pendingBytes > 0) await uploadPending();
       await client.send(
-        new CompleteMultipartUploadCommand({ Bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+        new CompleteMultipartUploadCommand({
+          Bucket,
+          Key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts },
+        }),
       );
     } catch (error) {
       if (uploadId !== undefined) {
