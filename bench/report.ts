@@ -1,4 +1,6 @@
 import { costGrowth, zeroLatencyRows } from './cost-growth.js';
+import type { CostResult } from './cost.js';
+import { renderCost } from './cost-report.js';
 import type { FootprintResult } from './footprint.js';
 import { growthMet, maxGrowthRatio, type GrowthPoint } from './growth.js';
 import { footprintTargets, renderFootprint } from './footprint-report.js';
@@ -13,8 +15,9 @@ import type { SyncRow } from './sync.js';
 import { defaultPagesPerRun, pagesPerBatch } from '../src/workflows/sync/settings.js';
 
 /**
- * A serial sync run's history: one marker per batch of pages, plus the run's own events (start, patches, search
- * attributes, the end) and the workflow tasks a slow bank's long run splits into; bounded whatever the window holds.
+ * A serial sync run's history: one marker per batch of pages, plus the run's own events (start, patches,
+ * search attributes, the end) and the workflow tasks a slow bank's long run splits into; bounded whatever the
+ * window holds.
  */
 const syncRunEventsBound = defaultPagesPerRun / pagesPerBatch + 100;
 
@@ -40,6 +43,8 @@ export interface BenchResults {
   footprint?: FootprintResult;
   queues?: QueuesResult;
   polls?: PollsResult;
+  /** Temporal executions and actions per settled payment, by path (bench/cost.ts). */
+  cost?: CostResult;
   /** Waiting workflows at two or more sizes, for the cost-growth line (see bench/cost-growth.ts). */
   waitingGrowth?: { units: { work: string; cost: string }; points: GrowthPoint[] };
 }
@@ -71,8 +76,9 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 /**
- * The webhooks of a load that got no 2xx (the receiver sheds load with 503 beyond 200 in flight, for the bank to
- * retry), said beside a latency that only acknowledged webhooks have: a round with none has no latency at all.
+ * The webhooks of a load that got no 2xx (the receiver sheds load with 503 beyond 200 in flight, for the bank
+ * to retry), said beside a latency that only acknowledged webhooks have: a round with none has no latency at
+ * all.
  */
 function unacknowledged(row: IngestRow): string {
   const failed = row.receiver.reduce((sum, run) => sum + run.failed, 0);
@@ -393,6 +399,7 @@ export function renderReport(results: BenchResults): string {
   if (footprint) parts.push(...renderFootprint(footprint));
   if (results.queues) parts.push(...renderQueues(results.queues));
   if (results.polls) parts.push(...renderPolls(results.polls));
+  if (results.cost) parts.push(...renderCost(results.cost));
   const growth = costGrowth(results);
   if (growth.length > 0) {
     parts.push(

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchCost, type CostSettings } from './cost.js';
 import { enrollCustomer, mapLimit } from './customers.js';
 import { waitingGrowthPoints } from './footprint-report.js';
 import { benchFootprint, type FootprintSettings } from './footprint.js';
@@ -16,7 +17,7 @@ import { checkTargets, renderReport, type BenchResults } from './report.js';
 import { startBenchStack } from './stack.js';
 import { benchSync, type SyncSettings } from './sync.js';
 
-const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues', 'polls'] as const;
+const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues', 'polls', 'cost'] as const;
 type Benchmark = (typeof benchmarks)[number];
 
 const { values } = parseArgs({
@@ -94,6 +95,7 @@ const settings = values.quick
         baselineMeasureMs: 20_000,
         cachedWorkflows: 100,
       } satisfies PollsSettings,
+      cost: { payments: 3, drainMs: 2_000 } satisfies CostSettings,
     }
   : {
       ingest: {
@@ -150,6 +152,7 @@ const settings = values.quick
         // About the heap-sized default at V8's own heap limit here (docs/performance.md, "Worker memory").
         cachedWorkflows: 2_000,
       } satisfies PollsSettings,
+      cost: { payments: 10, drainMs: 2_000 } satisfies CostSettings,
     };
 
 const began = performance.now();
@@ -183,14 +186,22 @@ try {
   const needsJourneyCustomers = wanted('journey');
   const needsIdleCustomer = wanted('ingest') || wanted('footprint');
   const journeyCustomers = Math.max(settings.journey.concurrency, settings.journey.growthConcurrency);
-  const count = (needsJourneyCustomers ? journeyCustomers : 0) + (needsIdleCustomer ? 1 : 0);
+  const count =
+    (needsJourneyCustomers ? journeyCustomers : 0) + (needsIdleCustomer ? 1 : 0) + (wanted('cost') ? 1 : 0);
   progress(`enrolling ${count} customers`);
   const customers = await mapLimit(
     Array.from({ length: count }, (_, index) => index),
     5,
     () => enrollCustomer(stack),
   );
+  const costCustomer = wanted('cost') ? customers.pop() : undefined;
   const idleCustomer = needsIdleCustomer ? customers.pop() : undefined;
+
+  // First, while the namespace holds only the customers' enrollments: its windows count every execution
+  // touched.
+  if (wanted('cost') && costCustomer) {
+    results.cost = await benchCost(stack, costCustomer, settings.cost, progress);
+  }
 
   if (wanted('ingest') && idleCustomer) {
     const rows = await benchIngest(stack, load, idleCustomer, settings.ingest, progress);
