@@ -7,8 +7,8 @@ import { exactly, fixed, table } from './report.js';
 import { median } from './stats.js';
 
 /**
- * How long `bankflow --help` and `bankflow <command> --help` take, from the built CLI as users run it, next to a
- * bare `node` start measured in the same rounds: the bare start is what no lazy loading can remove.
+ * How long `bankflow --help` and `bankflow <command> --help` take, from the built CLI as users run it, next
+ * to a bare `node` start measured in the same rounds: the bare start is what no lazy loading can remove.
  */
 const { values } = parseArgs({
   options: {

@@ -3,7 +3,9 @@ import type { GrowthSide, JourneyBatch, JourneyGrowth } from './journey.js';
 import type { BenchResults } from './report.js';
 import type { SyncRow } from './sync.js';
 
-/** The sync cases against the zero-latency bank, smallest first: what the targets and the growth line read. */
+/**
+ * The sync cases against the zero-latency bank, smallest first: what the targets and the growth line read.
+ */
 export const zeroLatencyRows = (rows: SyncRow[]) =>
   rows.filter((row) => row.bankLatencyMs === 0).sort((a, b) => a.attempts - b.attempts);
 
@@ -51,9 +53,9 @@ function syncLine(rows: SyncRow[] | undefined): GrowthLine | undefined {
 }
 
 /**
- * Every cost-growth line this run measured. The waiting-workflows line comes from `results.waitingGrowth`, the
- * points a footprint benchmark measures at two or more numbers of waiting payments (work: waiting payments;
- * cost: what it chose, e.g. worker RSS growth over idle in bytes).
+ * Every cost-growth line this run measured. The waiting-workflows line comes from `results.waitingGrowth`,
+ * the points a footprint benchmark measures at two or more numbers of waiting payments (work: waiting
+ * payments; cost: what it chose, e.g. worker RSS growth over idle in bytes).
  */
 export function costGrowth(results: BenchResults): GrowthLine[] {
   return measuredLines([

@@ -37,7 +37,9 @@ export function merchant(stack: BenchStack) {
   return { entityId: entityIds[0] ?? '', virtualAccountId: virtualAccountIds[0] ?? '' };
 }
 
-/** A new device enrolled through bankflow's enrollment workflow: set-up for the payment benchmarks, not timed. */
+/**
+ * A new device enrolled through bankflow's enrollment workflow: set-up for the payment benchmarks, not timed.
+ */
 export async function enrollCustomer(stack: BenchStack): Promise<Customer> {
   const ctx = { client: stack.client, taskQueue: stack.taskQueue };
   const bank = { bank: new BankClient(stack.bank, stack.logger) };

@@ -6,9 +6,9 @@ const kb = (bytes: number) => fixed(bytes / 1024);
 const allOpen = (level: FootprintLevel) => level.open >= level.workflows;
 
 /**
- * How a waiting payment's memory grows with the number waiting: RSS above idle per payment at the largest level
- * over the same at the smallest, i.e. the memory's growth over the work's growth. 1 is linear; a worker whose
- * memory the workflow cache bounds stays below 1.
+ * How a waiting payment's memory grows with the number waiting: RSS above idle per payment at the largest
+ * level over the same at the smallest, i.e. the memory's growth over the work's growth. 1 is linear; a worker
+ * whose memory the workflow cache bounds stays below 1.
  */
 export function footprintGrowth(result: FootprintResult): number | undefined {
   const { points } = waitingGrowthPoints(result);
@@ -19,8 +19,8 @@ export function footprintGrowth(result: FootprintResult): number | undefined {
 }
 
 /**
- * The waiting-workflows line of the cost-growth report: work is the payments waiting, cost the worker's RSS above
- * idle, one point per level. Its growth over the work's, step by step, is footprintGrowth's ratio.
+ * The waiting-workflows line of the cost-growth report: work is the payments waiting, cost the worker's RSS
+ * above idle, one point per level. Its growth over the work's, step by step, is footprintGrowth's ratio.
  */
 export function waitingGrowthPoints(result: FootprintResult) {
   return {
@@ -50,7 +50,8 @@ export function footprintTargets(result: FootprintResult): TargetCheck[] {
       met: first.perWorkflowBytes <= 100 * 1024 && allOpen(first),
     },
   ];
-  // How memory per waiting payment grows is the cost-growth report's waiting-workflows line (waitingGrowthPoints).
+  // How memory per waiting payment grows is the cost-growth report's waiting-workflows line
+  // (waitingGrowthPoints).
   if (first !== last) {
     checks.push({
       target: `worker RSS < 400 MB with ${last.workflows} waiting payments (bounded by the workflow cache)`,

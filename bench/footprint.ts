@@ -50,15 +50,15 @@ async function steady(pid: number, measureMs: number): Promise<SteadyState> {
 }
 
 /**
- * The worker's heaps as deployment.md sizes a worker for the 300 MB target: node's own arguments cap both V8 heaps
- * (the main thread's and the workflow thread's), and the workflow cache is sized from that cap.
+ * The worker's heaps as deployment.md sizes a worker for the 300 MB target: node's own arguments cap both V8
+ * heaps (the main thread's and the workflow thread's), and the workflow cache is sized from that cap.
  */
 export const footprintWorkerNodeArgs = ['--max-old-space-size=128', '--max-semi-space-size=2'];
 
 /**
- * Benchmark 4: a `bankflow worker` process, idle, then holding each level's number of open payments that wait for
- * their customer's consent and the bank's webhooks (the merchant's own polling settings push bank polls past the
- * measurement). One process climbs every level, as a worker's load grows.
+ * Benchmark 4: a `bankflow worker` process, idle, then holding each level's number of open payments that wait
+ * for their customer's consent and the bank's webhooks (the merchant's own polling settings push bank polls
+ * past the measurement). One process climbs every level, as a worker's load grows.
  */
 export async function benchFootprint(
   stack: BenchStack,

@@ -1,9 +1,9 @@
 import { ratio } from './stats.js';
 
 /**
- * One measured size of a benchmark: how much work it did and what that work cost, e.g.
- * `{ label: '100 concurrent', work: 100, cost: 6_400 }` for 100 journeys that took 6,400 ms of CPU in all.
- * `work` and `cost` may be in any unit, as long as every point of a line uses the same two: only their ratios count.
+ * One measured size of a benchmark: how much work it did and what that work cost, e.g. `{ label: '100
+ * concurrent', work: 100, cost: 6_400 }` for 100 journeys that took 6,400 ms of CPU in all. `work` and `cost`
+ * may be in any unit, as long as every point of a line uses the same two: only their ratios count.
  */
 export interface GrowthPoint {
   label: string;
@@ -11,7 +11,10 @@ export interface GrowthPoint {
   cost: number;
 }
 
-/** From one size to the next larger one: how many times the work and the cost grew, and the one over the other. */
+/**
+ * From one size to the next larger one: how many times the work and the cost grew, and the one over the
+ * other.
+ */
 export interface GrowthStep {
   from: string;
   to: string;
@@ -35,13 +38,15 @@ export interface GrowthLine {
   reference?: true;
 }
 
-/** "Cost growth over work growth at most 1.2x": doing n times the work may cost at most 1.2 n times as much. */
+/**
+ * "Cost growth over work growth at most 1.2x": doing n times the work may cost at most 1.2 n times as much.
+ */
 export const maxGrowthRatio = 1.2;
 
 /**
  * A growth line from two or more points of one benchmark (any order; sizes measured twice must be combined
- * first). Every step from a size to the next larger one is judged on its own, so 1k -> 10k -> 100k is two steps.
- * NaN ratios (a size that did no work, a broken run) make the line a miss, never a pass.
+ * first). Every step from a size to the next larger one is judged on its own, so 1k -> 10k -> 100k is two
+ * steps. NaN ratios (a size that did no work, a broken run) make the line a miss, never a pass.
  */
 export function growthLine(
   name: string,

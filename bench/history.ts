@@ -10,7 +10,10 @@ export interface RunCost {
   signals: number;
   updates: number;
   workflowTasks: number;
-  /** Summed over the run: activities waiting for a worker, activities running, workflow tasks from scheduled to done. */
+  /**
+   * Summed over the run: activities waiting for a worker, activities running, workflow tasks from scheduled
+   * to done.
+   */
   activityQueueMs: number;
   activityRunMs: number;
   workflowTaskMs: number;

@@ -32,11 +32,17 @@ export interface IngestRun {
   maxLagMs: number;
   /** CPU time of the receiver process per acknowledged event (receiver runs only). */
   receiverCpuMsPerEvent: number;
-  /** CPU time of the plain Temporal client (the load generator process) per acknowledged event (bare runs only). */
+  /**
+   * CPU time of the plain Temporal client (the load generator process) per acknowledged event (bare runs
+   * only).
+   */
   bareClientCpuMsPerEvent: number;
   /** CPU time of the Temporal server per acknowledged event, both modes. */
   temporalCpuMsPerEvent: number;
-  /** CPU the receiver (receiver runs only) and the Temporal server used over the run, in cores (1 = one core busy). */
+  /**
+   * CPU the receiver (receiver runs only) and the Temporal server used over the run, in cores (1 = one core
+   * busy).
+   */
   receiverCores: number;
   temporalCores: number;
 }
@@ -84,8 +90,9 @@ async function startTargets(stack: BenchStack, customer: Customer, count: number
 }
 
 /**
- * Events the bank could send for these payments: each a new `initiation_document` event (distinct timestamp, so
- * no workflow drops it as a duplicate) repeating the status the payment already has, so it changes nothing.
+ * Events the bank could send for these payments: each a new `initiation_document` event (distinct timestamp,
+ * so no workflow drops it as a duplicate) repeating the status the payment already has, so it changes
+ * nothing.
  */
 function eventFactory(targets: Target[]) {
   let sequence = 0;
@@ -165,7 +172,9 @@ const medianRun = (runs: IngestRun[]): IngestRun => ({
   temporalCores: median(runs.map((run) => run.temporalCores)),
 });
 
-/** CPU time so far of the receiver, the load generator and the Temporal server (NaN when it was not found). */
+/**
+ * CPU time so far of the receiver, the load generator and the Temporal server (NaN when it was not found).
+ */
 const cpuOf = (stack: BenchStack, load: LoadGenerator) => ({
   receiver: sampleProcess(stack.receiverPid).cpuMs,
   generator: sampleProcess(load.pid).cpuMs,
@@ -173,10 +182,11 @@ const cpuOf = (stack: BenchStack, load: LoadGenerator) => ({
 });
 
 /**
- * Benchmark 1: signed webhooks for running payment workflows, offered open-loop to the receiver over HTTP, next
- * to a bare `signalWithStart` loop (plain Temporal client, no codec) delivering the same events to the same
- * workflows on the same server. The worker handles both the same way, so the difference is the receiver's path:
- * HTTP, signature check, parsing, routing and payload encryption, in the `bankflow webhooks` process.
+ * Benchmark 1: signed webhooks for running payment workflows, offered open-loop to the receiver over HTTP,
+ * next to a bare `signalWithStart` loop (plain Temporal client, no codec) delivering the same events to the
+ * same workflows on the same server. The worker handles both the same way, so the difference is the
+ * receiver's path: HTTP, signature check, parsing, routing and payload encryption, in the `bankflow webhooks`
+ * process.
  */
 export async function benchIngest(
   stack: BenchStack,

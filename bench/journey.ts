@@ -37,7 +37,9 @@ export interface JourneyBatch {
   cashInMissed: number;
   /** CPU time per journey of the side's worker process, the receiver and the Temporal server. */
   cpuMsPerJourney: CpuSplit;
-  /** Activities of a journey (bank calls and the skeleton's stand-ins), median of a few spread over the batch. */
+  /**
+   * Activities of a journey (bank calls and the skeleton's stand-ins), median of a few spread over the batch.
+   */
   activitiesPerJourney: number;
 }
 
@@ -51,8 +53,8 @@ export interface JourneySide {
 
 /**
  * The main concurrency and the larger one, measured in the same rounds. The floor runs twice: with the SDK's
- * default workflow cache (thousands here, so it never replays) and with bankflow's (`cacheSize`), which a batch
- * larger than the cache makes evict and replay as bankflow's worker does.
+ * default workflow cache (thousands here, so it never replays) and with bankflow's (`cacheSize`), which a
+ * batch larger than the cache makes evict and replay as bankflow's worker does.
  */
 export interface JourneyGrowth {
   cacheSize: number;
@@ -80,7 +82,9 @@ export interface JourneyResult {
 let sequence = 0;
 const nextTag = () => `${Date.now()}-${++sequence}`;
 
-/** create -> options -> authorize -> webhooks -> settled, as the merchant backend and the customer drive it. */
+/**
+ * create -> options -> authorize -> webhooks -> settled, as the merchant backend and the customer drive it.
+ */
 export async function bankflowJourney(
   stack: BenchStack,
   taskQueue: string,
@@ -136,8 +140,9 @@ async function floorJourney(stack: BenchStack, taskQueue: string, workflowId: st
 const sampledJourneys = 5;
 
 /**
- * N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the cash-in;
- * `workflowOf` names the workflow of journey `index`, for counting its activities once the batch is done.
+ * N journeys at once: their latencies and the batch's throughput. A journey answers whether it heard the
+ * cash-in; `workflowOf` names the workflow of journey `index`, for counting its activities once the batch is
+ * done.
  */
 async function batch(
   count: number,
@@ -176,8 +181,8 @@ async function batch(
 }
 
 /**
- * The cost of the batch's median journey by history events: how many events a journey takes depends on how its
- * webhooks fell into workflow tasks, so one journey's history is one draw.
+ * The cost of the batch's median journey by history events: how many events a journey takes depends on how
+ * its webhooks fell into workflow tasks, so one journey's history is one draw.
  */
 async function typicalRunCost(client: Client, workflowIds: string[]): Promise<RunCost> {
   const costs = await Promise.all(workflowIds.map(async (id) => (await runCosts(client, id))[0]));
@@ -210,11 +215,12 @@ export interface GrowthSize {
 }
 
 /**
- * The cost-growth batches: in every round, each side (bankflow and both floors) at the main concurrency and at the
- * larger one, back to back (orders flipping each round). Pairing the sizes in time matters: every journey leaves a
- * closed workflow behind, and what the server spends per journey can depend on how many there are, so the small
- * batches of the main rounds, run earlier, would flatter the comparison. `benchJourney` runs none when the settings
- * ask for none or there are too few customers (each journey needs one of its own).
+ * The cost-growth batches: in every round, each side (bankflow and both floors) at the main concurrency and
+ * at the larger one, back to back (orders flipping each round). Pairing the sizes in time matters: every
+ * journey leaves a closed workflow behind, and what the server spends per journey can depend on how many
+ * there are, so the small batches of the main rounds, run earlier, would flatter the comparison.
+ * `benchJourney` runs none when the settings ask for none or there are too few customers (each journey needs
+ * one of its own).
  */
 async function growthBatches(
   settings: JourneySettings,
@@ -260,7 +266,8 @@ export async function benchJourney(
   const count = Math.min(settings.concurrency, customers.length);
   const large = settings.growthConcurrency;
   const growth = large !== undefined && large <= customers.length;
-  // Each side's worker is a process of its own, as deployed: the driver and the sandbox bank stay in this process.
+  // Each side's worker is a process of its own, as deployed: the driver and the sandbox bank stay in this
+  // process.
   const queue = randomUUID();
   const [bankflowWorker, floorWorker, floorAtCacheWorker] = await Promise.all([
     startChildWorker(stack, `bench-journey-${queue}`),

@@ -26,14 +26,18 @@ export interface OpenLoopRun {
   latenciesMs: number[];
   /** From the first scheduled send to the last answer, and never shorter than the offered duration. */
   elapsedMs: number;
-  /** The furthest the generator fell behind its schedule; large values mean the generator, not the target, lagged. */
+  /**
+   * The furthest the generator fell behind its schedule; large values mean the generator, not the target,
+   * lagged.
+   */
   maxLagMs: number;
 }
 
 /**
- * Offers `ratePerSecond` requests for `durationMs`, each at its scheduled instant whether or not earlier ones were
- * answered (open loop), so a slow target meets the same load a real sender would put on it. Latency runs from the
- * scheduled instant, so time a request spent waiting for a late generator counts (no coordinated omission).
+ * Offers `ratePerSecond` requests for `durationMs`, each at its scheduled instant whether or not earlier ones
+ * were answered (open loop), so a slow target meets the same load a real sender would put on it. Latency runs
+ * from the scheduled instant, so time a request spent waiting for a late generator counts (no coordinated
+ * omission).
  */
 export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun> {
   const clock = options.clock ?? realClock;
@@ -50,7 +54,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun
   for (let index = 0; index < total; index++) {
     const due = start + index * intervalMs;
     const wait = due - clock.now();
-    // Timers are coarse: a wait under a millisecond is sent at once, and a late start catches up on later sends.
+    // Timers are coarse: a wait under a millisecond is sent at once, and a late start catches up on later
+    // sends.
     if (wait >= 1) await clock.sleep(wait);
     maxLagMs = Math.max(maxLagMs, clock.now() - due);
     const answered = (acknowledged: boolean) => {

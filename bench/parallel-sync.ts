@@ -42,8 +42,8 @@ export interface ParallelSyncRun {
   runs: number;
   /**
    * Where a page's time goes, summed over the slices' histories and divided by the pages: waiting in the task
-   * queue (the rate limit's pacing included), the page activity, the slice's workflow tasks. Slices page at once,
-   * so these add up to far more than the sync's wall time per page.
+   * queue (the rate limit's pacing included), the page activity, the slice's workflow tasks. Slices page at
+   * once, so these add up to far more than the sync's wall time per page.
    */
   perPageMs: { activityQueue: number; activity: number; workflowTasks: number };
 }
@@ -84,8 +84,9 @@ export interface ParallelSyncResult {
 
 /**
  * A Temporal dev server of the case's own whose task queues have one partition, as docs/operations.md tells
- * operators to give the queue that paces bank calls: Temporal splits a queue's rate over its partitions, and a
- * partition out of tasks leaves its share unused. The bench stack's server keeps the default for the others.
+ * operators to give the queue that paces bank calls: Temporal splits a queue's rate over its partitions, and
+ * a partition out of tasks leaves its share unused. The bench stack's server keeps the default for the
+ * others.
  */
 export async function startOnePartitionTemporal() {
   const namespace = 'default';
@@ -121,10 +122,10 @@ export async function startOnePartitionTemporal() {
 }
 
 /**
- * Benchmark 3b: the attempts sync of a large window in time slices, on several `bankflow worker` processes that
- * share BANK_RATE_LIMIT_PER_SECOND, against a sandbox bank and a Temporal server of its own, the bank with that
- * limit and a latency; each round
- * syncs the same window again (the recurrences take the repeat as duplicates).
+ * Benchmark 3b: the attempts sync of a large window in time slices, on several `bankflow worker` processes
+ * that share BANK_RATE_LIMIT_PER_SECOND, against a sandbox bank and a Temporal server of its own, the bank
+ * with that limit and a latency; each round syncs the same window again (the recurrences take the repeat as
+ * duplicates).
  */
 export async function benchParallelSync(
   stack: BenchStack,
@@ -148,8 +149,8 @@ export async function benchParallelSync(
         TEMPORAL_ADDRESS: temporal.address,
         BANK_BASE_URL: sandbox.url,
         // The sync's pages are background calls: a budget of four times the bank's limit, half of it
-        // interactive and a quarter the polls' (both unused here), gives the background queue the bank's limit,
-        // as before the queues by workload.
+        // interactive and a quarter the polls' (both unused here), gives the background queue the bank's
+        // limit, as before the queues by workload.
         BANK_RATE_LIMIT_PER_SECOND: String(4 * settings.requestsPerSecond),
         BANK_INTERACTIVE_SHARE_PERCENT: '50',
         BANK_POLL_READS_PER_SECOND: String(settings.requestsPerSecond),

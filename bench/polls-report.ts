@@ -4,7 +4,9 @@ import type { PollsResult, PollsRun } from './polls.js';
 import { exactly, fixed, mb, table, type TargetCheck } from './report.js';
 import { ratio } from './stats.js';
 
-/** Temporal's limiter lets one second's worth through at once after a quiet spell, beside the second's own. */
+/**
+ * Temporal's limiter lets one second's worth through at once after a quiet spell, beside the second's own.
+ */
 const burstSeconds = 1;
 const ceilingMs = paymentTimings.sparsePolling.stretchCeilingMs;
 

@@ -13,8 +13,8 @@ import { median, quantile } from './stats.js';
 /**
  * Payments in processing (past their first hour, so on the sparse plan: 2 min doubling to 30 min) polling the
  * bank through `workers` `bankflow worker` processes within BANK_POLL_READS_PER_SECOND: `payments` of them
- * started at once, measured for `measureMs`, beside a baseline of `baselinePayments` started at half the budget
- * (which never saturates it), measured for `baselineMeasureMs`.
+ * started at once, measured for `measureMs`, beside a baseline of `baselinePayments` started at half the
+ * budget (which never saturates it), measured for `baselineMeasureMs`.
  */
 export interface PollsSettings {
   requestsPerSecond: number;
@@ -24,7 +24,9 @@ export interface PollsSettings {
   measureMs: number;
   baselinePayments: number;
   baselineMeasureMs: number;
-  /** TEMPORAL_MAX_CACHED_WORKFLOWS of every run but the cold one, which caches too few to hold any payment. */
+  /**
+   * TEMPORAL_MAX_CACHED_WORKFLOWS of every run but the cold one, which caches too few to hold any payment.
+   */
   cachedWorkflows: number;
 }
 
@@ -53,11 +55,15 @@ export interface PollsRun {
   cachedWorkflows: number;
   /** The workers' resident memory once running, before any payment started. */
   idleRssBytes: number;
-  /** From the last start to the end: polls per second, and the workers' CPU per poll (the starts' own excluded). */
+  /**
+   * From the last start to the end: polls per second, and the workers' CPU per poll (the starts' own
+   * excluded).
+   */
   steady: { readsPerSecond: number; workerCpuMsPerPoll: number; seconds: number };
   /**
-   * One whole poll cycle (timer, workflow tasks, read), the start left out: Temporal's billable actions (timers,
-   * activities, markers, signals...), history events and bytes, workflow tasks; NaN when no payment polled twice.
+   * One whole poll cycle (timer, workflow tasks, read), the start left out: Temporal's billable actions
+   * (timers, activities, markers, signals...), history events and bytes, workflow tasks; NaN when no payment
+   * polled twice.
    */
   cycle: { polls: number; actions: number; events: number; bytes: number; workflowTasks: number };
 }
@@ -67,7 +73,9 @@ export interface PollsResult {
   budget: number;
   saturated: PollsRun;
   baseline: PollsRun;
-  /** The baseline's payments on a worker caching too few to hold any: every workflow task replays its history. */
+  /**
+   * The baseline's payments on a worker caching too few to hold any: every workflow task replays its history.
+   */
   cold: PollsRun;
 }
 
@@ -133,8 +141,9 @@ async function historyOf(client: Client, workflowId: string): Promise<PaymentHis
 }
 
 /**
- * The events of the commands and messages Temporal bills as actions (Temporal Cloud's pricing page): a start, a
- * timer, an activity, a marker, a signal sent or received, a child, an update, an upsert, a continue-as-new.
+ * The events of the commands and messages Temporal bills as actions (Temporal Cloud's pricing page): a start,
+ * a timer, an activity, a marker, a signal sent or received, a child, an update, an upsert, a
+ * continue-as-new.
  */
 const billedEvents = [
   'workflowExecutionStartedEventAttributes',

@@ -88,8 +88,8 @@ export interface BankflowProcessOptions {
 }
 
 /**
- * A `bankflow` command from dist/ (what an operator runs) as a process of its own, so its memory and CPU are its
- * own. Resolves once its output matches `ready`.
+ * A `bankflow` command from dist/ (what an operator runs) as a process of its own, so its memory and CPU are
+ * its own. Resolves once its output matches `ready`.
  */
 export async function startBankflowProcess(options: BankflowProcessOptions): Promise<BankflowProcess> {
   if (!existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'))) {
@@ -110,8 +110,8 @@ async function startNodeProcess(options: {
   logFile: string;
   ready: RegExp;
 }): Promise<BankflowProcess> {
-  // Its output goes straight to the file: through a pipe to this busy process, a full pipe would stall its logging
-  // (synchronous) and show up as its latency.
+  // Its output goes straight to the file: through a pipe to this busy process, a full pipe would stall its
+  // logging (synchronous) and show up as its latency.
   const log = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, options.args, {
     cwd: repoRoot,
@@ -148,8 +148,9 @@ async function startNodeProcess(options: {
 }
 
 /**
- * `count` `bankflow worker` processes on `taskQueue`, each with a data directory and a log of its own, added to
- * `into` as each is running, so a caller that stops `into` stops those that started when a later one fails.
+ * `count` `bankflow worker` processes on `taskQueue`, each with a data directory and a log of its own, added
+ * to `into` as each is running, so a caller that stops `into` stops those that started when a later one
+ * fails.
  */
 export async function startBankflowWorkers(
   stack: Pick<BenchStack, 'workDir' | 'workerNodeArgs'>,
@@ -176,8 +177,8 @@ export interface ChildWorker extends BankflowProcess {
 }
 
 /**
- * `bankflow worker` on a task queue of its own, reaching the bench stack; `nodeArgs` come before the stack's own,
- * so `--worker-heap-mb` still wins.
+ * `bankflow worker` on a task queue of its own, reaching the bench stack; `nodeArgs` come before the stack's
+ * own, so `--worker-heap-mb` still wins.
  */
 export async function startChildWorker(
   stack: BenchStack,
@@ -195,9 +196,9 @@ export async function startChildWorker(
 }
 
 /**
- * The engine floor's worker (skeleton/worker.ts) as a process of its own, like a `bankflow worker` child: each
- * side's CPU is then its own worker process's, apart from the driver and the bank in the bench process. With
- * `maxCachedWorkflows` it keeps that many workflows cached instead of the SDK's default.
+ * The engine floor's worker (skeleton/worker.ts) as a process of its own, like a `bankflow worker` child:
+ * each side's CPU is then its own worker process's, apart from the driver and the bank in the bench process.
+ * With `maxCachedWorkflows` it keeps that many workflows cached instead of the SDK's default.
  */
 export async function startSkeletonWorker(
   stack: BenchStack,

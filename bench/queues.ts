@@ -34,7 +34,9 @@ export interface QueuesResult {
   journeys: number;
   /** A bank call a customer waits on: from its activity's scheduling to a worker starting it (histories). */
   interactiveWaitMs: { p50: number; p99: number; max: number; calls: number };
-  /** Bank calls the sandbox admitted while the journeys ran: the busiest whole second, the mean, every second. */
+  /**
+   * Bank calls the sandbox admitted while the journeys ran: the busiest whole second, the mean, every second.
+   */
   bankCallsPerSecond: { max: number; mean: number; seconds: number[] };
   /** The journeys' interactive calls per second, against the interactive share. */
   interactivePerSecond: number;

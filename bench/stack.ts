@@ -23,15 +23,15 @@ import * as skeletonActivities from './skeleton/activities.js';
 export const benchCredentials = { clientId: 'bench-client', clientSecret: 'bench-secret' };
 export const benchWebhookSecret = 'bench-webhook-secret';
 /**
- * From authorization to the bank's settlement, as a real bank takes a moment; the same in every build, so runs
- * before and after a change compare.
+ * From authorization to the bank's settlement, as a real bank takes a moment; the same in every build, so
+ * runs before and after a change compare.
  */
 export const settlementDelayMs = 500;
 const namespace = 'default';
 
 /**
- * A sandbox bank of a benchmark's own on a free port: the bench's seed and credentials, payments that settle as
- * in the bench stack's when `journey` is set, and what else the benchmark asks for.
+ * A sandbox bank of a benchmark's own on a free port: the bench's seed and credentials, payments that settle
+ * as in the bench stack's when `journey` is set, and what else the benchmark asks for.
  */
 export const startBenchSandbox = (
   logger: Logger,
@@ -75,7 +75,10 @@ export interface BenchStack {
   receiverPid: number;
   /** The engine's floor: a plain client and a worker running only bench/skeleton. */
   skeleton: { client: Client; taskQueue: string };
-  /** How many workflows a `bankflow worker` child keeps cached (its default, or TEMPORAL_MAX_CACHED_WORKFLOWS). */
+  /**
+   * How many workflows a `bankflow worker` child keeps cached (its default, or
+   * TEMPORAL_MAX_CACHED_WORKFLOWS).
+   */
   workflowCacheSize: number;
   /** Environment of a `bankflow` child process reaching this stack on `taskQueue`. */
   processEnv(taskQueue: string): Record<string, string>;
@@ -91,11 +94,11 @@ const workerTuning = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(workerTuningKeys.flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
 
 /**
- * The embedded stack the benchmarks measure: a Temporal dev server of its own (the Temporal CLI bankflow finds,
- * started by @temporalio/testing on a free port with in-memory SQLite, as the tests run it: on this disk the
- * file-backed database `bankflow dev` uses timed out its own writes under load, which measures the disk rather
- * than bankflow), the sandbox bank with no latency and fast settlement, the webhook receiver (`bankflow
- * webhooks`) the sandbox delivers to, a bankflow worker, and the skeleton worker.
+ * The embedded stack the benchmarks measure: a Temporal dev server of its own (the Temporal CLI bankflow
+ * finds, started by @temporalio/testing on a free port with in-memory SQLite, as the tests run it: on this
+ * disk the file-backed database `bankflow dev` uses timed out its own writes under load, which measures the
+ * disk rather than bankflow), the sandbox bank with no latency and fast settlement, the webhook receiver
+ * (`bankflow webhooks`) the sandbox delivers to, a bankflow worker, and the skeleton worker.
  */
 export async function startBenchStack(
   options: { profile?: boolean; workerHeapMb?: number } = {},

@@ -1,6 +1,7 @@
 /**
  * The q-quantile (0 <= q <= 1) of the samples, interpolating linearly between the two closest ranks (the
- * spreadsheet PERCENTILE.INC definition), so p50 of an even count is the mean of the middle two. NaN when empty.
+ * spreadsheet PERCENTILE.INC definition), so p50 of an even count is the mean of the middle two. NaN when
+ * empty.
  */
 export function quantile(samples: readonly number[], q: number): number {
   if (q < 0 || q > 1) throw new RangeError(`quantile must be within [0, 1], got ${q}`);
@@ -32,14 +33,17 @@ export function summarize(samples: readonly number[]): LatencySummary {
   };
 }
 
-/** `value / baseline`; NaN when the baseline is not a positive number, so a broken run never reads as a win. */
+/**
+ * `value / baseline`; NaN when the baseline is not a positive number, so a broken run never reads as a win.
+ */
 export function ratio(value: number, baseline: number): number {
   return baseline > 0 && Number.isFinite(baseline) ? value / baseline : Number.NaN;
 }
 
 /**
- * The median of per-round ratios: each round's figure is divided by the baseline measured next to it, so noise
- * that hits both halves of a round (another process taking the CPU) cancels out before rounds are combined.
+ * The median of per-round ratios: each round's figure is divided by the baseline measured next to it, so
+ * noise that hits both halves of a round (another process taking the CPU) cancels out before rounds are
+ * combined.
  */
 export function medianRatio(values: readonly number[], baselines: readonly number[]): number {
   if (values.length !== baselines.length) throw new RangeError('one baseline per value is required');

@@ -37,9 +37,13 @@ export interface SyncRun {
   /** The worker process's highest RSS during the sync, and how far above its RSS before the sync that was. */
   peakRssBytes: number;
   peakRssGrowthBytes: number;
-  /** Where a page's time goes, averaged over pages: waiting for a worker, the page activity, workflow tasks. */
+  /**
+   * Where a page's time goes, averaged over pages: waiting for a worker, the page activity, workflow tasks.
+   */
   perPageMs: { total: number; activityQueue: number; activity: number; workflowTasks: number };
-  /** CPU the sync took: the worker and the Temporal server; `outside` is the sandbox bank serving the pages. */
+  /**
+   * CPU the sync took: the worker and the Temporal server; `outside` is the sandbox bank serving the pages.
+   */
   cpuMs: CpuSplit;
 }
 
@@ -118,7 +122,9 @@ export function recurrenceRequest(world: SandboxWorld, externalId: string): Gene
   });
 }
 
-/** The baseline: the same window paged straight from the bank with BankClient, the bank's default page size. */
+/**
+ * The baseline: the same window paged straight from the bank with BankClient, the bank's default page size.
+ */
 async function pageDirectly(bank: BankClient, window: Window): Promise<Omit<DirectRun, 'cpuMs'>> {
   const started = performance.now();
   let attempts = 0;
@@ -140,8 +146,8 @@ async function pageDirectly(bank: BankClient, window: Window): Promise<Omit<Dire
 
 /**
  * Benchmark 3: `syncRecurrenceAttempts` with its defaults (the schedule's) over windows of bulk-generated
- * attempts, on a `bankflow worker` process of its own, next to paging the same window directly; a case may add
- * latency to every bank call, to see the sync against a bank that takes time to answer.
+ * attempts, on a `bankflow worker` process of its own, next to paging the same window directly; a case may
+ * add latency to every bank call, to see the sync against a bank that takes time to answer.
  */
 export async function benchSync(
   stack: BenchStack,

@@ -18,9 +18,9 @@ import { fixed, table } from './report.js';
 import { median } from './stats.js';
 
 /**
- * What a workflow cache miss costs: recorded journeys (test/replay/histories) replayed on the SDK's replay worker,
- * whole and cut at each of their workflow tasks, which is what a worker whose cache no longer holds the journey
- * replays when that task arrives.
+ * What a workflow cache miss costs: recorded journeys (test/replay/histories) replayed on the SDK's replay
+ * worker, whole and cut at each of their workflow tasks, which is what a worker whose cache no longer holds
+ * the journey replays when that task arrives.
  */
 const { values } = parseArgs({
   options: {
@@ -64,8 +64,8 @@ interface Replay {
 }
 
 /**
- * Replays each one after the other on one replay worker, as a worker's one workflow thread replays what it missed;
- * milliseconds from handing each over to its result.
+ * Replays each one after the other on one replay worker, as a worker's one workflow thread replays what it
+ * missed; milliseconds from handing each over to its result.
  */
 async function timeReplays(
   replays: Replay[],

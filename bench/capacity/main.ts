@@ -1,7 +1,7 @@
 /**
- * `npm run capacity [-- <results.json>]`: the capacity model's tables (docs/capacity.md) from a polls benchmark's
- * results, the newest in bench/results unless given: the unit costs it measured, the fleet for each population,
- * and the model checked at the benchmark's own point.
+ * `npm run capacity [-- <results.json>]`: the capacity model's tables (docs/capacity.md) from a polls
+ * benchmark's results, the newest in bench/results unless given: the unit costs it measured, the fleet for
+ * each population, and the model checked at the benchmark's own point.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,9 @@ function newestPollsResult(given?: string): { file: string; polls: PollsResult }
   );
 }
 
-/** The populations docs/capacity.md sizes for: payments and enrollments open at once, beside 100k recurrences. */
+/**
+ * The populations docs/capacity.md sizes for: payments and enrollments open at once, beside 100k recurrences.
+ */
 export const populations: Population[] = [10_000, 100_000, 1_000_000].map((open) => ({
   payments: open,
   enrollments: open,

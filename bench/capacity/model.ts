@@ -27,7 +27,9 @@ export interface FleetSettings {
   paymentIntervalS?: number;
 }
 
-/** What one poll, one cached workflow and an idle worker cost: measured by `npm run bench -- --only polls`. */
+/**
+ * What one poll, one cached workflow and an idle worker cost: measured by `npm run bench -- --only polls`.
+ */
 export interface UnitCosts {
   /** Worker CPU of a poll whose workflow is cached, and of one whose every task replays its history. */
   pollCpuMs: { cached: number; replayed: number };
@@ -37,11 +39,15 @@ export interface UnitCosts {
   actionsPerPoll: number;
   workerIdleRssBytes: number;
   cachedWorkflowBytes: number;
-  /** What replaying instead of caching adds to a worker's RSS: the garbage of histories decoded and dropped. */
+  /**
+   * What replaying instead of caching adds to a worker's RSS: the garbage of histories decoded and dropped.
+   */
   replayChurnRssBytes: number;
 }
 
-/** The unit costs a polls benchmark measured: a poll's from its baseline, a replayed poll's from its cold run. */
+/**
+ * The unit costs a polls benchmark measured: a poll's from its baseline, a replayed poll's from its cold run.
+ */
 export function unitCostsOf(polls: PollsResult): UnitCosts {
   const { baseline, cold, settings } = polls;
   const cachedAtBaseline = Math.min(baseline.payments, baseline.cachedWorkflows * settings.workers);
@@ -79,7 +85,9 @@ export interface Projection {
 
 const day = 86_400;
 
-/** The fleet a population needs: each figure a count of units (polls, open workflows) times a measured cost. */
+/**
+ * The fleet a population needs: each figure a count of units (polls, open workflows) times a measured cost.
+ */
 export function project(population: Population, settings: FleetSettings, costs: UnitCosts): Projection {
   const paymentIntervalS =
     settings.paymentIntervalS ?? paymentTimings.sparsePolling.maxPollIntervalMs / 1_000;
@@ -88,7 +96,8 @@ export function project(population: Population, settings: FleetSettings, costs: 
   const planned = paymentReads + population.enrollments / enrollmentIntervalS;
   const reads = Math.min(planned, settings.pollReadsPerSecond);
   const ceilingS = (paymentTimings.sparsePolling.stretchCeilingMs ?? 0) / 1_000;
-  // A saturated budget stretches every journey's waits alike, so payments keep their planned part of the polls.
+  // A saturated budget stretches every journey's waits alike, so payments keep their planned part of the
+  // polls.
   const paymentPollIntervalS = population.payments / ((reads * paymentReads) / Math.max(planned, 1e-9));
   const polled = population.payments + population.enrollments;
   const open = polled + population.recurrences;
@@ -126,12 +135,12 @@ export function project(population: Population, settings: FleetSettings, costs: 
 }
 
 /**
- * The share of a poll's two workflow tasks (the timer's, then the read's answer) that find their workflow evicted.
- * Polled in turn, the journeys pass through an LRU cache of `cached` workflows in `cached / reads` seconds (each
- * poll brings one back): a task misses when its workflow's previous task is older than that. The timer's task
- * comes a whole interval (`polled / reads`) after the last poll's answer; the answer comes after the read's wait for
- * the budget, which the pace keeps at a `pollStretchFactor`th of the interval while the budget is saturated and
- * near nothing while it is not.
+ * The share of a poll's two workflow tasks (the timer's, then the read's answer) that find their workflow
+ * evicted. Polled in turn, the journeys pass through an LRU cache of `cached` workflows in `cached / reads`
+ * seconds (each poll brings one back): a task misses when its workflow's previous task is older than that.
+ * The timer's task comes a whole interval (`polled / reads`) after the last poll's answer; the answer comes
+ * after the read's wait for the budget, which the pace keeps at a `pollStretchFactor`th of the interval while
+ * the budget is saturated and near nothing while it is not.
  */
 export function replayedShare(polled: number, reads: number, planned: number, cached: number): number {
   if (reads <= 0) return 0;
@@ -141,7 +150,10 @@ export function replayedShare(polled: number, reads: number, planned: number, ca
   return ((intervalS > turnoverS ? 1 : 0) + (answerWaitS > turnoverS ? 1 : 0)) / 2;
 }
 
-/** One figure of the check: what the model projected for the benchmark's point and what the benchmark measured. */
+/**
+ * One figure of the check: what the model projected for the benchmark's point and what the benchmark
+ * measured.
+ */
 export interface CheckedFigure {
   figure: string;
   projected: number;
@@ -153,7 +165,8 @@ export const checkTolerance = 0.2;
 
 /**
  * The model checked at the benchmark's saturated point, projected from the small runs' unit costs alone: its
- * payments on the first step of the sparse plan (2 minutes), polling the budget on the bench's workers and cache.
+ * payments on the first step of the sparse plan (2 minutes), polling the budget on the bench's workers and
+ * cache.
  */
 export function checkAtSaturatedPoint(polls: PollsResult): CheckedFigure[] {
   const { saturated, settings, budget } = polls;

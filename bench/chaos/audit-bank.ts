@@ -120,8 +120,8 @@ export function auditJourneys(journeys: JourneyRecord[], bank: BankRecords, viol
 }
 
 /**
- * The sync finished and counted exactly the bank's attempts of its window, each belonging to a recurrence with
- * a workflow; every recurrence workflow holds each of its attempts at the bank with the bank's status.
+ * The sync finished and counted exactly the bank's attempts of its window, each belonging to a recurrence
+ * with a workflow; every recurrence workflow holds each of its attempts at the bank with the bank's status.
  */
 export function auditRecurrences(
   run: RecurrenceRun,

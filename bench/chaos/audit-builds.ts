@@ -4,8 +4,9 @@ import type { RunHistory } from './histories.js';
 import type { Violations } from './violations.js';
 
 /**
- * How long after the promotion a run or task may still go to the old build: the server hands the new routing to
- * the task queue's partitions, and a task dispatched just before it runs (and may be retried, 10 s timeout) there.
+ * How long after the promotion a run or task may still go to the old build: the server hands the new routing
+ * to the task queue's partitions, and a task dispatched just before it runs (and may be retried, 10 s
+ * timeout) there.
  */
 export const promotionGraceMs = 15_000;
 
@@ -21,8 +22,8 @@ export interface BuildCount {
 export interface BuildAccounting {
   builds: BuildCount[];
   /**
-   * Workflows (long-lived ones, by continue-as-new) with a run that started on the initial build and a later run
-   * that started on the new one: they moved at the deploy.
+   * Workflows (long-lived ones, by continue-as-new) with a run that started on the initial build and a later
+   * run that started on the new one: they moved at the deploy.
    */
   moved: number;
   /** When the new build became current, from the start of the run; absent when no deploy went through. */
@@ -34,11 +35,12 @@ const subjectOf = (run: RunHistory) => `${run.info.workflowId} (${run.info.type}
 const short = (buildId: string) => buildId.slice(0, 8) || 'an unversioned worker';
 
 /**
- * The mid-run deploy, from every run's completed workflow tasks: every task ran on a versioned worker; a pinned
- * run finished on the build that started it (a payment the old build started never replays on the new one);
- * once the new build is current, every run a client starts starts on it and every auto-upgrade run's tasks run on
- * it; before, no run's first task ran on it; and the new build's payments, and only they, took its one extra decision (its memo key),
- * so its code ran. Nondeterminism errors and failed workflow tasks are `auditWorkflows`'s.
+ * The mid-run deploy, from every run's completed workflow tasks: every task ran on a versioned worker; a
+ * pinned run finished on the build that started it (a payment the old build started never replays on the new
+ * one); once the new build is current, every run a client starts starts on it and every auto-upgrade run's
+ * tasks run on it; before, no run's first task ran on it; and the new build's payments, and only they, took
+ * its one extra decision (its memo key), so its code ran. Nondeterminism errors and failed workflow tasks are
+ * `auditWorkflows`'s.
  */
 export function auditBuilds(
   runs: RunHistory[],

@@ -100,8 +100,8 @@ function missing(endpoint: ChaosMerchantEndpoint, expected: ExpectedEvent[]): Ex
 }
 
 /**
- * Waits, at most `timeoutMs`, until the merchant accepted every final event owed: the endpoint recovers (up, no
- * more faults) and the outboxes' retries come back to it.
+ * Waits, at most `timeoutMs`, until the merchant accepted every final event owed: the endpoint recovers (up,
+ * no more faults) and the outboxes' retries come back to it.
  */
 export async function drainNotifications(
   endpoint: ChaosMerchantEndpoint,
@@ -182,9 +182,9 @@ function unconfirmed(event: NotificationEvent, bank: BankRecords): string | unde
 }
 
 /**
- * The merchant's side of the notifications (docs/reliability.md): every final outcome owed was accepted at least
- * once; per resource, an event first arrives only after every earlier sequence did; one id, one body; every
- * signature verifies; and no event names a state the bank's record never had.
+ * The merchant's side of the notifications (docs/reliability.md): every final outcome owed was accepted at
+ * least once; per resource, an event first arrives only after every earlier sequence did; one id, one body;
+ * every signature verifies; and no event names a state the bank's record never had.
  */
 export function auditNotifications(
   endpoint: ChaosMerchantEndpoint,
@@ -228,8 +228,8 @@ export function auditNotifications(
 }
 
 /**
- * Delivery attempts the workers logged as unanswered (no connection) while the endpoint was down, from their log
- * files in `dir`.
+ * Delivery attempts the workers logged as unanswered (no connection) while the endpoint was down, from their
+ * log files in `dir`.
  */
 export function refusalsWhileDown(dir: string, window: { from: number; to: number } | undefined): number {
   if (!window) return 0;

@@ -13,7 +13,10 @@ export const abandonedPaymentCheck =
 
 const finalPaymentStatuses = new Set(['settled', 'failed', 'rejected']);
 
-/** The bank's enrollment status each outcome stands for; `blocked` is bankflow's own verdict, not a bank status. */
+/**
+ * The bank's enrollment status each outcome stands for; `blocked` is bankflow's own verdict, not a bank
+ * status.
+ */
 export const enrollmentStatusOf: Partial<Record<EnrollmentResult['outcome'], Enrollment['status']>> = {
   authorized: 'authorized',
   rejected: 'rejected',
@@ -95,10 +98,10 @@ function auditAbandonedPayment(run: RunHistory, bank: BankRecords, violations: V
 }
 
 /**
- * Every closed payment and enrollment workflow ended on what the bank's own record says: a final payment outcome
- * is the bank's status, with the bank's end-to-end id and transaction date, and an enrollment outcome is the
- * bank's status; a payment workflow that failed before the bank created its payment leaves none there. `bank` is
- * read from the sandbox's own view, never behind however the bank's reads lag.
+ * Every closed payment and enrollment workflow ended on what the bank's own record says: a final payment
+ * outcome is the bank's status, with the bank's end-to-end id and transaction date, and an enrollment outcome
+ * is the bank's status; a payment workflow that failed before the bank created its payment leaves none there.
+ * `bank` is read from the sandbox's own view, never behind however the bank's reads lag.
  */
 export function auditConfirmedOutcomes(runs: RunHistory[], bank: BankRecords, violations: Violations): void {
   const payments = new Map(bank.payments.map((payment) => [payment.id, payment]));

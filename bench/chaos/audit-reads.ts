@@ -17,8 +17,9 @@ const finalPaymentOutcomes = new Set<string>(['settled', 'failed', 'rejected']);
 const subjectOf = (run: RunHistory) => `${run.info.workflowId} (${run.info.type})`;
 
 /**
- * A run that failed with a journey's read somewhere in its failure's chain, or right after the bank's last answer
- * to it carried a status the spec does not list (a check that took one for a refusal): the read ended it.
+ * A run that failed with a journey's read somewhere in its failure's chain, or right after the bank's last
+ * answer to it carried a status the spec does not list (a check that took one for a refusal): the read ended
+ * it.
  */
 function endedByRead(run: RunHistory, violations: Violations): void {
   if (run.info.status.name !== 'FAILED') return;
@@ -45,8 +46,8 @@ function endedByRead(run: RunHistory, violations: Violations): void {
 }
 
 /**
- * The status a journey ended on, when it ended on one of the bank's: a final payment status, or the enrollment
- * status its outcome stands for (audit-outcomes.ts).
+ * The status a journey ended on, when it ended on one of the bank's: a final payment status, or the
+ * enrollment status its outcome stands for (audit-outcomes.ts).
  */
 function endedOn(run: RunHistory): string | undefined {
   if (run.info.status.name !== 'COMPLETED' || run.result === undefined) return undefined;
@@ -64,11 +65,11 @@ function endedOn(run: RunHistory): string | undefined {
 }
 
 /**
- * Every journey followed the bank through whatever its reads met, and no read ended one: no run failed because a
- * read of the record it follows failed (`journeyPollReads`: a refused credential, an outage, an unreadable
- * answer) or answered a status the spec does not list, and no journey ended on such a status, nor on one no
- * answer of the bank to that journey carried (its runs' bank calls together: an unknown status taken for a known
- * one).
+ * Every journey followed the bank through whatever its reads met, and no read ended one: no run failed
+ * because a read of the record it follows failed (`journeyPollReads`: a refused credential, an outage, an
+ * unreadable answer) or answered a status the spec does not list, and no journey ended on such a status, nor
+ * on one no answer of the bank to that journey carried (its runs' bank calls together: an unknown status
+ * taken for a known one).
  */
 export function auditReadEndings(runs: RunHistory[], violations: Violations): void {
   const answered = new Map<string, Set<string>>();

@@ -10,16 +10,17 @@ import type { Violations } from './violations.js';
 const unmatchedPrefix = workflowIds.unmatchedWebhook('');
 
 /**
- * Workflows that run on by design: an authorized enrollment, a recurrence, an unclaimed event kept for support, a
- * cash-in holder (a day past its claim, or until its payment claims it).
+ * Workflows that run on by design: an authorized enrollment, a recurrence, an unclaimed event kept for
+ * support, a cash-in holder (a day past its claim, or until its payment claims it).
  */
 const longLived = new Set([
   'enrollmentWorkflow',
   'recurrenceWorkflow',
   'unmatchedWebhookWorkflow',
   'cashInHolderWorkflow',
-  // An outbox ends after 10 idle minutes. That it owes nothing is the notification audit's: a resource's final
-  // event accepted means every earlier one was delivered, since an outbox sends one only after the one before.
+  // An outbox ends after 10 idle minutes. That it owes nothing is the notification audit's: a resource's
+  // final event accepted means every earlier one was delivered, since an outbox sends one only after the one
+  // before.
   'merchantNotificationsWorkflow',
 ]);
 
@@ -30,9 +31,9 @@ export interface WebhookAccounting {
 }
 
 /**
- * Every event the bank delivered (at least one copy answered 2xx) is in a workflow history as a webhook signal
- * with the same key (a Pix cash-in's in its holder's, `cash-in:<end-to-end id>`), or kept in the unmatched-event
- * store (`webhook-unmatched:<key>`).
+ * Every event the bank delivered (at least one copy answered 2xx) is in a workflow history as a webhook
+ * signal with the same key (a Pix cash-in's in its holder's, `cash-in:<end-to-end id>`), or kept in the
+ * unmatched-event store (`webhook-unmatched:<key>`).
  */
 export function auditWebhooks(
   events: WebhookEventRecord[],
@@ -70,9 +71,10 @@ const completionRace = 'UNHANDLED_COMMAND';
 
 /**
  * No workflow is stuck: no payment still running, running enrollments are authorized ones, nothing closed in
- * failure; no replay ever differed from what a worker recorded; and no workflow task failed in the worker, even
- * one a retry got past: a payload it could not read (the hostile actor's), a bug in workflow code. The server's
- * `UNHANDLED_COMMAND` refusals of a completion that raced a new event are counted in the report, not here.
+ * failure; no replay ever differed from what a worker recorded; and no workflow task failed in the worker,
+ * even one a retry got past: a payload it could not read (the hostile actor's), a bug in workflow code. The
+ * server's `UNHANDLED_COMMAND` refusals of a completion that raced a new event are counted in the report, not
+ * here.
  */
 export function auditWorkflows(runs: RunHistory[], violations: Violations): void {
   for (const run of runs) {
@@ -116,8 +118,8 @@ export function auditWorkflows(runs: RunHistory[], violations: Violations): void
 }
 
 /**
- * Running workflows whose next workflow task has been tried more than once; a task a killed worker held retries
- * at once on a live one, so only a task that keeps failing is still there after the grace period.
+ * Running workflows whose next workflow task has been tried more than once; a task a killed worker held
+ * retries at once on a live one, so only a task that keeps failing is still there after the grace period.
  */
 export async function auditPendingTasks(
   client: Client,

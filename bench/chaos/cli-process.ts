@@ -10,9 +10,9 @@ const cliEntry = path.join(repositoryRoot, 'src/cli/main.ts');
 export const repositoryScript = (relativePath: string) => path.join(repositoryRoot, relativePath);
 
 /**
- * Node's arguments that run a TypeScript script of src/ or devkit/: from the build scripts/run-tests.mjs made for
- * the run (BANKFLOW_TEST_BUILD_DIR, scripts/test-build.mjs) where there is one, since node starts it without
- * compiling it again, else from source under tsx.
+ * Node's arguments that run a TypeScript script of src/ or devkit/: from the build scripts/run-tests.mjs made
+ * for the run (BANKFLOW_TEST_BUILD_DIR, scripts/test-build.mjs) where there is one, since node starts it
+ * without compiling it again, else from source under tsx.
  */
 function nodeArgsFor(script: string): string[] {
   const buildDir = process.env.BANKFLOW_TEST_BUILD_DIR;
@@ -25,7 +25,10 @@ function nodeArgsFor(script: string): string[] {
 /** The CLI, as `nodeArgsFor` runs it. */
 export const cliNodeArgs = () => nodeArgsFor(cliEntry);
 
-/** One `bankflow <command>` process, run from source or the tests' build as an operator would run the built CLI. */
+/**
+ * One `bankflow <command>` process, run from source or the tests' build as an operator would run the built
+ * CLI.
+ */
 export interface CliProcess {
   child: ChildProcess;
   /** Resolves once its output shows `readyWhen`; rejects if it exits first. */
@@ -33,7 +36,10 @@ export interface CliProcess {
   exited: Promise<void>;
 }
 
-/** `entry` runs another script in the CLI's place (the chaos run's new build, `devkit/versioning/worker-b.ts`). */
+/**
+ * `entry` runs another script in the CLI's place (the chaos run's new build,
+ * `devkit/versioning/worker-b.ts`).
+ */
 export function startCliProcess(
   args: string[],
   env: Record<string, string>,

@@ -2,7 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listVersions, promoteVersion, type DeploymentTarget } from '../../src/temporal/deployments.js';
 import type { ChaosStack } from './stack.js';
 
-/** The deploy a run made: which worker slot took the new build, the two build ids, and when the new one became current. */
+/**
+ * The deploy a run made: which worker slot took the new build, the two build ids, and when the new one became
+ * current.
+ */
 export interface DeployRecord {
   slot: number;
   initialBuildId: string;
@@ -42,7 +45,9 @@ async function eventually<T>(what: string, action: () => Promise<T | undefined>)
   }
 }
 
-/** When `buildId` became the deployment's current version, by the server's clock; undefined while it is not. */
+/**
+ * When `buildId` became the deployment's current version, by the server's clock; undefined while it is not.
+ */
 async function currentSince(stack: ChaosStack, buildId: string): Promise<number | undefined> {
   const { workerDeploymentInfo } = await stack.client.connection.workflowService.describeWorkerDeployment({
     namespace: stack.config.temporal.namespace,
@@ -56,11 +61,11 @@ async function currentSince(stack: ChaosStack, buildId: string): Promise<number 
 }
 
 /**
- * A rolling deploy of one worker, as docs/upgrading-workflows.md describes it, with the other workers left on the
- * old build: the slot's worker stops (SIGTERM) and the new build starts in its place, registers its version, and
- * the deploy promotes it (`bankflow deployments promote`'s call). From then on new runs start on it and long-lived
- * runs continue as new onto it at their next task, while the other runs pinned to the old build finish on the
- * workers still running it.
+ * A rolling deploy of one worker, as docs/upgrading-workflows.md describes it, with the other workers left on
+ * the old build: the slot's worker stops (SIGTERM) and the new build starts in its place, registers its
+ * version, and the deploy promotes it (`bankflow deployments promote`'s call). From then on new runs start on
+ * it and long-lived runs continue as new onto it at their next task, while the other runs pinned to the old
+ * build finish on the workers still running it.
  */
 export async function deployNewBuild(
   stack: ChaosStack,
@@ -73,7 +78,8 @@ export async function deployNewBuild(
     const versions = await listVersions(target);
     return versions.find((version) => version.state === 'current')?.buildId;
   });
-  // A new build that fails to start exits and the pool starts it again; its version registering is what counts.
+  // A new build that fails to start exits and the pool starts it again; its version registering is what
+  // counts.
   await stack.workers
     .redeploy(slot)
     .catch(() => log(`worker ${slot + 1}: the new build's first start failed; starting it again`));

@@ -18,11 +18,11 @@ export interface RunningDisruptions {
 }
 
 /**
- * Runs the plan against the stack from `startedAt`: the Temporal dev server and the receiver restarted once each
- * at their planned moments, one worker (a seeded one) redeployed on a new build that is then promoted, the bank
- * rotating its credentials (every call 401 for a while) and its schema drifting (the journeys' reads in unknown
- * statuses and members for a while), and workers SIGKILLed at seeded intervals, each restarted after a seeded
- * pause, until `stop()`.
+ * Runs the plan against the stack from `startedAt`: the Temporal dev server and the receiver restarted once
+ * each at their planned moments, one worker (a seeded one) redeployed on a new build that is then promoted,
+ * the bank rotating its credentials (every call 401 for a while) and its schema drifting (the journeys' reads
+ * in unknown statuses and members for a while), and workers SIGKILLed at seeded intervals, each restarted
+ * after a seeded pause, until `stop()`.
  */
 export function startDisruptions(
   stack: ChaosStack,

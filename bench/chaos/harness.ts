@@ -38,8 +38,9 @@ import { notificationTimings } from '../../src/contract/notifications.js';
 import { chaosNotifySpeedup } from './merchant-endpoint.js';
 
 /**
- * How long the audit waits for the merchant to have accepted every final event owed, once it recovered: an event
- * that failed often waits out the retry policy's longest interval (at the chaos speedup) before it comes again.
+ * How long the audit waits for the merchant to have accepted every final event owed, once it recovered: an
+ * event that failed often waits out the retry policy's longest interval (at the chaos speedup) before it
+ * comes again.
  */
 const notificationsDrainMs = notificationTimings.retry.maximumIntervalMs / chaosNotifySpeedup + 30_000;
 
@@ -117,8 +118,8 @@ async function recurrenceStates(
 }
 
 /**
- * Reads every history and accounts for the delivered webhooks. A signal that reaches a workflow while one of its
- * workflow tasks is running is durable at once but written to the history only when that task ends, so an
+ * Reads every history and accounts for the delivered webhooks. A signal that reaches a workflow while one of
+ * its workflow tasks is running is durable at once but written to the history only when that task ends, so an
  * event missing at the first reading is looked for again before it counts as lost.
  */
 async function accountForWebhooks(
@@ -139,11 +140,12 @@ async function accountForWebhooks(
 }
 
 /**
- * The chaos run of issue 6: many concurrent enrollment + payment journeys and a recurrence attempts sync through
- * the real stack while the bank fails and webhooks misbehave, workers are SIGKILLed, one is redeployed on a new
- * build that becomes current (issue 30), the Temporal dev server and the receiver restart, and a hostile actor sends the journeys payloads that do not decrypt, plaintext and
- * forged webhooks; then an audit from the bank's records and Temporal's histories. The temporary
- * directory (database, logs) is removed after a clean run and kept, and named, after a failed one.
+ * The chaos run of issue 6: many concurrent enrollment + payment journeys and a recurrence attempts sync
+ * through the real stack while the bank fails and webhooks misbehave, workers are SIGKILLed, one is
+ * redeployed on a new build that becomes current (issue 30), the Temporal dev server and the receiver
+ * restart, and a hostile actor sends the journeys payloads that do not decrypt, plaintext and forged
+ * webhooks; then an audit from the bank's records and Temporal's histories. The temporary directory
+ * (database, logs) is removed after a clean run and kept, and named, after a failed one.
  */
 export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<ChaosReport & { dir?: string }> {
   const options = { ...defaultChaosOptions, log: () => undefined, ...given };
@@ -183,8 +185,9 @@ export async function runChaos(given: Partial<ChaosOptions> = {}): Promise<Chaos
       virtualAccountId: ctx.merchant.virtualAccountId,
     });
     const recurrences = recurrenceRun.then(async (run) => {
-      // A sync is of a window the bank finished writing: on a loaded machine the attempts may be posted after the
-      // planned start, and the bank's reads lag its writes (get_lag_ms), so it waits for them to show as well.
+      // A sync is of a window the bank finished writing: on a loaded machine the attempts may be posted after
+      // the planned start, and the bank's reads lag its writes (get_lag_ms), so it waits for them to show as
+      // well.
       await sleep(
         Math.max(readsSettleMs(options.seed), startedAt + plan.disruptions.syncStartAtMs - Date.now()),
       );

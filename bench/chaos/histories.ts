@@ -20,8 +20,8 @@ const newEventTypes = new Set<number>([
   EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT,
 ]);
 /**
- * Signals that carry a bank event into a workflow; a Pix cash-in is in its holder's history even when its payment
- * had closed (settled on the bank's GET) before the cash-in arrived.
+ * Signals that carry a bank event into a workflow; a Pix cash-in is in its holder's history even when its
+ * payment had closed (settled on the bank's GET) before the cash-in arrived.
  */
 const webhookSignals = new Set([
   holdCashInSignal.name,
@@ -48,7 +48,9 @@ export interface FailureLink {
 
 type ProtoFailure = proto.temporal.api.failure.v1.IFailure;
 
-/** A failure's message, read from its encrypted attributes when the worker encoded them ("Encoded failure"). */
+/**
+ * A failure's message, read from its encrypted attributes when the worker encoded them ("Encoded failure").
+ */
 async function messageOf(failure: ProtoFailure, codec: EncryptionCodec): Promise<string> {
   const attributes = failure.encodedAttributes;
   if (!attributes) return failure.message ?? '';
@@ -111,7 +113,10 @@ export interface RunHistory {
   info: WorkflowExecutionInfo;
   /** `ReceivedWebhook.key` of every webhook signal in the run, decoded with the project's codec. */
   webhookKeys: string[];
-  /** Webhook signals whose payload bankflow did not write (in clear, or not decrypting): the workflow dropped them. */
+  /**
+   * Webhook signals whose payload bankflow did not write (in clear, or not decrypting): the workflow dropped
+   * them.
+   */
   refusedSignals: number;
   workflowTaskFailures: WorkflowTaskFailure[];
   /** Workflow tasks that timed out: a worker took them and died (or was too slow). */
@@ -121,8 +126,9 @@ export interface RunHistory {
   /** Updates the run accepted (the start's own included). */
   updatesAccepted: number;
   /**
-   * Updates accepted in a workflow task that also took other new events (a signal, a fired timer, an activity's
-   * result): the case the SDK once replayed in another order than it recorded (docs/reliability.md).
+   * Updates accepted in a workflow task that also took other new events (a signal, a fired timer, an
+   * activity's result): the case the SDK once replayed in another order than it recorded
+   * (docs/reliability.md).
    */
   updatesSharingTask: number;
   /** What the run returned, decoded with the project's codec; absent unless it completed. */
@@ -234,7 +240,8 @@ async function readRun(
 
 /** Every run of every workflow in the namespace (continued-as-new runs included), read a few at a time. */
 export async function readAllHistories(client: Client, keys: EncryptionKey[]): Promise<RunHistory[]> {
-  // As a worker reads them: a hostile signal (bench/chaos/hostile.ts) becomes the marker its workflow refused.
+  // As a worker reads them: a hostile signal (bench/chaos/hostile.ts) becomes the marker its workflow
+  // refused.
   const codec = new EncryptionCodec(keys, 'mark');
   const infos: WorkflowExecutionInfo[] = [];
   for await (const info of client.workflow.list()) infos.push(info);

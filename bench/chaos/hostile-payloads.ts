@@ -8,9 +8,9 @@ import {
 } from '../../src/temporal/encryption.js';
 
 /**
- * Payloads labelled encrypted that bankflow's keys do not open, as someone with write access to the namespace but
- * without the keys could send them: random bytes under a real key id, a made-up key id, a genuine ciphertext
- * (copied from a history) cut short, no key id, no bytes, and an encoding bankflow does not write.
+ * Payloads labelled encrypted that bankflow's keys do not open, as someone with write access to the namespace
+ * but without the keys could send them: random bytes under a real key id, a made-up key id, a genuine
+ * ciphertext (copied from a history) cut short, no key id, no bytes, and an encoding bankflow does not write.
  */
 export const undecodableKinds = [
   'random bytes',
@@ -46,8 +46,8 @@ function mangle(kind: UndecodableKind, sealed: Payload, keyId: string): Payload 
 }
 
 /**
- * The payload codec of a hostile client: every payload it sends is one of the kinds above. What it receives it
- * leaves as it came (it cannot read bankflow's payloads); a refusal's message is readable all the same.
+ * The payload codec of a hostile client: every payload it sends is one of the kinds above. What it receives
+ * it leaves as it came (it cannot read bankflow's payloads); a refusal's message is readable all the same.
  */
 export class UndecodableCodec implements PayloadCodec {
   private readonly genuine: EncryptionCodec;

@@ -73,10 +73,10 @@ async function liveTargets(control: SandboxControl): Promise<Target[]> {
 }
 
 /**
- * The event a forger would send had they the keys but not the bank's word: the target's own record, moved to a
- * final status the bank has not given it (a payment settled, with a made-up end-to-end id; an enrollment
- * authorized). A workflow takes a webhook only as a hint and asks the bank, so none may end on it; the audit's
- * confirmed-outcome check holds every workflow to the bank's records.
+ * The event a forger would send had they the keys but not the bank's word: the target's own record, moved to
+ * a final status the bank has not given it (a payment settled, with a made-up end-to-end id; an enrollment
+ * authorized). A workflow takes a webhook only as a hint and asks the bank, so none may end on it; the
+ * audit's confirmed-outcome check holds every workflow to the bank's records.
  */
 function forgedEvent(target: Target, sequence: number) {
   const now = new Date().toISOString();
@@ -105,11 +105,11 @@ function forgedEvent(target: Target, sequence: number) {
 }
 
 /**
- * Someone with write access to the namespace, during the run: every 1-3 s (seeded) it picks a live journey and
- * sends it, in turn, a webhook signal that does not decrypt, a merchant update that does not decrypt, a plaintext
- * webhook signal, or a forged webhook encrypted with the real keys. An update it sends must be refused by the
- * workflow (anything else is a violation); what its signals did is for the audit (no failed workflow task, no
- * outcome the bank did not confirm). A send Temporal did not take is counted, not retried.
+ * Someone with write access to the namespace, during the run: every 1-3 s (seeded) it picks a live journey
+ * and sends it, in turn, a webhook signal that does not decrypt, a merchant update that does not decrypt, a
+ * plaintext webhook signal, or a forged webhook encrypted with the real keys. An update it sends must be
+ * refused by the workflow (anything else is a violation); what its signals did is for the audit (no failed
+ * workflow task, no outcome the bank did not confirm). A send Temporal did not take is counted, not retried.
  */
 export function startHostileActor(
   stack: ChaosStack,

@@ -58,7 +58,9 @@ export interface JourneyRecord {
   error?: string;
 }
 
-/** The error and its causes, e.g. `WorkflowFailedError: Workflow execution failed <- ApplicationFailure: ...`. */
+/**
+ * The error and its causes, e.g. `WorkflowFailedError: Workflow execution failed <- ApplicationFailure: ...`.
+ */
 export function describeError(error: unknown): string {
   const parts: string[] = [];
   for (let current: unknown = error; current && parts.length < 4; current = (current as Error).cause) {
@@ -183,9 +185,10 @@ async function enroll(
 
 /**
  * Submits a credential or an assertion until the workflow no longer waits for one. A refusal by the bank is
- * answered with fresh options and a new credential or assertion. A call the workflow turns away (a submission is
- * already in progress, the flow moved on, or the workflow has not caught up with what a query already showed) is
- * resolved by reading the workflow's state: an earlier submission may still be on its way to the bank.
+ * answered with fresh options and a new credential or assertion. A call the workflow turns away (a submission
+ * is already in progress, the flow moved on, or the workflow has not caught up with what a query already
+ * showed) is resolved by reading the workflow's state: an earlier submission may still be on its way to the
+ * bank.
  */
 async function submitUntilDecided<T>(
   record: JourneyRecord,

@@ -42,14 +42,17 @@ export interface EndpointCounts {
   errors: number;
   tooSlow: number;
   slow: number;
-  /** 200s for an event id answered 200 before (the first too late for bankflow, or a retry after a lost answer). */
+  /**
+   * 200s for an event id answered 200 before (the first too late for bankflow, or a retry after a lost
+   * answer).
+   */
   answeredAgain: number;
 }
 
 /**
- * The merchant's notification endpoint, as a fallible merchant runs it: down (not listening) for a seeded window,
- * some answers 500, some slow, some slower than bankflow waits (so the event comes again, and the merchant
- * answers 200 to both copies). It records every request with its raw body and checks each signature.
+ * The merchant's notification endpoint, as a fallible merchant runs it: down (not listening) for a seeded
+ * window, some answers 500, some slow, some slower than bankflow waits (so the event comes again, and the
+ * merchant answers 200 to both copies). It records every request with its raw body and checks each signature.
  */
 export class ChaosMerchantEndpoint {
   readonly received: ReceivedNotification[] = [];
@@ -92,8 +95,8 @@ export class ChaosMerchantEndpoint {
   }
 
   /**
-   * The seeded down window: once `afterRequests` requests came, the endpoint stops listening for `downMs`, then
-   * listens again and stays up.
+   * The seeded down window: once `afterRequests` requests came, the endpoint stops listening for `downMs`,
+   * then listens again and stays up.
    */
   scheduleDownWindow(afterRequests: number, downMs: number, log: (line: string) => void): void {
     const signal = this.stopping.signal;
@@ -117,8 +120,8 @@ export class ChaosMerchantEndpoint {
   }
 
   /**
-   * From now on every request is answered 200 at once: the merchant fixed its backend. What the outboxes still
-   * owe arrives at their next retry, which comes at most the retry policy's longest interval later.
+   * From now on every request is answered 200 at once: the merchant fixed its backend. What the outboxes
+   * still owe arrives at their next retry, which comes at most the retry policy's longest interval later.
    */
   async recover(): Promise<void> {
     await this.up();

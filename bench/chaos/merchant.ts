@@ -7,10 +7,10 @@ import { InvalidInputError, RequestRefusedError } from '../../src/starter/index.
 import { journeyDeadlineMs } from './profile.js';
 
 /**
- * An answer is what the merchant must act on (the workflow's or the bank's "no", bad input); anything else means
- * Temporal or the bank could not be reached or answered too late, and the call is worth repeating. A refused
- * credential is repeated too: the merchant's own bank calls share the workers' credentials, which the bank may be
- * rotating.
+ * An answer is what the merchant must act on (the workflow's or the bank's "no", bad input); anything else
+ * means Temporal or the bank could not be reached or answered too late, and the call is worth repeating. A
+ * refused credential is repeated too: the merchant's own bank calls share the workers' credentials, which the
+ * bank may be rotating.
  */
 function isAnswer(error: unknown): boolean {
   if (error instanceof BankError) return !error.retryable && error.type !== 'BankUnauthorized';
@@ -68,8 +68,9 @@ export interface MerchantCalls {
 const attemptDeadlineMs = 30_000;
 
 /**
- * What a merchant backend does around every call into bankflow and the bank: repeat a call that failed because
- * Temporal was restarting (or the bank was unavailable) with exponential backoff, and count each repeat.
+ * What a merchant backend does around every call into bankflow and the bank: repeat a call that failed
+ * because Temporal was restarting (or the bank was unavailable) with exponential backoff, and count each
+ * repeat.
  */
 export class MerchantRetries implements MerchantCalls {
   readonly byOperation = new Map<string, number>();

@@ -8,8 +8,8 @@ export interface ChaosOptions {
   /** Journeys in flight at once. */
   concurrency: number;
   /**
-   * `bankflow worker` processes kept running (each is killed and restarted along the way); at least two: one is
-   * redeployed on a new build while another keeps serving the runs pinned to the old one.
+   * `bankflow worker` processes kept running (each is killed and restarted along the way); at least two: one
+   * is redeployed on a new build while another keeps serving the runs pinned to the old one.
    */
   workers: number;
   /** Keep the run's directory (Temporal database, logs, journeys.json) even after a clean run. */

@@ -23,11 +23,13 @@ export interface DisruptionPlan {
   receiverRestartAtMs: number;
   receiverDownMs: number;
   syncStartAtMs: number;
-  /** When one worker is redeployed on a new build, which is then promoted to the deployment's current version. */
+  /**
+   * When one worker is redeployed on a new build, which is then promoted to the deployment's current version.
+   */
   deployAtMs: number;
   /**
-   * After how many requests the merchant's notification endpoint stops listening, and for how long: counted in
-   * requests, so it is down while notifications flow, whatever the run's size.
+   * After how many requests the merchant's notification endpoint stops listening, and for how long: counted
+   * in requests, so it is down while notifications flow, whatever the run's size.
    */
   merchantDownAfterRequests: number;
   merchantDownMs: number;
@@ -35,10 +37,14 @@ export interface DisruptionPlan {
   killGapMs: { min: number; max: number };
   /** How long a killed worker stays down before it is started again. */
   killDownMs: { min: number; max: number };
-  /** When every bank call starts being refused with 401 (a credential rotation at the bank), and for how long. */
+  /**
+   * When every bank call starts being refused with 401 (a credential rotation at the bank), and for how long.
+   */
   credentialRotationAtMs: number;
   credentialRotationMs: number;
-  /** When the journeys' reads start answering a status and members the spec does not list, and for how long. */
+  /**
+   * When the journeys' reads start answering a status and members the spec does not list, and for how long.
+   */
   schemaDriftAtMs: number;
   schemaDriftMs: number;
 }
@@ -64,10 +70,11 @@ function amountFor(kind: JourneyKind, reais: number, cents: number): number {
 }
 
 /**
- * The bank's own disruptions, drawn after the others so that adding them moved none of the earlier moments. The
- * credential rotation lasts a third to all of the arrival span (20 to 60 s at the default size): journeys start,
- * consent and are followed through it. The schema drift begins 2-5 s after it ended, since a call refused 401 is
- * answered before any alteration, and lasts a quarter to half of the span, while journeys are still followed.
+ * The bank's own disruptions, drawn after the others so that adding them moved none of the earlier moments.
+ * The credential rotation lasts a third to all of the arrival span (20 to 60 s at the default size): journeys
+ * start, consent and are followed through it. The schema drift begins 2-5 s after it ended, since a call
+ * refused 401 is answered before any alteration, and lasts a quarter to half of the span, while journeys are
+ * still followed.
  */
 function bankDisruptions(
   arrivalSpanMs: number,

@@ -2,15 +2,16 @@ import type { z } from 'zod';
 import type { addedRulesSchema, FaultSettings } from '../../devkit/sandbox/faults.js';
 
 /**
- * Shorter than a latency spike, so every spike is a timeout for the caller: the request still reaches the bank
- * after the caller gave up, and the retry races it. That is what proves creates and authorizes idempotent.
+ * Shorter than a latency spike, so every spike is a timeout for the caller: the request still reaches the
+ * bank after the caller gave up, and the retry races it. That is what proves creates and authorizes
+ * idempotent.
  */
 export const bankTimeoutMs = 2_500;
 
 /**
- * The bank's misbehaviour for the whole run (issue 6: 20% of calls answered 500, webhooks 30% lost, 30% twice),
- * and a bank whose reads lag its webhooks, some of which name another resource: a workflow must end only on what
- * the bank's GET confirms.
+ * The bank's misbehaviour for the whole run (issue 6: 20% of calls answered 500, webhooks 30% lost, 30%
+ * twice), and a bank whose reads lag its webhooks, some of which name another resource: a workflow must end
+ * only on what the bank's GET confirms.
  */
 export function chaosFaults(seed: number): FaultSettings {
   return {
@@ -37,7 +38,9 @@ export function chaosFaults(seed: number): FaultSettings {
 
 type AddedRules = z.input<typeof addedRulesSchema>;
 
-/** A credential rotation at the bank: every bank call, the merchant's own included, refused 401 for `forMs`. */
+/**
+ * A credential rotation at the bank: every bank call, the merchant's own included, refused 401 for `forMs`.
+ */
 export const credentialRotation = (forMs: number): AddedRules => ({
   fail_next: [{ status: 401, for_ms: forMs }],
 });
@@ -46,9 +49,9 @@ export const credentialRotation = (forMs: number): AddedRules => ({
 const journeyReadsPrefix = '/banking/cashin/pix/biometrics/';
 
 /**
- * A schema drift at the bank: for `forMs` the journeys' reads answer each record in a status the spec does not list
- * and with a member it does not name, nested too. The attempts sync's pages are left as they are: a sync keeps what
- * a page says, where a journey reads its record again.
+ * A schema drift at the bank: for `forMs` the journeys' reads answer each record in a status the spec does
+ * not list and with a member it does not name, nested too. The attempts sync's pages are left as they are: a
+ * sync keeps what a page says, where a journey reads its record again.
  */
 export const schemaDrift = (forMs: number): AddedRules => ({
   alter_next: [
@@ -58,8 +61,8 @@ export const schemaDrift = (forMs: number): AddedRules => ({
 });
 
 /**
- * What the merchant passes to the workflows: quick polling once webhooks go quiet, and a short wait for the Pix
- * cash-in event, so journeys whose webhooks were dropped finish in seconds rather than minutes.
+ * What the merchant passes to the workflows: quick polling once webhooks go quiet, and a short wait for the
+ * Pix cash-in event, so journeys whose webhooks were dropped finish in seconds rather than minutes.
  */
 export const journeyPolling = { firstPollAfterMs: 2_000, maxPollIntervalMs: 5_000 };
 export const cashInWaitMs = 5_000;

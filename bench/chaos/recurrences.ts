@@ -63,7 +63,10 @@ export async function prepareRecurrences(
   return { externalIds };
 }
 
-/** The attempts sync of the window, started the way an operator or a schedule would, repeated if Temporal is down. */
+/**
+ * The attempts sync of the window, started the way an operator or a schedule would, repeated if Temporal is
+ * down.
+ */
 export async function syncAttempts(
   starter: StarterContext,
   retries: MerchantCalls,

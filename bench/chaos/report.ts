@@ -19,7 +19,10 @@ export interface ChaosReport {
     /** Credentials / assertions submitted more than once in a journey. */
     resubmittedRegistrations: number;
     resubmittedAuthorizations: number;
-    /** Merchant calls the workflow turned away (in progress, moved on, not caught up), resolved by a state read. */
+    /**
+     * Merchant calls the workflow turned away (in progress, moved on, not caught up), resolved by a state
+     * read.
+     */
     turnedAway: number;
     durationsMs: { p50: number; p95: number; max: number };
   };
@@ -36,7 +39,9 @@ export interface ChaosReport {
     webhooksForeignIds: number;
     /** How far the bank's reads lagged its writes. */
     getLagMs: number;
-    /** Every bank call refused 401 for a while (the bank rotating credentials): when, how long, calls refused. */
+    /**
+     * Every bank call refused 401 for a while (the bank rotating credentials): when, how long, calls refused.
+     */
     credentialRotation: { atMs: number; forMs: number; refused: number };
     /** The journeys' reads answered in a drifted schema for a while: when, how long, answers altered. */
     schemaDrift: { atMs: number; forMs: number; altered: number };
@@ -61,7 +66,9 @@ export interface ChaosReport {
     successfulAuthorizes: number;
     enrollmentsAtBank: number;
     webhooks: WebhookAccounting;
-    /** Webhook signals in the histories whose payload bankflow did not write, each dropped by its workflow. */
+    /**
+     * Webhook signals in the histories whose payload bankflow did not write, each dropped by its workflow.
+     */
     refusedSignals: number;
     workflowRuns: Counts;
     workflowTaskTimeouts: number;

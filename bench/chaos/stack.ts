@@ -67,10 +67,12 @@ export async function startChaosStack(seed: number, workerCount: number): Promis
       WEBHOOK_HOST: '127.0.0.1',
       WEBHOOK_PORT: String(await freePort()),
       WEBHOOK_SECRET: webhookSecret,
-      // The first worker makes its version current; the mid-run deploy promotes the new build, and an old-build
-      // worker restarted after a kill must not take the deployment back (development's `always` would).
+      // The first worker makes its version current; the mid-run deploy promotes the new build, and an
+      // old-build worker restarted after a kill must not take the deployment back (development's `always`
+      // would).
       WORKER_VERSION_PROMOTION: 'if-no-current',
-      // The workers' cache size is what decides how often a workflow is replayed from the start; let a run vary it.
+      // The workers' cache size is what decides how often a workflow is replayed from the start; let a run
+      // vary it.
       ...(process.env.TEMPORAL_MAX_CACHED_WORKFLOWS
         ? { TEMPORAL_MAX_CACHED_WORKFLOWS: process.env.TEMPORAL_MAX_CACHED_WORKFLOWS }
         : {}),

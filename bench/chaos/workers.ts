@@ -12,8 +12,8 @@ interface Slot extends CliProcess {
 
 /**
  * `bankflow worker` processes (the CLI run from source), one per slot. A worker is SIGKILLed and restarted on
- * demand; one that exits by itself is counted and restarted, as a process supervisor would. A slot redeployed on
- * the new build runs it from then on, through every later kill and restart.
+ * demand; one that exits by itself is counted and restarted, as a process supervisor would. A slot redeployed
+ * on the new build runs it from then on, through every later kill and restart.
  */
 export class WorkerPool {
   readonly counts = { started: 0, killed: 0, exitedByThemselves: 0, redeployed: 0 };
@@ -38,7 +38,9 @@ export class WorkerPool {
     return this.slots.length;
   }
 
-  /** Starts every empty slot and resolves once each worker polls its task queue, trying again for a minute. */
+  /**
+   * Starts every empty slot and resolves once each worker polls its task queue, trying again for a minute.
+   */
   async startAll(): Promise<void> {
     const deadline = Date.now() + 60_000;
     await Promise.all(
@@ -86,7 +88,10 @@ export class WorkerPool {
     await slot.exited;
   }
 
-  /** Starts the slot's build; a slot already running (the kills and a deploy both start workers) is left as it is. */
+  /**
+   * Starts the slot's build; a slot already running (the kills and a deploy both start workers) is left as it
+   * is.
+   */
   start(index: number): Promise<void> {
     const running = this.slots[index];
     if (running) return running.ready;

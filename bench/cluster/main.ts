@@ -23,7 +23,9 @@ import {
   type Outcome,
 } from './scenarios.js';
 
-/** A frontend port whose whole layout (it minus 300 to it plus 10) is free; membership ports stay below 32768. */
+/**
+ * A frontend port whose whole layout (it minus 300 to it plus 10) is free; membership ports stay below 32768.
+ */
 async function freeServerPort(): Promise<number> {
   for (;;) {
     const frontend = 20_000 + Math.floor(Math.random() * 13_000);
@@ -41,7 +43,8 @@ const env: Record<string, string> = {
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '',
   LOG_LEVEL: 'warn',
-  // The cluster runs the sandbox bank, so it runs in development; the test drives the sandbox with this token.
+  // The cluster runs the sandbox bank, so it runs in development; the test drives the sandbox with this
+  // token.
   BANKFLOW_ENV: 'development',
   SANDBOX_CONTROL_TOKEN: randomBytes(24).toString('hex'),
   BANKFLOW_DATA_DIR: dataDir,

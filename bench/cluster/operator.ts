@@ -76,7 +76,9 @@ export async function operatorCommands(env: Record<string, string>, address: str
   };
 }
 
-/** A third `bankflow worker`, started as docs/deployment.md scales workers: the server lists three pollers. */
+/**
+ * A third `bankflow worker`, started as docs/deployment.md scales workers: the server lists three pollers.
+ */
 export async function scaleWorkers(
   env: Record<string, string>,
   connection: Pick<ConnectionLike, 'workflowService'>,
@@ -109,7 +111,9 @@ export async function scaleWorkers(
   }
 }
 
-/** A second cluster on the same ports is refused before it starts anything, naming the port and the variable. */
+/**
+ * A second cluster on the same ports is refused before it starts anything, naming the port and the variable.
+ */
 export async function secondClusterRefused(env: Record<string, string>): Promise<Outcome> {
   const second = await bankflow(['cluster'], {
     ...env,

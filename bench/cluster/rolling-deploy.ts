@@ -129,8 +129,8 @@ async function enrolledCustomer(ctx: ScenarioContext) {
         customerTaxNumber,
       }),
     /**
-     * The customer's assertion, signed as it is sent: the bank refuses a sign counter that did not move past the
-     * last one it took, so assertions reach it in the order they were signed, one at a time.
+     * The customer's assertion, signed as it is sent: the bank refuses a sign counter that did not move past
+     * the last one it took, so assertions reach it in the order they were signed, one at a time.
      */
     authorize: async (payment: StartedPayment) => {
       const assertion = authenticator.getAssertion(payment.publicKeyEncoded, ctx.sandboxUrl);
@@ -165,8 +165,8 @@ async function startedHolders(ctx: ScenarioContext, ids: (string | undefined)[])
 }
 
 /**
- * `bankflow deployments drained <A>` until it exits 0 or `timeoutMs` passes; when it does not, the reason names the
- * workflow types of the runs still pinned to A.
+ * `bankflow deployments drained <A>` until it exits 0 or `timeoutMs` passes; when it does not, the reason
+ * names the workflow types of the runs still pinned to A.
  */
 async function drainOf(
   ctx: RollingDeployContext,
@@ -205,11 +205,12 @@ const perVersion = (versions: VersionView[], names: Record<string, string>) =>
     .join(', ');
 
 /**
- * A rolling deploy as docs/upgrading-workflows.md tells an operator to run it, from the cluster's build A to a
- * build B whose payment decides differently (one more memo upsert): B's workers start beside A's, `bankflow
+ * A rolling deploy as docs/upgrading-workflows.md tells an operator to run it, from the cluster's build A to
+ * a build B whose payment decides differently (one more memo upsert): B's workers start beside A's, `bankflow
  * deployments promote` makes B current, A's open payments finish on A while new ones run on B, an authorized
- * enrollment's next run (after its one-minute lifetime) starts on B, `bankflow deployments move` sends the other
- * long-lived runs on A to B, `bankflow deployments drained` tells when A can stop, and B alone carries a payment after A's workers got SIGTERM. No workflow task may fail.
+ * enrollment's next run (after its one-minute lifetime) starts on B, `bankflow deployments move` sends the
+ * other long-lived runs on A to B, `bankflow deployments drained` tells when A can stop, and B alone carries
+ * a payment after A's workers got SIGTERM. No workflow task may fail.
  */
 export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome> {
   const target: DeploymentTarget = {
@@ -277,8 +278,8 @@ export async function rollingDeploy(ctx: RollingDeployContext): Promise<Outcome>
     );
     const paymentsOnAClosedSeconds =
       (Math.max(...closedAt.map((time) => time?.getTime() ?? Number.NaN)) - promotedAtTime) / 1000;
-    // The long-lived runs still pinned to A (the step's cash-in holders, earlier steps' recurrences and outboxes)
-    // take no task of their own until their daily wake: asked, each continues as new onto B.
+    // The long-lived runs still pinned to A (the step's cash-in holders, earlier steps' recurrences and
+    // outboxes) take no task of their own until their daily wake: asked, each continues as new onto B.
     const move = await bankflow(['deployments', 'move', buildA], ctx.env);
     if (move.code !== 0) throw new Error(`deployments move: ${move.output.slice(-400)}`);
     const moved = {

@@ -47,7 +47,9 @@ export async function merchantApi(ctx: ScenarioContext): Promise<Outcome> {
   };
 }
 
-/** The payment waits for its authorization; the worker that ran it so far is SIGKILLed; the other finishes it. */
+/**
+ * The payment waits for its authorization; the worker that ran it so far is SIGKILLed; the other finishes it.
+ */
 export async function workerKilledMidPayment(ctx: ScenarioContext): Promise<Outcome> {
   let killed = 0;
   const run = await runJourney({

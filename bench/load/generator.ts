@@ -5,7 +5,8 @@ import type { LoadJob, LoadMessage, LoadReply, WebhookRequest } from './protocol
 
 /**
  * The load generator, a process of its own so that building and pacing requests takes no CPU time from the
- * receiver or the worker under test. It plays the bank posting webhooks, or the bare Temporal client signalling.
+ * receiver or the worker under test. It plays the bank posting webhooks, or the bare Temporal client
+ * signalling.
  */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
 const clients = new Map<string, Client>();

@@ -3,8 +3,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import * as activities from './activities.js';
 
 /**
- * The engine floor's worker: the skeleton workflow and its no-op activities on the task queue the bench names,
- * with Temporal's defaults, or the workflow cache SKELETON_MAX_CACHED_WORKFLOWS sets. Started by
+ * The engine floor's worker: the skeleton workflow and its no-op activities on the task queue the bench
+ * names, with Temporal's defaults, or the workflow cache SKELETON_MAX_CACHED_WORKFLOWS sets. Started by
  * bench/processes.ts; stops on SIGTERM.
  */
 const address = process.env.TEMPORAL_ADDRESS ?? '';

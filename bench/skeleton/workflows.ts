@@ -15,7 +15,10 @@ export const authorizeUpdate = defineUpdate<string, [string]>('authorize');
 /** Stands for one bank webhook. */
 export const eventSignal = defineSignal<[string]>('event');
 
-/** The webhooks of a settled payment: created, awaiting_consent, awaiting_payment, settled and the Pix cash-in. */
+/**
+ * The webhooks of a settled payment: created, awaiting_consent, awaiting_payment, settled and the Pix
+ * cash-in.
+ */
 export const journeySignals = 5;
 
 const { noop } = proxyActivities<typeof activities>({ startToCloseTimeout: '30 seconds' });
