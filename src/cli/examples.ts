@@ -1,6 +1,7 @@
 /**
- * Examples of every command, run against `npm start` (the sandbox bank, seed 42, whose seeded ids are stable):
- * docs/cli.md shows them under each command, and a test runs every line against a test stack, in this order.
+ * Examples of every command, run against `npm start` (the sandbox bank, seed 42, whose seeded ids are
+ * stable): docs/cli.md shows them under each command, and a test runs every line against a test stack, in
+ * this order.
  * A line ends with `# exits N` when it is meant to exit N (`# exits N: text ...`: saying that text), and with
  * `# runs until Ctrl-C` when it is a server.
  * Keyed by command path; a group's `about` is the prose docs/cli.md puts before its commands.
@@ -33,7 +34,8 @@ export const commandExamples: Record<string, CommandExamples> = {
   api: { lines: ['npx bankflow api   # runs until Ctrl-C'] },
   'api-key create': {
     lines: [
-      'npx bankflow api-key create checkout-backend   # the key, then the API_KEYS entry checkout-backend:<sha256>',
+      'npx bankflow api-key create checkout-backend   # a bf_dev_ key, then API_KEYS=checkout-backend:<sha256> npm start',
+      'BANKFLOW_ENV=production npx bankflow api-key create checkout-backend   # a bf_live_ key, then its API_KEYS entry',
       "npx bankflow api-key create 'two words'        # exits 1: the key name must be 1 to 64 letters, ...",
     ],
   },

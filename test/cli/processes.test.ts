@@ -194,8 +194,10 @@ describe('long-running commands', () => {
   it('`api` serves the merchant API to the keys `api-key create` mints until SIGTERM, and refuses to start without a key in production', async () => {
     const minted = await runCli(['api-key', 'create', 'cli-backend']);
     expect(minted.code).toBe(0);
-    const key = /^ {2}(bf_live_\S+)$/m.exec(minted.stdout)?.[1] ?? '';
-    const entry = /^ {2}(cli-backend:[0-9a-f]{64})$/m.exec(minted.stdout)?.[1] ?? '';
+    // In development (as runCli runs it): a bf_dev_ key, and the API_KEYS setting that gives it to npm start.
+    const key = /^ {2}(bf_dev_\S+)$/m.exec(minted.stdout)?.[1] ?? '';
+    const entry = /^ {2}API_KEYS=(cli-backend:[0-9a-f]{64}) npm start$/m.exec(minted.stdout)?.[1] ?? '';
+    expect(key).not.toBe('');
     expect(entry).not.toContain(key);
     const port = await freePort();
     const api = startCli(['api'], {
