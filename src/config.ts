@@ -114,12 +114,15 @@ export const secretVariables: ReadonlySet<string> = new Set([
 const secretsOf = (env: Record<string, string | undefined>): ReadonlySet<string> =>
   new Set([...secretVariables, ...Object.keys(env).filter((name) => name.startsWith('TEMPORAL_GRPC_META_'))]);
 
-/** Said after the problems of an environment that never chose to be production, so the way out is named. */
+/**
+ * Said first, before the problems of an environment that never chose to be production: the way out, not a
+ * list of production's variables, is what someone trying bankflow locally needs to read.
+ */
 const unsetEnvProblem = {
   variable: 'BANKFLOW_ENV',
   reason:
-    'is unset, so the production checks above apply; set BANKFLOW_ENV=production and fix them, or ' +
-    'BANKFLOW_ENV=development to talk to the local development stack (npm start)',
+    "is unset, so the production checks below apply: to try bankflow locally (npm start's stack), set " +
+    'BANKFLOW_ENV=development; for production, set BANKFLOW_ENV=production and fix them',
 };
 
 /**
@@ -146,7 +149,7 @@ export function parseEnvironment<Schema extends z.ZodType>(
     const got = raw === undefined ? '' : ` (got ${shownValue(raw, secrets.has(variable))})`;
     return { variable, reason: withholdSecrets(`${issue.message}${got}`, secretValues) };
   });
-  throw new ConfigError(env.BANKFLOW_ENV === undefined ? [...problems, unsetEnvProblem] : problems);
+  throw new ConfigError(env.BANKFLOW_ENV === undefined ? [unsetEnvProblem, ...problems] : problems);
 }
 
 /** Parses the environment once; with devkit/config.ts, the only place in bankflow that reads process.env. */

@@ -17,12 +17,17 @@ import { productionChecks } from '../../src/production-checks.js';
 import { problemsOf, productionEnv } from '../helpers/config-env.js';
 
 describe('configuration', () => {
-  it('runs as production unless BANKFLOW_ENV says otherwise, and names the variable when that fails', () => {
+  it('runs as production unless BANKFLOW_ENV says otherwise, and names the way out first when that fails', () => {
     const message = problemsOf({});
     expect(message).toMatch(/BANK_BASE_URL: is required when BANKFLOW_ENV=production/);
-    expect(message).toMatch(
-      /BANKFLOW_ENV: is unset, so the production checks above apply; .*BANKFLOW_ENV=development/,
+    // The fix comes before production's list: BANKFLOW_ENV=development to try it, or production and the rest.
+    const [heading, first, ...rest] = message.split('\n');
+    expect(heading).toBe('Invalid configuration:');
+    expect(first).toMatch(
+      /^ {2}BANKFLOW_ENV: is unset, so the production checks below apply: .*set BANKFLOW_ENV=development; .*BANKFLOW_ENV=production/,
     );
+    expect(rest.length).toBeGreaterThan(1);
+    expect(rest.filter((line) => line.startsWith('  BANKFLOW_ENV:'))).toEqual([]);
     expect(problemsOf({ BANKFLOW_ENV: 'production' })).not.toMatch(/BANKFLOW_ENV: is unset/);
   });
 
