@@ -25,7 +25,7 @@ function assignments(line: string): { env: Record<string, string>; command: stri
   return { env, command: rest };
 }
 
-/** The variables the Python example reads: those it needs (os.environ[...]) and those it may (os.environ.get). */
+/** What the Python example reads: the variables it needs (os.environ[...]), and those it may (.get). */
 const required = [...script.matchAll(/os\.environ\["(\w+)"\]/g)].map((match) => match[1]);
 const optional = [...script.matchAll(/os\.environ\.get\("(\w+)"/g)].map((match) => match[1]);
 
