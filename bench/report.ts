@@ -91,7 +91,19 @@ function unacknowledged(row: IngestRow): string {
 /** Every performance target of docs/performance.md, checked against this run's medians. */
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const { ingest, journey, sync, footprint } = results;
+  const { ingest, journey, sync, footprint, cost } = results;
+  if (cost) {
+    const { api, starter } = cost.paths;
+    checks.push({
+      target: 'merchant HTTP API: executions and actions per payment <= the starter path',
+      measured:
+        `executions ${fixed(api.perPayment.executions, 1)} vs ${fixed(starter.perPayment.executions, 1)}, ` +
+        `actions ${fixed(api.perPayment.actions, 1)} vs ${fixed(starter.perPayment.actions, 1)}`,
+      met:
+        api.perPayment.executions <= starter.perPayment.executions &&
+        api.perPayment.actions <= starter.perPayment.actions,
+    });
+  }
   if (ingest) {
     const worst = Math.min(...ingest.rows.map((row) => row.throughputRatio));
     checks.push({

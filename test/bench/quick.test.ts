@@ -5,7 +5,7 @@ import { outputOf, type CliResult } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const tempDir = tempDirs('bankflow-bench-');
-const benchmarks = ['ingest', 'journey', 'sync', 'footprint', 'queues', 'polls'];
+const benchmarks = ['cost', 'ingest', 'journey', 'sync', 'footprint', 'queues', 'polls'];
 
 function runBench(args: string[]): Promise<CliResult> {
   return outputOf(spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args]));
@@ -40,6 +40,13 @@ describe('benchmarks, smoke run', () => {
       const row = run.stdout.split('\n').find((line) => line.includes(`| ${target.target} `));
       expect(row).toMatch(target.met ? /\| met +\|$/ : /\| MISSED +\|$/);
     }
+    // A payment through the merchant API costs Temporal no more than through the starter, at any size.
+    expect(results.targets).toContainEqual(
+      expect.objectContaining({
+        target: 'merchant HTTP API: executions and actions per payment <= the starter path',
+        met: true,
+      }),
+    );
   }, 900_000);
 
   it('refuses an unknown benchmark, naming it', async () => {
