@@ -17,7 +17,8 @@ import { productionChecks } from '../../src/production-checks.js';
 import { problemsOf, productionEnv } from '../helpers/config-env.js';
 
 describe('configuration', () => {
-  it('runs as production unless BANKFLOW_ENV says otherwise, and names the way out first when that fails', () => {
+  // docs/decisions.md names this test: keep its name.
+  it('runs as production unless BANKFLOW_ENV says otherwise, and names the variable when that fails', () => {
     const message = problemsOf({});
     expect(message).toMatch(/BANK_BASE_URL: is required when BANKFLOW_ENV=production/);
     // The fix comes before production's list: BANKFLOW_ENV=development to try it, or production and the rest.
