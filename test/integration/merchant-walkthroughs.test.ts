@@ -58,8 +58,8 @@ describe('a merchant backend in another language, through bankflow api', () => {
       BANKFLOW_API_URL: await api.listen({ host: '127.0.0.1', port: 0 }),
       BANKFLOW_API_KEY: key.key,
       SANDBOX_URL: stack.sandbox.url,
-      // The test's sandbox takes no control token: any value passes. The one name the walkthrough and the Python
-      // example read it by: a walkthrough naming another fails on its unset variable (bash -u).
+      // The test's sandbox takes no control token: any value passes. The one name the walkthrough and the
+      // Python example read it by: a walkthrough naming another fails on its unset variable (bash -u).
       SANDBOX_CONTROL_TOKEN: 'unused',
     };
   });
