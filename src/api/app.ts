@@ -14,6 +14,8 @@ import { apiRoutes } from './routes/index.js';
 
 export interface ApiServerOptions extends ApiContext {
   keys: readonly ApiKeyEntry[];
+  /** Whether a `bf_dev_` key may open the API: only in development (refused unless said). */
+  developmentKeys?: 'accepted' | 'refused';
   rateLimitPerMinute: number;
   logger: Logger;
   timeouts?: Partial<ServerTimeouts>;
@@ -79,7 +81,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     reply.header('request-id', request.id);
     const path = request.url.split('?')[0] ?? '';
     if (openPaths.has(path)) return;
-    request.apiKeyName = authenticate(options.keys, request);
+    request.apiKeyName = authenticate(options.keys, request, options.developmentKeys ?? 'refused');
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -40,6 +40,7 @@ export async function startApiServer(
       starter: { client, taskQueue: temporal.taskQueue, customerKeySecret: config.support.lookupSecret },
       bank: { bank: new BankClient(bank, logger) },
       keys: api.keys,
+      developmentKeys: config.env === 'development' ? 'accepted' : 'refused',
       rateLimitPerMinute: api.rateLimitPerMinute,
       logger,
     });
