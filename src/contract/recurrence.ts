@@ -72,6 +72,14 @@ export const defaultRecurrenceSettings: Required<Omit<RecurrenceSettings, 'maxRu
   maxAttemptsKept: 500,
 };
 
+/**
+ * How long the bank is asked to generate a recurrence: an outage, a credential rotation (401) or an
+ * unreadable answer is retried within it, and the recurrence is refused once it passes, so no start waits for
+ * ever. The bank answers a repeated `external_id` with the first recurrence, so a retry creates nothing
+ * twice.
+ */
+export const recurrenceGenerationWindowMs = 15 * 60_000;
+
 /** What continue-as-new carries into the next run. */
 export interface RecurrenceCarry {
   recurrence: Recurrence;

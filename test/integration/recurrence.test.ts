@@ -172,6 +172,16 @@ describe('recurrence workflow through the receiver and the sandbox bank', () => 
     expect((await handle.describe()).searchAttributes).toMatchObject({ BankflowStatus: ['refused'] });
   });
 
+  it('waits out refused credentials while the bank generates it (a rotation), creating it once', async () => {
+    const request = recurrenceRequest(stack);
+    await control(stack, 'POST', '/sandbox/faults/rules', {
+      fail_next: [{ status: 401, count: 2, method: 'POST', path_prefix: '/banking/cashin/pix/recurrences' }],
+    });
+    const started = await startRecurrence(stack, request);
+    expect(started.recurrence).toMatchObject({ external_id: request.external_id });
+    expect(await stateOf(request.external_id)).toMatchObject({ status: started.recurrence.status });
+  });
+
   it('ends at once when the bank answers the recurrence rejected', async () => {
     const request = recurrenceRequest(stack, { amounts: { minimum: 4_992 } });
     const started = await startRecurrence(stack, request);

@@ -1,12 +1,16 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { CollectionAttempt } from '../../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../../bank/schemas/recurrence.js';
-import { bankCallOptions, interactiveActivities, pollActivities } from '../activity-options.js';
+import {
+  bankCallOptions,
+  boundedBy,
+  customerWriteOptions,
+  interactiveActivities,
+  pollActivities,
+} from '../activity-options.js';
 import { failureTypes } from '../../contract/failure-types.js';
+import { recurrenceGenerationWindowMs } from '../../contract/recurrence.js';
 import { readBank, type TroubleHolder } from '../shared/bank-reads.js';
-
-/** The merchant's request waits on the bank's answer. */
-const bank = interactiveActivities<'generateRecurrence'>(bankCallOptions);
 
 /**
  * A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on
@@ -33,12 +37,16 @@ function refusal(error: unknown): ApplicationFailure {
 }
 
 /**
- * Generates the recurrence with the merchant's full request: the bank's recurrence, or its refusal as a
- * failure.
+ * Generates the recurrence with the merchant's full request, which waits on the answer: the bank's
+ * recurrence, or its refusal as a failure. A refused credential and an unreadable answer are waited out like
+ * an outage within the generation window (recurrenceGenerationWindowMs), then refuse the recurrence.
  */
 export async function generateRecurrence(
   request: GenerateRecurrenceRequest,
 ): Promise<Recurrence | ApplicationFailure> {
+  const bank = interactiveActivities<'generateRecurrence'>(
+    boundedBy(customerWriteOptions, Date.now() + recurrenceGenerationWindowMs, Date.now()),
+  );
   try {
     return await bank.generateRecurrence(request);
   } catch (error) {
