@@ -1,13 +1,28 @@
+import type { Socket } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { fastifyServerOptions, type ServerTimeouts } from '../http/server-timeouts.js';
+import { fastifyServerOptions, serverTimeouts, type ServerTimeouts } from '../http/server-timeouts.js';
 import { authenticate } from './auth.js';
 import { idempotencyScope } from './idempotency.js';
 import type { ApiKeyEntry } from './keys.js';
 import { openApiDocument } from './openapi.js';
-import { ApiProblem, invalidRequest, problemFor, sendProblem } from './problems.js';
+import {
+  ApiProblem,
+  answerClientError,
+  frameworkProblem,
+  invalidRequest,
+  problemFor,
+  sendProblem,
+  type RequestLimits,
+} from './problems.js';
 import { requestIdOf } from './request-ids.js';
 import type { ApiContext } from './route.js';
 import { apiRoutes } from './routes/index.js';
@@ -31,6 +46,12 @@ declare module 'fastify' {
 /** Paths open without a key: the load balancer's probe, and the document describing the API. */
 const openPaths = new Set(['/healthz', '/openapi.json']);
 
+/**
+ * The largest body a request may send. The largest a route takes is a WebAuthn credential or assertion, a few
+ * KiB (tens with an attestation's certificate chain); 256 KiB is the bound the bank's webhooks are read with.
+ */
+export const maxBodyBytes = 256 * 1024;
+
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
@@ -46,20 +67,33 @@ function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: stri
  * answer and log line, and a rate limit per key.
  */
 export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
+  // 100 is Fastify's default maxParamLength.
+  const limits: RequestLimits = { bodyBytes: maxBodyBytes, paramLength: 100 };
+  // The request whose body is arriving on each connection: a client error Node reports on the connection
+  // (the request not received in time) is answered with its id and path.
+  const arriving = new WeakMap<Socket, FastifyRequest>();
+  const timeouts = serverTimeouts(options.timeouts);
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger.child({ component: 'api' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
-    bodyLimit: 256 * 1024,
+    bodyLimit: limits.bodyBytes,
+    // The router's refusals of a URL (malformed percent-encoding, a parameter too long), before any hook.
+    frameworkErrors: (error, request, reply) => {
+      sendProblem(request, reply, frameworkProblem(error, limits));
+    },
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, arriving.get(socket), timeouts),
     ...fastifyServerOptions(options.timeouts),
   });
+  // Bodies are JSON: any other media type is 415 (Fastify would read text/plain as a string).
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error, request, reply) => {
     const statusOf = (error as { statusCode?: number }).statusCode;
     // Fastify's own refusals (a body that is not JSON, too large, of another type) are the caller's to fix.
     const problem =
       !(error instanceof ApiProblem) && statusOf !== undefined && statusOf >= 400 && statusOf < 500
-        ? new ApiProblem(statusOf, 'invalid-request', 'Invalid request', (error as Error).message)
+        ? frameworkProblem(error as FastifyError, limits)
         : problemFor(error);
     if (problem.status >= 500) request.log.error({ err: error }, 'API request failed');
     return sendProblem(request, reply, problem);
@@ -79,11 +113,18 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
+    arriving.set(request.raw.socket, request);
     const path = request.url.split('?')[0] ?? '';
     if (openPaths.has(path)) return;
     request.apiKeyName = authenticate(options.keys, request, options.developmentKeys ?? 'refused');
   });
+  const received = (request: FastifyRequest) => {
+    if (arriving.get(request.raw.socket) === request) arriving.delete(request.raw.socket);
+  };
+  // Validation starts once the body is read.
+  app.addHook('preValidation', async (request) => received(request));
   app.addHook('onResponse', async (request, reply) => {
+    received(request);
     request.log.info(
       {
         method: request.method,

@@ -1,4 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { WorkflowFailedError, isGrpcDeadlineError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
@@ -23,7 +26,11 @@ export const problemSchema = z.object({
   title: z.string(),
   status: z.number().int(),
   detail: z.string(),
-  instance: z.string().describe("The request's path"),
+  instance: z
+    .string()
+    .describe(
+      "The request's path; `urn:uuid:<requestId>` when the request's line never arrived (a 408 or 431 answer)",
+    ),
   requestId: z.string(),
   errors: z.array(fieldErrorSchema),
   retryable: z.boolean().optional().describe('Whether asking again may get another answer'),
@@ -139,21 +146,138 @@ export function problemFor(error: unknown): ApiProblem {
   );
 }
 
-/** Answers `problem` as `application/problem+json`, with Retry-After where asking again may help. */
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiProblem): FastifyReply {
-  const { retryAfterSeconds: after, ...extra } = problem.extra;
-  if (after !== undefined) reply.header('retry-after', String(after));
-  const body: Problem = {
+/** The problem document of `problem`, for the request `instance` names under `requestId`. */
+function problemDocument(problem: ApiProblem, instance: string, requestId: string): Problem {
+  // Retry-After is a header, not a member.
+  const { retryable, sameId, refusal } = problem.extra;
+  return {
     type: `${problemTypeBase}${problem.kind}`,
     title: problem.title,
     status: problem.status,
     detail: problem.message,
-    instance: request.url.split('?')[0] ?? request.url,
-    requestId: request.id,
+    instance,
+    requestId,
     errors: problem.errors,
-    ...extra,
+    ...(retryable === undefined ? {} : { retryable }),
+    ...(sameId === undefined ? {} : { sameId }),
+    ...(refusal === undefined ? {} : { refusal }),
   };
-  return reply.code(problem.status).type('application/problem+json').send(body);
+}
+
+/**
+ * Answers `problem` as `application/problem+json`, with the Request-Id (also where no hook ran, as for
+ * Fastify's refusals of a URL) and Retry-After where asking again may help.
+ */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiProblem): FastifyReply {
+  const after = problem.extra.retryAfterSeconds;
+  if (after !== undefined) reply.header('retry-after', String(after));
+  const instance = request.url.split('?')[0] ?? request.url;
+  return reply
+    .code(problem.status)
+    .header('request-id', request.id)
+    .type('application/problem+json')
+    .send(problemDocument(problem, instance, request.id));
+}
+
+/** The limits a request meets before any route runs, as Fastify's refusals of them name them. */
+export interface RequestLimits {
+  /** Fastify's `bodyLimit`. */
+  bodyBytes: number;
+  /** The router's `maxParamLength`. */
+  paramLength: number;
+}
+
+/**
+ * What Fastify's own refusals of a request (its URL, body or media type, before any route runs) mean to the
+ * caller: each names what to fix. An unknown refusal of the caller's keeps Fastify's status and message.
+ */
+export function frameworkProblem(error: FastifyError, limits: RequestLimits): ApiProblem {
+  const fields: Record<string, FieldError> = {
+    FST_ERR_BAD_URL: { field: 'path', reason: 'is not a valid URL (malformed percent-encoding)' },
+    FST_ERR_MAX_PARAM_LENGTH: {
+      field: 'path',
+      reason: `holds a parameter of more than ${limits.paramLength} characters, more than any route takes`,
+    },
+    FST_ERR_CTP_BODY_TOO_LARGE: { field: 'body', reason: `is larger than ${limits.bodyBytes} bytes` },
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: { field: 'Content-Type', reason: 'must be application/json' },
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: { field: 'Content-Length', reason: 'is not the length of the body' },
+    FST_ERR_CTP_EMPTY_JSON_BODY: { field: 'body', reason: 'is empty: send {} for a body without members' },
+    // Fastify's parser refuses a body setting __proto__ or constructor.prototype as it refuses bad JSON.
+    FST_ERR_CTP_INVALID_JSON_BODY: {
+      field: 'body',
+      reason: 'is not valid JSON, or sets __proto__ or constructor.prototype',
+    },
+  };
+  const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 400;
+  const known = fields[error.code];
+  return known
+    ? new ApiProblem(
+        status,
+        'invalid-request',
+        'Invalid request',
+        `the request's ${known.field} ${known.reason}`,
+        [known],
+      )
+    : new ApiProblem(status, 'invalid-request', 'Invalid request', error.message);
+}
+
+/** The error Node reports on a connection whose request it could not read (Fastify's ConnectionError). */
+interface ConnectionError extends Error {
+  code?: string;
+}
+
+/** What a client error Node reports on a connection, rather than on a request, means to the caller. */
+function clientErrorProblem(error: ConnectionError, limits: { headersMs: number; requestMs: number }) {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return new ApiProblem(
+      408,
+      'request-timeout',
+      'Request not received in time',
+      `the request was not received in time: its headers within ${limits.headersMs / 1000} s, ` +
+        `all of it within ${limits.requestMs / 1000} s; send it again, with the same Idempotency-Key`,
+      [],
+      { retryable: true, sameId: true },
+    );
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return new ApiProblem(431, 'invalid-request', 'Invalid request', "the request's headers are too large", [
+      { field: 'headers', reason: 'are larger than the server reads (16 KiB)' },
+    ]);
+  return new ApiProblem(400, 'invalid-request', 'Invalid request', 'the request is not valid HTTP/1.1', [
+    { field: 'request', reason: 'is not valid HTTP/1.1' },
+  ]);
+}
+
+/**
+ * Answers a client error Node reports on the connection (a request not received in time, headers too large,
+ * bytes that are not HTTP) as a problem written on the socket, which then closes: no route, nor Fastify's
+ * reply, runs for it. `request` is the request whose body was still arriving, when its headers had: the
+ * problem carries its id and path; otherwise a new id, and `urn:uuid:<id>` as the instance.
+ */
+export function answerClientError(
+  error: ConnectionError,
+  socket: Socket,
+  request: { id: string; url: string } | undefined,
+  limits: { headersMs: number; requestMs: number },
+): void {
+  // A reset connection, or one already closed, has no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const problem = clientErrorProblem(error, limits);
+  const requestId = request?.id ?? randomUUID();
+  const instance = request ? (request.url.split('?')[0] ?? request.url) : `urn:uuid:${requestId}`;
+  const body = JSON.stringify(problemDocument(problem, instance, requestId));
+  if (socket.writable)
+    socket.write(
+      [
+        `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}`,
+        'content-type: application/problem+json; charset=utf-8',
+        `content-length: ${Buffer.byteLength(body)}`,
+        `request-id: ${requestId}`,
+        'connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  socket.destroy(error);
 }
 
 /**

@@ -425,7 +425,7 @@ export interface components {
       title: string;
       status: number;
       detail: string;
-      /** @description The request's path */
+      /** @description The request's path; `urn:uuid:<requestId>` when the request's line never arrived (a 408 or 431 answer) */
       instance: string;
       requestId: string;
       errors: {

@@ -1,0 +1,173 @@
+import { connect } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { createApiServer, maxBodyBytes } from '../../src/api/app.js';
+import { mintApiKey } from '../../src/api/keys.js';
+import type { StarterContext } from '../../src/starter/context.js';
+import type { BankReadContext } from '../../src/starter/devices.js';
+
+const key = mintApiKey('checkout-backend');
+const authorization = `Bearer ${key.key}`;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** The raw answer a socket got: status line, headers and body, as a client reading the socket sees it. */
+interface SocketAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The merchant API with no stack behind it: what is refused before a route runs never reaches the starter.
+ */
+async function apiWithout(timeouts = { requestMs: 800, headersMs: 400 }) {
+  return createApiServer({
+    starter: {} as StarterContext,
+    bank: {} as BankReadContext,
+    keys: [key.entry],
+    rateLimitPerMinute: 1_000,
+    logger: pino({ level: 'silent' }),
+    timeouts,
+  });
+}
+
+/** Checks `answer` is a problem document as every failure is, and answers it. */
+function expectProblem(answer: Answer | SocketAnswer, status: number) {
+  expect(answer.status).toBe(status);
+  const header = (name: string) =>
+    answer.headers instanceof Headers ? answer.headers.get(name) : answer.headers[name];
+  expect(header('content-type')).toMatch(/^application\/problem\+json/);
+  const problem = JSON.parse(answer.body);
+  expect(problem).toMatchObject({
+    type: expect.stringMatching(/^\/problems\/[a-z-]+$/),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    instance: expect.any(String),
+    requestId: header('request-id'),
+    errors: expect.any(Array),
+  });
+  expect(problem.requestId).toEqual(expect.any(String));
+  return problem;
+}
+
+/** Sends `text` on a new connection and reads what comes back until the server closes it. */
+function overSocket(url: string, text: string): Promise<SocketAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    });
+  });
+}
+
+describe("the merchant API's refusals before any route runs", () => {
+  let app: FastifyInstance;
+  let url: string;
+
+  const call = async (
+    method: 'GET' | 'POST',
+    path: string,
+    init: { body?: string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization,
+        ...(method === 'POST' ? { 'idempotency-key': 'key-1' } : {}),
+        ...init.headers,
+      },
+      body: init.body,
+    });
+    return { status: response.status, headers: response.headers, body: await response.text() };
+  };
+  const postJson = (path: string, body: string) =>
+    call('POST', path, { body, headers: { 'content-type': 'application/json' } });
+
+  beforeAll(async () => {
+    app = await apiWithout();
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers a path parameter longer than any route takes as a 414 problem, with the caller’s request id', async () => {
+    const answer = await call('GET', `/v1/payments/${'a'.repeat(1_000)}`, {
+      headers: { 'x-request-id': 'merchant-req-414' },
+    });
+    const problem = expectProblem(answer, 414);
+    expect(problem).toMatchObject({ type: '/problems/invalid-request', requestId: 'merchant-req-414' });
+    expect(problem.instance).toMatch(/^\/v1\/payments\/a+$/);
+    expect(problem.errors).toEqual([{ field: 'path', reason: expect.stringContaining('characters') }]);
+  });
+
+  it('answers a malformed percent-encoding as a 400 problem naming the path', async () => {
+    const problem = expectProblem(await call('GET', '/v1/payments/%E0%A4%A'), 400);
+    expect(problem.errors).toEqual([{ field: 'path', reason: expect.stringContaining('percent-encoding') }]);
+  });
+
+  it('answers a body over the limit as a 413 problem naming the limit', async () => {
+    const body = JSON.stringify({ description: 'x'.repeat(maxBodyBytes) });
+    const problem = expectProblem(await postJson('/v1/payments', body), 413);
+    expect(problem.errors).toEqual([{ field: 'body', reason: `is larger than ${maxBodyBytes} bytes` }]);
+  });
+
+  it('answers a body of another media type than JSON, text/plain too, as a 415 problem', async () => {
+    for (const type of ['text/plain', 'application/xml']) {
+      const answer = await call('POST', '/v1/payments', { body: 'hello', headers: { 'content-type': type } });
+      const problem = expectProblem(answer, 415);
+      expect(problem.errors).toEqual([{ field: 'Content-Type', reason: 'must be application/json' }]);
+    }
+  });
+
+  it('answers malformed or empty JSON as a 400 problem naming the body', async () => {
+    for (const body of ['{"amountCents":', '']) {
+      const problem = expectProblem(await postJson('/v1/payments', body), 400);
+      expect(problem.errors).toEqual([{ field: 'body', reason: expect.any(String) }]);
+    }
+    const poisoned = expectProblem(await postJson('/v1/payments', '{"__proto__":{"x":1}}'), 400);
+    expect(poisoned.errors).toEqual([{ field: 'body', reason: expect.stringContaining('__proto__') }]);
+  });
+
+  it('answers a request whose body stops arriving as a 408 problem with its id and path', async () => {
+    const answer = await overSocket(
+      url,
+      'POST /v1/payments HTTP/1.1\r\nhost: api\r\n' +
+        `authorization: ${authorization}\r\nidempotency-key: key-1\r\nx-request-id: slow-body-1\r\n` +
+        'content-type: application/json\r\ncontent-length: 40\r\n\r\n{"amountCents":',
+    );
+    const problem = expectProblem(answer, 408);
+    expect(problem).toMatchObject({
+      type: '/problems/request-timeout',
+      instance: '/v1/payments',
+      requestId: 'slow-body-1',
+      retryable: true,
+      sameId: true,
+    });
+  });
+
+  it('answers a request whose headers stop arriving as a 408 problem under a new id', async () => {
+    const answer = await overSocket(url, 'GET /v1/payments/order-1 HTTP/1.1\r\nhost: api\r\n');
+    const problem = expectProblem(answer, 408);
+    expect(problem.type).toBe('/problems/request-timeout');
+    expect(problem.instance).toBe(`urn:uuid:${problem.requestId}`);
+  });
+});
