@@ -13,7 +13,7 @@ import { fastifyServerOptions, serverTimeouts, type ServerTimeouts } from '../ht
 import { authenticate } from './auth.js';
 import { idempotencyScope } from './idempotency.js';
 import type { ApiKeyEntry } from './keys.js';
-import { openApiDocument } from './openapi.js';
+import { longestPathParameter, openApiDocument } from './openapi.js';
 import {
   ApiProblem,
   answerClientError,
@@ -52,6 +52,12 @@ const openPaths = new Set(['/healthz', '/openapi.json']);
  */
 export const maxBodyBytes = 256 * 1024;
 
+/**
+ * The router's longest path parameter: the longest any route's schema allows (a payment's externalId, 200),
+ * so every parameter a schema accepts reaches its route, and a longer one is 414 before any route runs.
+ */
+export const maxParamLength = longestPathParameter(apiRoutes);
+
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
@@ -67,8 +73,7 @@ function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: stri
  * answer and log line, and a rate limit per key.
  */
 export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
-  // 100 is Fastify's default maxParamLength.
-  const limits: RequestLimits = { bodyBytes: maxBodyBytes, paramLength: 100 };
+  const limits: RequestLimits = { bodyBytes: maxBodyBytes, paramLength: maxParamLength };
   // The request whose body is arriving on each connection: a client error Node reports on the connection
   // (the request not received in time) is answered with its id and path.
   const arriving = new WeakMap<Socket, FastifyRequest>();
@@ -78,6 +83,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
     bodyLimit: limits.bodyBytes,
+    routerOptions: { maxParamLength: limits.paramLength },
     // The router's refusals of a URL (malformed percent-encoding, a parameter too long), before any hook.
     frameworkErrors: (error, request, reply) => {
       sendProblem(request, reply, frameworkProblem(error, limits));

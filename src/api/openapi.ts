@@ -45,6 +45,45 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query') {
   }));
 }
 
+/** The characters of a uuid's text: 32 hex digits and 4 dashes. */
+const uuidLength = 36;
+
+/** A pattern that is one character class repeated a bounded number of times: `^[A-Za-z0-9]{1,100}$`. */
+const boundedClassPattern = /^\^(?:\[(?:[^\]\\]|\\.)+\]|\\[dw])\{\d+,(\d+)\}\$$/;
+
+/** The most characters a path parameter's JSON Schema allows, or undefined when it sets no bound. */
+function longestAllowed(schema: {
+  maxLength?: number;
+  format?: string;
+  pattern?: string;
+}): number | undefined {
+  if (schema.maxLength !== undefined) return schema.maxLength;
+  if (schema.format === 'uuid') return uuidLength;
+  const bound = boundedClassPattern.exec(schema.pattern ?? '')?.[1];
+  return bound === undefined ? undefined : Number(bound);
+}
+
+/**
+ * The longest path parameter any route's schema allows: its `maxLength`, a uuid's length, or the bound of a
+ * pattern repeating one character class. The router measures a parameter percent-decoded, in UTF-16 code
+ * units as zod's `max` does, so this is the router's `maxParamLength` that serves every parameter the schemas
+ * allow. A path parameter without a bound is a mistake in the table: it is refused here, not served up to an
+ * arbitrary length.
+ */
+export function longestPathParameter(routes: readonly ApiRoute[]): number {
+  let longest = 0;
+  for (const route of routes)
+    for (const parameter of parameters(route.params, 'path')) {
+      const length = longestAllowed(parameter.schema);
+      if (length === undefined)
+        throw new Error(
+          `${route.method} ${route.path}: the path parameter ${parameter.name} needs a maximum length (.max())`,
+        );
+      longest = Math.max(longest, length);
+    }
+  return longest;
+}
+
 const idempotencyParameter = {
   name: idempotencyHeader,
   in: 'header',

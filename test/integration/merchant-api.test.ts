@@ -177,6 +177,25 @@ describe('the merchant HTTP API over the real stack', () => {
     expect(readByOther.json()).toEqual(state.json());
   });
 
+  it('serves a payment under the longest externalId its schema allows, 200 characters: start, read, options and result', async () => {
+    const { deviceId, enrollmentId } = await enrollOverHttp(SoftwareAuthenticator.create());
+    const externalId = `order-${randomUUID()}-`.padEnd(200, 'x');
+    const created = await call('POST', '/v1/payments', {
+      body: { externalId, enrollmentId, deviceId, amountCents: 500, description: 'Order', ...world(stack) },
+    });
+    expect(created.statusCode).toBe(200);
+    expect(created.json().externalId).toBe(externalId);
+    const read = await call('GET', `/v1/payments/${externalId}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toMatchObject({ phase: expect.any(String) });
+    expect((await call('POST', `/v1/payments/${externalId}/authorization-options`)).statusCode).toBe(200);
+    const result = await call('GET', `/v1/payments/${externalId}/result?wait=0`);
+    expect(result.statusCode).toBe(202);
+    expect(result.json()).toMatchObject({ final: false, state: { phase: expect.any(String) } });
+    // One character more than any route takes is refused before any route runs, as a problem.
+    expectProblem(await call('GET', `/v1/payments/${externalId}x`), 414, ['path']);
+  });
+
   it('answers a repeated POST with the first answer on any process and under any key of the merchant, refuses other terms by field, and asks for the key', async () => {
     const { deviceId, participantId } = await newDevice();
     const body = { deviceId, participantId, returnToUrl: 'https://merchant.example/enrolled' };

@@ -1,8 +1,14 @@
 import { connect } from 'node:net';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createApiServer, maxBodyBytes } from '../../src/api/app.js';
+import { z } from 'zod';
+import { createApiServer, maxBodyBytes, maxParamLength } from '../../src/api/app.js';
 import { mintApiKey } from '../../src/api/keys.js';
+import { longestPathParameter } from '../../src/api/openapi.js';
+import { route } from '../../src/api/route.js';
+import { apiRoutes } from '../../src/api/routes/index.js';
+import { externalId } from '../../src/starter/payments.js';
 import type { StarterContext } from '../../src/starter/context.js';
 import type { BankReadContext } from '../../src/starter/devices.js';
 
@@ -25,9 +31,12 @@ interface SocketAnswer {
 /**
  * The merchant API with no stack behind it: what is refused before a route runs never reaches the starter.
  */
-async function apiWithout(timeouts = { requestMs: 800, headersMs: 400 }) {
+async function apiWithout(
+  timeouts = { requestMs: 800, headersMs: 400 },
+  starter: StarterContext = {} as StarterContext,
+) {
   return createApiServer({
-    starter: {} as StarterContext,
+    starter,
     bank: {} as BankReadContext,
     keys: [key.entry],
     rateLimitPerMinute: 1_000,
@@ -56,6 +65,21 @@ function expectProblem(answer: Answer | SocketAnswer, status: number) {
   return problem;
 }
 
+/** One request with the API key (and an Idempotency-Key on a POST), answered with its status and body. */
+async function send(
+  url: string,
+  method: 'GET' | 'POST',
+  path: string,
+  init: { body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization, ...(method === 'POST' ? { 'idempotency-key': 'key-1' } : {}), ...init.headers },
+    body: init.body,
+  });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
 /** Sends `text` on a new connection and reads what comes back until the server closes it. */
 function overSocket(url: string, text: string): Promise<SocketAnswer> {
   const { hostname, port } = new URL(url);
@@ -82,22 +106,11 @@ describe("the merchant API's refusals before any route runs", () => {
   let app: FastifyInstance;
   let url: string;
 
-  const call = async (
+  const call = (
     method: 'GET' | 'POST',
     path: string,
     init: { body?: string; headers?: Record<string, string> } = {},
-  ): Promise<Answer> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization,
-        ...(method === 'POST' ? { 'idempotency-key': 'key-1' } : {}),
-        ...init.headers,
-      },
-      body: init.body,
-    });
-    return { status: response.status, headers: response.headers, body: await response.text() };
-  };
+  ) => send(url, method, path, init);
   const postJson = (path: string, body: string) =>
     call('POST', path, { body, headers: { 'content-type': 'application/json' } });
 
@@ -169,5 +182,76 @@ describe("the merchant API's refusals before any route runs", () => {
     const problem = expectProblem(answer, 408);
     expect(problem.type).toBe('/problems/request-timeout');
     expect(problem.instance).toBe(`urn:uuid:${problem.requestId}`);
+  });
+});
+
+describe("the merchant API's path parameters", () => {
+  /** The workflow ids routes asked Temporal for; nothing was ever started under any. */
+  const asked: string[] = [];
+  const notStarted = (workflowId: string) => {
+    asked.push(workflowId);
+    return Promise.reject(new WorkflowNotFoundError('workflow not found', workflowId, undefined));
+  };
+  const starter = {
+    taskQueue: 'unit',
+    client: {
+      withDeadline: <T>(_deadline: number, call: () => Promise<T>) => call(),
+      workflow: {
+        getHandle: (workflowId: string) => ({
+          workflowId,
+          describe: () => notStarted(workflowId),
+          result: () => notStarted(workflowId),
+        }),
+      },
+    },
+  } as unknown as StarterContext;
+  let app: FastifyInstance;
+  let url: string;
+  const get = async (path: string) => {
+    const answer = await send(url, 'GET', path);
+    return expectProblem(answer, answer.status);
+  };
+
+  beforeAll(async () => {
+    app = await apiWithout(undefined, starter);
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("takes the router's longest parameter from the schemas: a payment's externalId, 200 characters", () => {
+    expect(externalId.maxLength).toBe(200);
+    expect(maxParamLength).toBe(longestPathParameter(apiRoutes));
+    expect(maxParamLength).toBe(externalId.maxLength);
+    const unbounded = route({
+      method: 'GET',
+      path: '/v1/things/{thingId}',
+      operationId: 'getThing',
+      tag: 'Things',
+      summary: 'A thing',
+      params: z.object({ thingId: z.string() }),
+      call: async () => ({ body: {} }),
+    });
+    expect(() => longestPathParameter([unbounded])).toThrow(/thingId needs a maximum length/);
+  });
+
+  it('serves a 200-character externalId on every payment route that reads it, and refuses one longer', async () => {
+    const longest = 'order-'.padEnd(maxParamLength, 'x');
+    for (const path of [`/v1/payments/${longest}`, `/v1/payments/${longest}/result?wait=0`]) {
+      const problem = await get(path);
+      // The route ran, and asked for the payment under the whole id: nothing was started under it.
+      expect(problem).toMatchObject({ status: 404, type: '/problems/not-found' });
+      expect(asked.pop()).toBe(`payment:${longest}`);
+    }
+    const tooLong = await get(`/v1/payments/${longest}x`);
+    expect(tooLong).toMatchObject({ status: 414, type: '/problems/invalid-request' });
+    expect(tooLong.errors).toEqual([{ field: 'path', reason: expect.stringContaining(`${maxParamLength}`) }]);
+  });
+
+  it("refuses a parameter over its own route's bound, under the router's, naming it", async () => {
+    const problem = await get(`/v1/recurrences/${'r'.repeat(101)}`);
+    expect(problem).toMatchObject({ status: 400, type: '/problems/invalid-request' });
+    expect(problem.errors).toEqual([{ field: 'externalId', reason: expect.stringContaining('100') }]);
   });
 });
