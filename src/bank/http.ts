@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Span } from '@opentelemetry/api';
-import got, { RequestError, type Got, type Method } from 'got';
+import got, { RequestError, type CancelableRequest, type Got, type Method } from 'got';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BankConfig } from '../config.js';
@@ -19,6 +19,15 @@ import { recordStatus, traceBankCall } from './tracing.js';
 import { errorListBodySchema, otherErrorBodySchema, singleErrorBodySchema } from './schemas/errors.js';
 
 export type QueryValue = string | number | boolean | undefined;
+
+/**
+ * The most bytes of one answer bankflow reads from the bank, after decompression: 4 MiB. The largest answer
+ * the spec allows is a page of 100 records (the attempts list's `limit`, 50 elsewhere), each a few KB with
+ * its stages, so under 1 MiB; this is several times that. An answer over it, said by its Content-Length or
+ * found while reading, is refused as BankInvalidResponse and its connection closed: a faulty or hostile
+ * endpoint at BANK_BASE_URL costs a worker at most this much memory per call.
+ */
+export const bankAnswerMaxBytes = 4 * 1024 * 1024;
 
 export interface BankRequest<T extends z.ZodType> {
   /** Names the call in errors and logs, e.g. `cancelBoleto`. */
@@ -81,16 +90,18 @@ export class BankHttp {
       requestId,
     };
     const started = performance.now();
+    const call = this.http(request.path.replace(/^\//, ''), {
+      method: request.method,
+      searchParams: definedQuery(request.query),
+      json: request.body,
+      headers: { 'x-request-id': requestId },
+    });
+    const oversized = refuseOversizedAnswer(call, context);
     let response;
     try {
-      response = await this.http(request.path.replace(/^\//, ''), {
-        method: request.method,
-        searchParams: definedQuery(request.query),
-        json: request.body,
-        headers: { 'x-request-id': requestId },
-      });
+      response = await call;
     } catch (error) {
-      const failure = networkFailure(error, context);
+      const failure = oversized.refused ? oversizedAnswer(context) : networkFailure(error, context);
       this.logger.warn({ ...context, err: failure.message }, 'bank call failed');
       throw failure;
     }
@@ -117,6 +128,33 @@ function definedQuery(query: Record<string, QueryValue> | undefined): Record<str
     return entry[1] !== undefined;
   });
   return Object.fromEntries(entries.map(([key, value]) => [key, String(value)]));
+}
+
+/**
+ * Cancels `call` as soon as its answer is known to pass `bankAnswerMaxBytes`: by its Content-Length before
+ * the body is read, or by the bytes read so far. Got would otherwise read the whole body into memory before
+ * bankflow sees it. Sets the context's status, which the answer's head gives.
+ */
+function refuseOversizedAnswer(call: CancelableRequest, context: BankErrorContext): { refused: boolean } {
+  const state = { refused: false };
+  // `on` answers the call itself, a promise awaited by the caller.
+  void call.on('request', (request) =>
+    request.once('response', (response) => (context.status = response.statusCode)),
+  );
+  void call.on('downloadProgress', ({ transferred, total }) => {
+    if (state.refused || Math.max(transferred, total ?? 0) <= bankAnswerMaxBytes) return;
+    state.refused = true;
+    call.cancel();
+  });
+  return state;
+}
+
+function oversizedAnswer(context: BankErrorContext): BankError {
+  return new BankInvalidResponseError(
+    `the bank answered HTTP ${context.status ?? '?'} with a body over ${bankAnswerMaxBytes} bytes ` +
+      `(4 MiB), the most bankflow reads of an answer; it was not read further`,
+    context,
+  );
 }
 
 function networkFailure(error: unknown, context: BankErrorContext): BankError {
