@@ -63,12 +63,22 @@ export class ApiProblem extends Error {
  */
 export const problemTypeBase = '/problems/';
 
-/** A zod failure of a request's parameters, query or body: every issue, each naming its field. */
+/** A member path as a field name (`counterparty.tax_number`), or `where` for the whole. */
+const fieldName = (path: readonly PropertyKey[], where: string) => path.map(String).join('.') || where;
+
+/**
+ * A zod failure of a request's parameters, query or body: every issue, each naming its field. An unknown
+ * member of a strict object names the member itself, one error each, not the object holding it.
+ */
 export function invalidRequest(error: z.ZodError, where: string): ApiProblem {
-  const errors = error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || where,
-    reason: issue.message,
-  }));
+  const errors = error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          field: fieldName([...issue.path, key], where),
+          reason: 'is not a member this request takes',
+        }))
+      : [{ field: fieldName(issue.path, where), reason: issue.message }],
+  );
   return new ApiProblem(
     400,
     'invalid-request',

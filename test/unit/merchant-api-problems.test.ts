@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createApiServer, maxBodyBytes, maxParamLength } from '../../src/api/app.js';
 import { mintApiKey } from '../../src/api/keys.js';
 import { longestPathParameter } from '../../src/api/openapi.js';
+import { invalidRequest } from '../../src/api/problems.js';
 import { route } from '../../src/api/route.js';
 import { apiRoutes } from '../../src/api/routes/index.js';
 import { externalId } from '../../src/starter/payments.js';
@@ -182,6 +183,44 @@ describe("the merchant API's refusals before any route runs", () => {
     const problem = expectProblem(answer, 408);
     expect(problem.type).toBe('/problems/request-timeout');
     expect(problem.instance).toBe(`urn:uuid:${problem.requestId}`);
+  });
+});
+
+describe("the merchant API's refusals of a request's members", () => {
+  const postJson = (path: string, body: string) =>
+    send(url, 'POST', path, { body, headers: { 'content-type': 'application/json' } });
+  let app: FastifyInstance;
+  let url: string;
+
+  beforeAll(async () => {
+    app = await apiWithout();
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('names each unknown member of a strict body or query by its own path, not the object holding it', async () => {
+    const body = await postJson('/v1/payments/order-1/authorization-options', '{"zz":1,"nested":{"a":1}}');
+    expect(expectProblem(body, 400).errors).toEqual([
+      { field: 'zz', reason: 'is not a member this request takes' },
+      { field: 'nested', reason: 'is not a member this request takes' },
+    ]);
+    const query = await send(url, 'GET', '/v1/card-invoices/current?entity_id=x&page=2');
+    expect(expectProblem(query, 400).errors).toEqual([
+      { field: 'entity_id', reason: expect.any(String) },
+      { field: 'page', reason: 'is not a member this request takes' },
+    ]);
+  });
+
+  it('names an unknown member of a nested strict object by its whole path', () => {
+    const schema = z.object({ counterparty: z.strictObject({ name: z.string() }) });
+    const parsed = schema.safeParse({ counterparty: { name: 'Maria', nick: 'M', age: 1 } });
+    expect(parsed.success).toBe(false);
+    expect(invalidRequest(parsed.error as z.ZodError, 'body').errors).toEqual([
+      { field: 'counterparty.nick', reason: 'is not a member this request takes' },
+      { field: 'counterparty.age', reason: 'is not a member this request takes' },
+    ]);
   });
 });
 
