@@ -3,9 +3,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { WorkflowFailedError, isGrpcDeadlineError } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, TemporalFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
-import { BankError } from '../bank/errors.js';
+import { BankError, bankErrorRetryable, type BankErrorType } from '../bank/errors.js';
 import { InvalidInputError } from '../starter/errors.js';
 import {
   BankUnreachableError,
@@ -91,6 +91,38 @@ export function invalidRequest(error: z.ZodError, where: string): ApiProblem {
 /** Seconds a retryable failure asks the caller to wait before asking again. */
 const retryAfterSeconds = 1;
 
+/** What the bank's failure of a type means to a merchant backend: not found, unavailable, or refused. */
+function bankProblem(type: BankErrorType, message: string): ApiProblem {
+  if (type === 'BankNotFound') return new ApiProblem(404, 'not-found', 'Not found', message);
+  return bankErrorRetryable[type]
+    ? new ApiProblem(503, 'bank-unavailable', 'Bank unavailable', message, [], {
+        retryable: true,
+        sameId: true,
+        retryAfterSeconds,
+      })
+    : new ApiProblem(422, 'bank-refused', 'The bank refused the request', message, [], {
+        retryable: false,
+        refusal: type,
+      });
+}
+
+const isBankErrorType = (type: string | undefined | null): type is BankErrorType =>
+  type != null && Object.hasOwn(bankErrorRetryable, type);
+
+/**
+ * What a workflow's failure means: the failure it ended with, beneath the activity (or child) failures that
+ * carried it up. A bank failure (an unknown boleto is the bank's BankNotFound) is answered as the bank's
+ * error would be; any other as `failed`, with its type as the `refusal`.
+ */
+function failedWorkflowProblem(error: WorkflowFailedError): ApiProblem {
+  let failure = error.cause;
+  while (failure?.cause instanceof TemporalFailure) failure = failure.cause;
+  const type = failure instanceof ApplicationFailure ? failure.type : undefined;
+  const message = failure?.message ?? error.message;
+  if (isBankErrorType(type)) return bankProblem(type, message);
+  return new ApiProblem(422, 'failed', 'Failed', message, [], type ? { refusal: type } : {});
+}
+
 /** What a starter, bank or Temporal error means to a merchant backend over HTTP. */
 export function problemFor(error: unknown): ApiProblem {
   if (error instanceof ApiProblem) return error;
@@ -127,21 +159,8 @@ export function problemFor(error: unknown): ApiProblem {
     });
   if (error instanceof WorkflowNotFoundError)
     return new ApiProblem(404, 'not-found', 'Not found', 'nothing was started under this id');
-  if (error instanceof WorkflowFailedError)
-    return new ApiProblem(422, 'failed', 'Failed', error.cause?.message ?? error.message);
-  if (error instanceof BankError && error.type === 'BankNotFound')
-    return new ApiProblem(404, 'not-found', 'Not found', error.message);
-  if (error instanceof BankError)
-    return error.retryable
-      ? new ApiProblem(503, 'bank-unavailable', 'Bank unavailable', error.message, [], {
-          retryable: true,
-          sameId: true,
-          retryAfterSeconds,
-        })
-      : new ApiProblem(422, 'bank-refused', 'The bank refused the request', error.message, [], {
-          retryable: false,
-          refusal: error.type,
-        });
+  if (error instanceof WorkflowFailedError) return failedWorkflowProblem(error);
+  if (error instanceof BankError) return bankProblem(error.type, error.message);
   if (isDeadlineExceeded(error))
     return new ApiProblem(504, 'timed-out', 'No answer in time', 'Temporal did not answer in time', [], {
       retryable: true,

@@ -436,6 +436,14 @@ describe('the merchant HTTP API over the real stack', () => {
     expect(boleto.json()).toMatchObject({ id: boletoId, status: 'cancelled' });
   });
 
+  it("answers an unknown boleto's cancel 404 not-found with the bank's reason", async () => {
+    const unknown = await call('POST', `/v1/boletos/${randomUUID()}/cancellation`);
+    const problem = expectProblem(unknown, 404, []);
+    expect(problem.type).toBe('/problems/not-found');
+    expect(problem.detail).toMatch(/not found/);
+    expect(problem.detail).not.toMatch(/Activity task failed/);
+  });
+
   it("answers the bank's reads as the bank pages them, one page per request", async () => {
     const bank = bankFor(stack);
     const { entityIds, bankAccountIds } = stack.sandbox.state.world;

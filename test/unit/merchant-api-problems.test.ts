@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, RetryState, WorkflowNotFoundError } from '@temporalio/common';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { z } from 'zod';
 import { createApiServer, maxBodyBytes, maxParamLength } from '../../src/api/app.js';
 import { mintApiKey } from '../../src/api/keys.js';
 import { longestPathParameter } from '../../src/api/openapi.js';
-import { invalidRequest } from '../../src/api/problems.js';
+import { invalidRequest, problemFor } from '../../src/api/problems.js';
 import { route } from '../../src/api/route.js';
 import { apiRoutes } from '../../src/api/routes/index.js';
 import { externalId } from '../../src/starter/payments.js';
@@ -30,20 +32,26 @@ interface SocketAnswer {
 }
 
 /**
- * The merchant API with no stack behind it: what is refused before a route runs never reaches the starter.
+ * The merchant API, listening for the describe block that calls this, with `starter` behind it (nothing by
+ * default: what is refused before a route runs never reaches the starter). Short timeouts, for the 408s.
  */
-async function apiWithout(
-  timeouts = { requestMs: 800, headersMs: 400 },
-  starter: StarterContext = {} as StarterContext,
-) {
-  return createApiServer({
-    starter,
-    bank: {} as BankReadContext,
-    keys: [key.entry],
-    rateLimitPerMinute: 1_000,
-    logger: pino({ level: 'silent' }),
-    timeouts,
+function served(starter: StarterContext = {} as StarterContext) {
+  const server = { url: '', app: undefined as FastifyInstance | undefined };
+  beforeAll(async () => {
+    server.app = await createApiServer({
+      starter,
+      bank: {} as BankReadContext,
+      keys: [key.entry],
+      rateLimitPerMinute: 1_000,
+      logger: pino({ level: 'silent' }),
+      timeouts: { requestMs: 800, headersMs: 400 },
+    });
+    server.url = await server.app.listen({ host: '127.0.0.1', port: 0 });
   });
+  afterAll(async () => {
+    await server.app?.close();
+  });
+  return server;
 }
 
 /** Checks `answer` is a problem document as every failure is, and answers it. */
@@ -104,24 +112,14 @@ function overSocket(url: string, text: string): Promise<SocketAnswer> {
 }
 
 describe("the merchant API's refusals before any route runs", () => {
-  let app: FastifyInstance;
-  let url: string;
-
+  const server = served();
   const call = (
     method: 'GET' | 'POST',
     path: string,
     init: { body?: string; headers?: Record<string, string> } = {},
-  ) => send(url, method, path, init);
+  ) => send(server.url, method, path, init);
   const postJson = (path: string, body: string) =>
     call('POST', path, { body, headers: { 'content-type': 'application/json' } });
-
-  beforeAll(async () => {
-    app = await apiWithout();
-    url = await app.listen({ host: '127.0.0.1', port: 0 });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
 
   it('answers a path parameter longer than any route takes as a 414 problem, with the caller’s request id', async () => {
     const answer = await call('GET', `/v1/payments/${'a'.repeat(1_000)}`, {
@@ -163,7 +161,7 @@ describe("the merchant API's refusals before any route runs", () => {
 
   it('answers a request whose body stops arriving as a 408 problem with its id and path', async () => {
     const answer = await overSocket(
-      url,
+      server.url,
       'POST /v1/payments HTTP/1.1\r\nhost: api\r\n' +
         `authorization: ${authorization}\r\nidempotency-key: key-1\r\nx-request-id: slow-body-1\r\n` +
         'content-type: application/json\r\ncontent-length: 40\r\n\r\n{"amountCents":',
@@ -179,7 +177,7 @@ describe("the merchant API's refusals before any route runs", () => {
   });
 
   it('answers a request whose headers stop arriving as a 408 problem under a new id', async () => {
-    const answer = await overSocket(url, 'GET /v1/payments/order-1 HTTP/1.1\r\nhost: api\r\n');
+    const answer = await overSocket(server.url, 'GET /v1/payments/order-1 HTTP/1.1\r\nhost: api\r\n');
     const problem = expectProblem(answer, 408);
     expect(problem.type).toBe('/problems/request-timeout');
     expect(problem.instance).toBe(`urn:uuid:${problem.requestId}`);
@@ -187,18 +185,9 @@ describe("the merchant API's refusals before any route runs", () => {
 });
 
 describe("the merchant API's refusals of a request's members", () => {
+  const server = served();
   const postJson = (path: string, body: string) =>
-    send(url, 'POST', path, { body, headers: { 'content-type': 'application/json' } });
-  let app: FastifyInstance;
-  let url: string;
-
-  beforeAll(async () => {
-    app = await apiWithout();
-    url = await app.listen({ host: '127.0.0.1', port: 0 });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+    send(server.url, 'POST', path, { body, headers: { 'content-type': 'application/json' } });
 
   it('names each unknown member of a strict body or query by its own path, not the object holding it', async () => {
     const body = await postJson('/v1/payments/order-1/authorization-options', '{"zz":1,"nested":{"a":1}}');
@@ -206,7 +195,7 @@ describe("the merchant API's refusals of a request's members", () => {
       { field: 'zz', reason: 'is not a member this request takes' },
       { field: 'nested', reason: 'is not a member this request takes' },
     ]);
-    const query = await send(url, 'GET', '/v1/card-invoices/current?entity_id=x&page=2');
+    const query = await send(server.url, 'GET', '/v1/card-invoices/current?entity_id=x&page=2');
     expect(expectProblem(query, 400).errors).toEqual([
       { field: 'entity_id', reason: expect.any(String) },
       { field: 'page', reason: 'is not a member this request takes' },
@@ -244,20 +233,11 @@ describe("the merchant API's path parameters", () => {
       },
     },
   } as unknown as StarterContext;
-  let app: FastifyInstance;
-  let url: string;
+  const server = served(starter);
   const get = async (path: string) => {
-    const answer = await send(url, 'GET', path);
+    const answer = await send(server.url, 'GET', path);
     return expectProblem(answer, answer.status);
   };
-
-  beforeAll(async () => {
-    app = await apiWithout(undefined, starter);
-    url = await app.listen({ host: '127.0.0.1', port: 0 });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
 
   it("takes the router's longest parameter from the schemas: a payment's externalId, 200 characters", () => {
     expect(externalId.maxLength).toBe(200);
@@ -292,5 +272,71 @@ describe("the merchant API's path parameters", () => {
     const problem = await get(`/v1/recurrences/${'r'.repeat(101)}`);
     expect(problem).toMatchObject({ status: 400, type: '/problems/invalid-request' });
     expect(problem.errors).toEqual([{ field: 'externalId', reason: expect.stringContaining('100') }]);
+  });
+});
+
+/** A workflow that failed as a bank call's activity failed: `type` is the failure the activity raised. */
+const failedOnBankCall = (type: string, message: string) =>
+  new WorkflowFailedError(
+    'Workflow execution failed',
+    new ActivityFailure(
+      'Activity task failed',
+      'cancelBoleto',
+      '1',
+      RetryState.NON_RETRYABLE_FAILURE,
+      'worker',
+      ApplicationFailure.create({ type, message, nonRetryable: true }),
+    ),
+    RetryState.NON_RETRYABLE_FAILURE,
+  );
+
+describe("the merchant API's answer to a failed workflow", () => {
+  const unknownBoleto = 'cancelBoleto: not found (HTTP 404): boleto 4f0c not found';
+  const starter = {
+    taskQueue: 'unit',
+    client: {
+      withDeadline: <T>(_deadline: number, call: () => Promise<T>) => call(),
+      workflow: {
+        start: async () => ({
+          result: () => Promise.reject(failedOnBankCall('BankNotFound', unknownBoleto)),
+        }),
+      },
+    },
+  } as unknown as StarterContext;
+  const server = served(starter);
+
+  it("answers an unknown boleto's cancel 404 not-found with the bank's reason, not 422 Activity task failed", async () => {
+    const answer = await send(server.url, 'POST', `/v1/boletos/${randomUUID()}/cancellation`, {
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(expectProblem(answer, 404)).toMatchObject({ type: '/problems/not-found', detail: unknownBoleto });
+  });
+
+  it("answers the bank's other failures as the bank's error is answered, and the workflow's own by type", () => {
+    expect(
+      problemFor(failedOnBankCall('BankUnauthorized', 'the bank refused the credentials')),
+    ).toMatchObject({
+      status: 422,
+      kind: 'bank-refused',
+      message: 'the bank refused the credentials',
+      extra: { refusal: 'BankUnauthorized', retryable: false },
+    });
+    expect(problemFor(failedOnBankCall('BankUnavailable', 'the bank is down'))).toMatchObject({
+      status: 503,
+      kind: 'bank-unavailable',
+      extra: { retryable: true, sameId: true },
+    });
+    const notConfirmed = new WorkflowFailedError(
+      'Workflow execution failed',
+      ApplicationFailure.create({ type: 'BoletoCancellationNotConfirmed', message: 'still confirmed' }),
+      RetryState.NON_RETRYABLE_FAILURE,
+    );
+    expect(problemFor(notConfirmed)).toMatchObject({
+      status: 422,
+      kind: 'failed',
+      message: 'still confirmed',
+      extra: { refusal: 'BoletoCancellationNotConfirmed' },
+    });
   });
 });
