@@ -5,6 +5,7 @@ import { bankBudgetProblems, bankConfig, sandboxAddress, type BankConfig } from 
 import { codecConfig, type CodecConfig } from './config/codec.js';
 import { jobsConfig, schedulesConfig, type JobsConfig, type SchedulesConfig } from './config/jobs.js';
 import { reportStoreProblems } from './config/report-store.js';
+import { reusedSecretProblems } from './config/secret-reuse.js';
 import { productVariables, type Env } from './config/sections.js';
 import { supportConfig, type SupportConfig } from './config/support.js';
 import { temporalConnectionConfig, type TemporalConnectionConfig } from './config/temporal-connection.js';
@@ -65,6 +66,7 @@ function checkedSchema(temporal: TemporalProfile | undefined) {
       const which = check.which?.(env, temporal);
       refuse({ variable: check.variable, message: which ? `${check.message} (${which})` : check.message });
     }
+    reusedSecretProblems(env, temporal).forEach(refuse);
   });
 }
 

@@ -414,15 +414,17 @@ describe('production minimums for secrets and bounds for windows', () => {
       /WEBHOOK_SECRET: is the public development secret/,
     );
     const secret = randomBytes(32).toString('base64');
+    // Its own: production refuses a secret reused across roles (test/unit/secret-reuse.test.ts).
+    const password = randomBytes(32).toString('base64');
     const trimmed = loadConfig({
       ...strongProduction,
       BANK_CLIENT_SECRET: ` ${strongProduction.BANK_CLIENT_SECRET}\n`,
       WEBHOOK_SECRET: `${secret} `,
-      CODEC_AUTH_USERS: ` ana : ${secret} `,
+      CODEC_AUTH_USERS: ` ana : ${password} `,
     });
     expect(trimmed.bank.clientSecret).toBe(strongProduction.BANK_CLIENT_SECRET);
     expect(trimmed.webhooks.secrets).toEqual([secret]);
-    expect(trimmed.codec.users).toEqual([`ana:${secret}`]);
+    expect(trimmed.codec.users).toEqual([`ana:${password}`]);
   });
 
   it('bounds the freshness window and every other window, timeout and size', () => {
