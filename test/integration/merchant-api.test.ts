@@ -355,20 +355,29 @@ describe('the merchant HTTP API over the real stack', () => {
   it("puts a request id on every answer and log line, the caller's X-Request-Id when it sent one", async () => {
     const generated = await call('GET', '/v1/participants');
     expect(generated.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // The request id is bankflow's own whatever the caller sent: another caller sending the same X-Request-Id
+    // gets another, so neither's log lines read as the other's.
     const given = await call('GET', '/v1/participants', { headers: { 'x-request-id': 'merchant-req-42' } });
-    expect(given.headers.get('request-id')).toBe('merchant-req-42');
+    const requestId = given.headers.get('request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const same = await call('GET', '/v1/participants', { headers: { 'x-request-id': 'merchant-req-42' } });
+    expect(same.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(same.headers.get('request-id')).not.toBe(requestId);
     const refused = await call('GET', '/v1/participants', {
       apiKey: null,
       headers: { 'x-request-id': 'req-43' },
     });
-    expect(refused.headers.get('request-id')).toBe('req-43');
-    expect(refused.json().requestId).toBe('req-43');
+    expect(refused.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(refused.json().requestId).toBe(refused.headers.get('request-id'));
     // The line is written once the answer is sent, so it may follow the answer by a moment.
     const line = await eventually(
-      async () => logLines.find((entry) => entry.requestId === 'merchant-req-42'),
+      async () => logLines.find((entry) => entry.requestId === requestId),
       (found) => found !== undefined,
     );
     expect(line).toMatchObject({ msg: 'API request answered', status: 200, apiKey: 'checkout-backend' });
+    expect(
+      logLines.filter((entry) => entry.requestId === 'merchant-req-42' || entry.requestId === 'req-43'),
+    ).toEqual([]);
     // No log line holds a key or its hash.
     const logged = JSON.stringify(logLines);
     expect(logged).not.toContain(key.key);
