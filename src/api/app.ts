@@ -58,6 +58,35 @@ export const maxBodyBytes = 256 * 1024;
  */
 export const maxParamLength = longestPathParameter(apiRoutes);
 
+/**
+ * How deep a body may nest objects and arrays. The deepest body a route declares nests 4 levels (a
+ * recurrence's `first_payment.due_detail.discount_amounts`); the bank's open objects may carry members of
+ * their own, so 32 leaves room, and stays far below the thousands of levels at which the recursive walks a
+ * body meets (zod, JSON.stringify of a Temporal payload or a bank request) exhaust the stack.
+ */
+export const maxBodyDepth = 32;
+
+/**
+ * Whether JSON `text` nests objects and arrays deeper than `limit`, read in one pass without parsing it, so
+ * no work proportional to the nesting happens before the limit is checked. Brackets inside strings do not
+ * count; text that is not JSON is left to the parser to refuse.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index++;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{' || character === '[') {
+      if (++depth > limit) return true;
+    } else if (character === '}' || character === ']') depth--;
+  }
+  return false;
+}
+
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
@@ -91,8 +120,21 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     clientErrorHandler: (error, socket) => answerClientError(error, socket, arriving.get(socket), timeouts),
     ...fastifyServerOptions(options.timeouts),
   });
-  // Bodies are JSON: any other media type is 415 (Fastify would read text/plain as a string).
-  app.removeContentTypeParser('text/plain');
+  // Bodies are JSON, and no deeper than maxBodyDepth, checked before the text is parsed; any other media type
+  // is 415 (Fastify would read text/plain as a string). Fastify's own JSON parser does the rest: an empty
+  // body, bad JSON, and __proto__ or constructor.prototype, are refused.
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (!nestsDeeperThan(body as string, maxBodyDepth)) return parseJson(request, body as string, done);
+    const reason = `nests objects and arrays deeper than ${maxBodyDepth} levels`;
+    done(
+      new ApiProblem(400, 'invalid-request', 'Invalid request', `the request's body ${reason}`, [
+        { field: 'body', reason },
+      ]),
+      undefined,
+    );
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const statusOf = (error as { statusCode?: number }).statusCode;

@@ -5,9 +5,15 @@ import { ActivityFailure, ApplicationFailure, RetryState, WorkflowNotFoundError 
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { z } from 'zod';
-import { createApiServer, maxBodyBytes, maxParamLength } from '../../src/api/app.js';
+import {
+  createApiServer,
+  maxBodyBytes,
+  maxBodyDepth,
+  maxParamLength,
+  nestsDeeperThan,
+} from '../../src/api/app.js';
 import { mintApiKey } from '../../src/api/keys.js';
-import { longestPathParameter } from '../../src/api/openapi.js';
+import { longestPathParameter, openApiDocument } from '../../src/api/openapi.js';
 import { invalidRequest, problemFor } from '../../src/api/problems.js';
 import { route } from '../../src/api/route.js';
 import { apiRoutes } from '../../src/api/routes/index.js';
@@ -35,12 +41,12 @@ interface SocketAnswer {
  * The merchant API, listening for the describe block that calls this, with `starter` behind it (nothing by
  * default: what is refused before a route runs never reaches the starter). Short timeouts, for the 408s.
  */
-function served(starter: StarterContext = {} as StarterContext) {
+function served(starter = {} as StarterContext, bank = {} as BankReadContext) {
   const server = { url: '', app: undefined as FastifyInstance | undefined };
   beforeAll(async () => {
     server.app = await createApiServer({
       starter,
-      bank: {} as BankReadContext,
+      bank,
       keys: [key.entry],
       rateLimitPerMinute: 1_000,
       logger: pino({ level: 'silent' }),
@@ -121,12 +127,9 @@ describe("the merchant API's refusals before any route runs", () => {
   const postJson = (path: string, body: string) =>
     call('POST', path, { body, headers: { 'content-type': 'application/json' } });
 
-  it('answers a path parameter longer than any route takes as a 414 problem, with the caller’s request id', async () => {
-    const answer = await call('GET', `/v1/payments/${'a'.repeat(1_000)}`, {
-      headers: { 'x-request-id': 'merchant-req-414' },
-    });
-    const problem = expectProblem(answer, 414);
-    expect(problem).toMatchObject({ type: '/problems/invalid-request', requestId: 'merchant-req-414' });
+  it('answers a path parameter longer than any route takes as a 414 problem, with a request id', async () => {
+    const problem = expectProblem(await call('GET', `/v1/payments/${'a'.repeat(1_000)}`), 414);
+    expect(problem.type).toBe('/problems/invalid-request');
     expect(problem.instance).toMatch(/^\/v1\/payments\/a+$/);
     expect(problem.errors).toEqual([{ field: 'path', reason: expect.stringContaining('characters') }]);
   });
@@ -163,14 +166,13 @@ describe("the merchant API's refusals before any route runs", () => {
     const answer = await overSocket(
       server.url,
       'POST /v1/payments HTTP/1.1\r\nhost: api\r\n' +
-        `authorization: ${authorization}\r\nidempotency-key: key-1\r\nx-request-id: slow-body-1\r\n` +
+        `authorization: ${authorization}\r\nidempotency-key: key-1\r\n` +
         'content-type: application/json\r\ncontent-length: 40\r\n\r\n{"amountCents":',
     );
     const problem = expectProblem(answer, 408);
     expect(problem).toMatchObject({
       type: '/problems/request-timeout',
       instance: '/v1/payments',
-      requestId: 'slow-body-1',
       retryable: true,
       sameId: true,
     });
@@ -210,6 +212,68 @@ describe("the merchant API's refusals of a request's members", () => {
       { field: 'counterparty.nick', reason: 'is not a member this request takes' },
       { field: 'counterparty.age', reason: 'is not a member this request takes' },
     ]);
+  });
+});
+
+/** JSON arrays nested `depth` levels deep: `[[[]]]` for 3. */
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+describe("the merchant API's bound on a body's nesting", () => {
+  // The bank client sends what the route passes it as JSON, as Temporal's payloads are: a recursive walk.
+  const bank = {
+    bank: {
+      findOrCreateDevice: async (request: object) => ({ id: randomUUID(), sent: JSON.stringify(request) }),
+    },
+  } as unknown as BankReadContext;
+  const server = served(undefined, bank);
+  const postJson = (path: string, body: string) =>
+    send(server.url, 'POST', path, { body, headers: { 'content-type': 'application/json' } });
+  const device = (extra: string) =>
+    `{"fingerprint":"fp-1","counterparty_tax_number":"12345678909","extra":${extra}}`;
+  const tooDeep = { field: 'body', reason: `nests objects and arrays deeper than ${maxBodyDepth} levels` };
+
+  it('refuses 60,000 levels of nesting in an unknown member of an open body as a 400 naming body and the limit', async () => {
+    const problem = expectProblem(await postJson('/v1/devices', device(nested(60_000))), 400);
+    expect(problem.errors).toEqual([tooDeep]);
+    expect(problem.detail).toContain(`${maxBodyDepth} levels`);
+    // The same member nested within the limit reaches the bank.
+    expect((await postJson('/v1/devices', device(nested(maxBodyDepth - 1)))).status).toBe(200);
+  });
+
+  it('counts levels up to the limit exactly, and not brackets inside strings', async () => {
+    const path = '/v1/payments/order-1/authorization-options';
+    const atLimit = expectProblem(await postJson(path, `{"zz":${nested(maxBodyDepth - 1)}}`), 400);
+    expect(atLimit.errors).toEqual([{ field: 'zz', reason: 'is not a member this request takes' }]);
+    const overLimit = expectProblem(await postJson(path, `{"zz":${nested(maxBodyDepth)}}`), 400);
+    expect(overLimit.errors).toEqual([tooDeep]);
+    const inString = JSON.stringify({ zz: `${nested(maxBodyDepth * 2)} "\\ [[[` });
+    expect(nestsDeeperThan(inString, maxBodyDepth)).toBe(false);
+    expect(nestsDeeperThan(`[${inString}]`.repeat(1), 1)).toBe(true);
+  });
+
+  it('leaves room over the deepest body a route declares', () => {
+    interface Schema {
+      type?: string;
+      properties?: Record<string, Schema>;
+      items?: Schema;
+      anyOf?: Schema[];
+    }
+    const depth = (schema: Schema | undefined): number =>
+      schema === undefined
+        ? 0
+        : (schema.type === 'object' || schema.type === 'array' ? 1 : 0) +
+          Math.max(
+            0,
+            ...[...Object.values(schema.properties ?? {}), schema.items, ...(schema.anyOf ?? [])].map(depth),
+          );
+    const operations = Object.values(openApiDocument(apiRoutes).paths).flatMap((methods) =>
+      Object.values(methods),
+    ) as { requestBody?: { content: { 'application/json': { schema: Schema } } } }[];
+    const depths = operations.map((operation) =>
+      depth(operation.requestBody?.content['application/json'].schema),
+    );
+    // Room for the members of the bank's open objects: at least four times the deepest body declared.
+    expect(Math.max(...depths) * 4).toBeLessThanOrEqual(maxBodyDepth);
   });
 });
 
