@@ -24,7 +24,7 @@ import {
   type RequestLimits,
 } from './problems.js';
 import { requestIdOf } from './request-ids.js';
-import type { ApiContext } from './route.js';
+import { maxBodyBytes, maxBodyDepth, type ApiContext } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
 export interface ApiServerOptions extends ApiContext {
@@ -47,24 +47,10 @@ declare module 'fastify' {
 const openPaths = new Set(['/healthz', '/openapi.json']);
 
 /**
- * The largest body a request may send. The largest a route takes is a WebAuthn credential or assertion, a few
- * KiB (tens with an attestation's certificate chain); 256 KiB is the bound the bank's webhooks are read with.
- */
-export const maxBodyBytes = 256 * 1024;
-
-/**
  * The router's longest path parameter: the longest any route's schema allows (a payment's externalId, 200),
  * so every parameter a schema accepts reaches its route, and a longer one is 414 before any route runs.
  */
 export const maxParamLength = longestPathParameter(apiRoutes);
-
-/**
- * How deep a body may nest objects and arrays. The deepest body a route declares nests 4 levels (a
- * recurrence's `first_payment.due_detail.discount_amounts`); the bank's open objects may carry members of
- * their own, so 32 leaves room, and stays far below the thousands of levels at which the recursive walks a
- * body meets (zod, JSON.stringify of a Temporal payload or a bank request) exhaust the stack.
- */
-export const maxBodyDepth = 32;
 
 /**
  * Whether JSON `text` nests objects and arrays deeper than `limit`, read in one pass without parsing it, so

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { ApiProblem } from './problems.js';
 
 export const idempotencyHeader = 'Idempotency-Key';
-const keyPattern = /^[\x21-\x7e]{1,255}$/;
+/** An Idempotency-Key: 1 to 255 visible ASCII characters (U+0021 to U+007E: no space, no control). */
+export const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * What one Idempotency-Key stands for on one route: the ids its request carries to the starter. Temporal
@@ -26,7 +27,7 @@ export function idempotencyScope(
   route: { method: string; path: string },
 ): IdempotencyScope {
   const key = Array.isArray(header) ? header[0] : header;
-  if (key === undefined || !keyPattern.test(key))
+  if (key === undefined || !idempotencyKeyPattern.test(key))
     throw new ApiProblem(
       400,
       'idempotency-key-required',

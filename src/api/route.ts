@@ -3,6 +3,20 @@ import type { StarterContext } from '../starter/context.js';
 import type { BankReadContext } from '../starter/devices.js';
 import type { IdempotencyScope } from './idempotency.js';
 
+/**
+ * The largest body a request may send. The largest a route takes is a WebAuthn credential or assertion, a few
+ * KiB (tens with an attestation's certificate chain); 256 KiB is the bound the bank's webhooks are read with.
+ */
+export const maxBodyBytes = 256 * 1024;
+
+/**
+ * How deep a body may nest objects and arrays. The deepest body a route declares nests 4 levels (a
+ * recurrence's `first_payment.due_detail.discount_amounts`); the bank's open objects may carry members of
+ * their own, so 32 leaves room, and stays far below the thousands of levels at which the recursive walks a
+ * body meets (zod, JSON.stringify of a Temporal payload or a bank request) exhaust the stack.
+ */
+export const maxBodyDepth = 32;
+
 /** What routes call: the starter's Temporal context and the bank reads. */
 export interface ApiContext {
   starter: StarterContext;

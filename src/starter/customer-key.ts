@@ -5,11 +5,21 @@ import { searchAttributes } from '../contract/search-attributes.js';
 import type { StarterContext } from './context.js';
 import { InvalidInputError, parseInput } from './errors.js';
 
-/** A CPF or CNPJ as people write it (`123.456.789-09`, `12.345.678/0001-95`), reduced to its digits. */
+/** What may stand between a tax number's digits as people write it: spaces, dots, a slash, dashes. */
+const separators = '[\\s./-]*';
+
+/**
+ * A CPF or CNPJ as people write it (`123.456.789-09`, `12.345.678/0001-95`), reduced to its digits. The
+ * rule is the input's pattern, so the API's document states it: 11 or 14 digits, separators anywhere.
+ */
 export const taxNumberInput = z
   .string()
-  .transform((value) => value.replace(/[\s./-]/g, ''))
-  .pipe(z.string().regex(/^(\d{11}|\d{14})$/, 'must be a CPF (11 digits) or a CNPJ (14 digits)'));
+  .regex(
+    new RegExp(`^${separators}(?:\\d${separators}){11}(?:(?:\\d${separators}){3})?$`),
+    'must be a CPF (11 digits) or a CNPJ (14 digits)',
+  )
+  .describe('A CPF (11 digits) or a CNPJ (14 digits), with or without its dots, slash and dash')
+  .transform((value) => value.replace(new RegExp(separators, 'g'), ''));
 
 /**
  * The customer's lookup key: HMAC-SHA256 of the tax number's digits under the deployment's

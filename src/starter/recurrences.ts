@@ -141,9 +141,13 @@ export async function getRecurrence(
 }
 
 export const cancelInput = recurrenceKey.extend({
+  // A pattern, not a refine, so the API's document states the rule.
   reason: printable
     .max(maxCancelReasonLength)
-    .refine((reason) => reason.trim() !== '', 'required, a non-empty text saying why'),
+    .regex(/\S/, 'required, a non-empty text saying why')
+    .describe(
+      `Why the recurrence is no longer followed: up to ${maxCancelReasonLength} characters, not blank`,
+    ),
   requestId,
 });
 

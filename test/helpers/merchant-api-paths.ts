@@ -452,12 +452,13 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': {
@@ -651,12 +652,13 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': {
@@ -676,6 +678,7 @@ export interface operations {
           } & {
             [key: string]: unknown;
           };
+          /** @description A CPF (11 digits) or a CNPJ (14 digits), with or without its dots, slash and dash */
           customerTaxNumber?: string;
         };
       };
@@ -795,7 +798,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -804,6 +807,7 @@ export interface operations {
       };
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': Record<string, never>;
@@ -846,7 +850,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -855,6 +859,7 @@ export interface operations {
       };
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': {
@@ -909,12 +914,13 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': {
@@ -929,6 +935,7 @@ export interface operations {
           entityId: string;
           /** Format: uuid */
           virtualAccountId: string;
+          /** @description A CPF (11 digits) or a CNPJ (14 digits), with or without its dots, slash and dash */
           customerTaxNumber?: string;
         };
       };
@@ -1044,7 +1051,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1052,6 +1059,7 @@ export interface operations {
       };
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': Record<string, never>;
@@ -1094,7 +1102,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1102,6 +1110,7 @@ export interface operations {
       };
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': {
@@ -1250,12 +1259,13 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': {
@@ -1402,7 +1412,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1410,9 +1420,11 @@ export interface operations {
       };
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': {
+          /** @description Why the recurrence is no longer followed: up to 500 characters, not blank */
           reason: string;
         };
       };
@@ -1451,7 +1463,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID): the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1459,6 +1471,7 @@ export interface operations {
       };
       cookie?: never;
     };
+    /** @description JSON (application/json, else 415) of at most 262144 bytes (else 413), nesting objects and arrays at most 32 levels deep (else 400) */
     requestBody: {
       content: {
         'application/json': Record<string, never>;
@@ -1634,7 +1647,7 @@ export interface operations {
               entity_id?: string | null;
               external_id?: string | null;
               reconciliation_id?: (string | null) | null;
-              end_to_end_id?: string | null;
+              end_to_end_id?: (string | null) | null;
               description?: string | null;
               transaction_date?: (string | null) | null;
               inserted_at?: string | null;
@@ -1724,7 +1737,7 @@ export interface operations {
               stages?: ({
                 id?: string | null;
                 status?: string | null;
-                error_code?: string | null;
+                error_code?: (string | null) | null;
                 error_message?: string | null;
                 inserted_at?: string | null;
               } & {
@@ -1807,7 +1820,7 @@ export interface operations {
             stages?: ({
               id?: string | null;
               status?: string | null;
-              error_code?: string | null;
+              error_code?: (string | null) | null;
               error_message?: string | null;
               inserted_at?: string | null;
             } & {

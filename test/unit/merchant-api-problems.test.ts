@@ -5,17 +5,12 @@ import { ActivityFailure, ApplicationFailure, RetryState, WorkflowNotFoundError 
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { z } from 'zod';
-import {
-  createApiServer,
-  maxBodyBytes,
-  maxBodyDepth,
-  maxParamLength,
-  nestsDeeperThan,
-} from '../../src/api/app.js';
+import { createApiServer, maxParamLength, nestsDeeperThan } from '../../src/api/app.js';
+import type { ServerTimeouts } from '../../src/http/server-timeouts.js';
 import { mintApiKey } from '../../src/api/keys.js';
 import { longestPathParameter, openApiDocument } from '../../src/api/openapi.js';
 import { invalidRequest, problemFor } from '../../src/api/problems.js';
-import { route } from '../../src/api/route.js';
+import { maxBodyBytes, maxBodyDepth, route } from '../../src/api/route.js';
 import { apiRoutes } from '../../src/api/routes/index.js';
 import { externalId } from '../../src/starter/payments.js';
 import type { StarterContext } from '../../src/starter/context.js';
@@ -38,10 +33,14 @@ interface SocketAnswer {
 }
 
 /**
- * The merchant API, listening for the describe block that calls this, with `starter` behind it (nothing by
- * default: what is refused before a route runs never reaches the starter). Short timeouts, for the 408s.
+ * The merchant API, listening for the describe block that calls this, with `starter` and `bank` behind it
+ * (nothing by default: what is refused before a route runs never reaches them), and the server's timeouts.
  */
-function served(starter = {} as StarterContext, bank = {} as BankReadContext) {
+function served(
+  starter = {} as StarterContext,
+  bank = {} as BankReadContext,
+  timeouts?: Partial<ServerTimeouts>,
+) {
   const server = { url: '', app: undefined as FastifyInstance | undefined };
   beforeAll(async () => {
     server.app = await createApiServer({
@@ -50,7 +49,7 @@ function served(starter = {} as StarterContext, bank = {} as BankReadContext) {
       keys: [key.entry],
       rateLimitPerMinute: 1_000,
       logger: pino({ level: 'silent' }),
-      timeouts: { requestMs: 800, headersMs: 400 },
+      ...(timeouts ? { timeouts } : {}),
     });
     server.url = await server.app.listen({ host: '127.0.0.1', port: 0 });
   });
@@ -161,6 +160,11 @@ describe("the merchant API's refusals before any route runs", () => {
     const poisoned = expectProblem(await postJson('/v1/payments', '{"__proto__":{"x":1}}'), 400);
     expect(poisoned.errors).toEqual([{ field: 'body', reason: expect.stringContaining('__proto__') }]);
   });
+});
+
+describe("the merchant API's answer to a request not received in time", () => {
+  // Short timeouts, for the test to wait them out.
+  const server = served(undefined, undefined, { requestMs: 800, headersMs: 400 });
 
   it('answers a request whose body stops arriving as a 408 problem with its id and path', async () => {
     const answer = await overSocket(
