@@ -23,7 +23,7 @@ import {
   sendProblem,
   type RequestLimits,
 } from './problems.js';
-import { requestIdOf } from './request-ids.js';
+import { keepClientRequestId, requestIdOf } from './request-ids.js';
 import { maxBodyBytes, maxBodyDepth, type ApiContext } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
@@ -147,6 +147,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
+    keepClientRequestId(request, reply);
     arriving.set(request.raw.socket, request);
     const path = request.url.split('?')[0] ?? '';
     if (openPaths.has(path)) return;

@@ -352,7 +352,7 @@ describe('the merchant HTTP API over the real stack', () => {
     }
   });
 
-  it("puts a request id on every answer and log line, the caller's X-Request-Id when it sent one", async () => {
+  it("puts its own request id on every answer and log line, and keeps a caller's plain X-Request-Id beside it", async () => {
     const generated = await call('GET', '/v1/participants');
     expect(generated.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
     // The request id is bankflow's own whatever the caller sent: another caller sending the same X-Request-Id
@@ -363,6 +363,10 @@ describe('the merchant HTTP API over the real stack', () => {
     const same = await call('GET', '/v1/participants', { headers: { 'x-request-id': 'merchant-req-42' } });
     expect(same.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(same.headers.get('request-id')).not.toBe(requestId);
+    // The caller's own id, when plain, is echoed apart and kept on the request's log lines.
+    expect(given.headers.get('client-request-id')).toBe('merchant-req-42');
+    const unplain = await call('GET', '/v1/participants', { headers: { 'x-request-id': 'not plain/id' } });
+    expect(unplain.headers.get('client-request-id')).toBeNull();
     const refused = await call('GET', '/v1/participants', {
       apiKey: null,
       headers: { 'x-request-id': 'req-43' },
@@ -374,7 +378,12 @@ describe('the merchant HTTP API over the real stack', () => {
       async () => logLines.find((entry) => entry.requestId === requestId),
       (found) => found !== undefined,
     );
-    expect(line).toMatchObject({ msg: 'API request answered', status: 200, apiKey: 'checkout-backend' });
+    expect(line).toMatchObject({
+      msg: 'API request answered',
+      status: 200,
+      apiKey: 'checkout-backend',
+      clientRequestId: 'merchant-req-42',
+    });
     expect(
       logLines.filter((entry) => entry.requestId === 'merchant-req-42' || entry.requestId === 'req-43'),
     ).toEqual([]);
