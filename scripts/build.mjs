@@ -3,11 +3,12 @@
 // dist/ from src/ and devkit/, each step only for what changed since the last build, because a running
 // `npm start` (its workers, its servers) loads code from dist/ meanwhile. dist/ is never emptied:
 //   1. tsc, incremental (dist/.tsbuildinfo), not even started when no source, tsconfig or the lock changed
-//      since the last build that succeeded (dist/.build-inputs); every output written only when it changed, and
-//      whole (scripts/build-files.mjs);
+//      since the last build that succeeded (dist/.build-inputs); every output written only when it changed,
+//      and whole (scripts/build-files.mjs);
 //   2. the assets tsc does not copy (scripts/copy-assets.mjs), only those that changed;
 //   3. the workflow bundles (scripts/bundle-workflows.mjs), only when one of their modules changed;
-//   4. the outputs whose source is gone (a deleted or renamed module's .js, .d.ts and maps), removed one by one.
+//   4. the outputs whose source is gone (a deleted or renamed module's .js, .d.ts and maps), removed one by
+//      one.
 // It also links `bankflow` into node_modules/.bin (scripts/link-bin.mjs). One build at a time per checkout
 // (dist/.build.lock): a second one waits, then finds nothing left to do.
 //

@@ -6,7 +6,7 @@
 // new bundle and a new build id. `--force` bundles anyway.
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readIfExists, sha256, writeIfChanged } from './build-files.mjs';
@@ -40,10 +40,12 @@ function bundledFiles(code) {
   );
   if (!map?.[1]) return undefined;
   const { sources } = JSON.parse(Buffer.from(map[1], 'base64').toString('utf8'));
+  // Webpack names modules by their real path.
+  const root = realpathSync(process.cwd());
   const files = [];
   for (const source of sources ?? []) {
     if (!path.isAbsolute(source)) continue;
-    const file = path.relative(process.cwd(), source);
+    const file = path.relative(root, source);
     if (file.startsWith('..') || file.split(path.sep).includes('node_modules')) continue;
     files.push(file);
     if (file.startsWith(`dist${path.sep}`)) continue;
@@ -66,7 +68,7 @@ function readRecord() {
   }
 }
 
-/** Whether the bundles in place were made of exactly the inputs there are now, and are as they were written. */
+/** Whether the bundles in place were made of the inputs there are now, and are as they were written. */
 function upToDate(record) {
   return (
     Array.isArray(record?.files) &&
