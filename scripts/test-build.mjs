@@ -5,32 +5,13 @@
 // build`'s dist/ holds prebuilt workflow bundles that may be older than the source, where this build takes
 // the test run's own (test/setup/start-temporal.ts).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { lockBuild, sourceInputs } from './build-files.mjs';
 import { copyAssets } from './copy-assets.mjs';
 
 export const testBuildDir = path.resolve('.test-results', 'build');
 const stampFile = path.join(testBuildDir, '.inputs');
-
-/**
- * Every input of the build with its size and modification time: any edit, new, deleted or renamed file (or
- * one put back older, by a checkout) makes another list.
- */
-function inputs() {
-  const files = ['tsconfig.json', 'tsconfig.build.json'];
-  for (const root of ['src', 'devkit']) {
-    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) files.push(path.join(entry.parentPath, entry.name));
-    }
-  }
-  return files
-    .sort()
-    .map((file) => {
-      const { size, mtimeMs } = statSync(file);
-      return `${file} ${size} ${mtimeMs}`;
-    })
-    .join('\n');
-}
 
 function builtFrom() {
   try {
@@ -44,8 +25,19 @@ function builtFrom() {
 export function buildForTests() {
   const started = Date.now();
   // Listed before compiling, so a file saved during the build makes the next run build again.
-  const current = inputs();
+  const current = sourceInputs(['tsconfig.json', 'tsconfig.build.json']);
   if (builtFrom() === current) return 0;
+  // Test runs started side by side build one at a time: the later one finds the build done.
+  const release = lockBuild(testBuildDir);
+  try {
+    if (builtFrom() !== current) compileForTests(current);
+  } finally {
+    release();
+  }
+  return Date.now() - started;
+}
+
+function compileForTests(current) {
   // No type check: `npm run lint` does it, and tsc emits the same JavaScript without one (isolatedModules).
   const tsc = spawnSync(
     process.execPath,
@@ -66,5 +58,4 @@ export function buildForTests() {
     throw new Error(`tsc could not build ${testBuildDir} (exit code ${tsc.status ?? tsc.signal})`);
   copyAssets(testBuildDir);
   writeFileSync(stampFile, current);
-  return Date.now() - started;
 }

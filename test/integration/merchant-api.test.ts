@@ -264,7 +264,7 @@ describe('the merchant HTTP API over the real stack', () => {
     expect(missing.detail).toMatch(/Idempotency-Key/);
     // Every request reached the enrollment's own workflow: no other workflow was started for the key.
     const started = await eventually(
-      () => stack.client.workflow.count(`StartTime >= '${startedAt}'`),
+      () => stack.client.workflow.count(`TaskQueue = '${stack.taskQueue}' AND StartTime >= '${startedAt}'`),
       (counted) => counted.count >= 1,
     );
     expect(started.count).toBe(1);

@@ -75,9 +75,9 @@ describe('the package a merchant backend installs', () => {
     project = tempDir();
     if (project.startsWith(repoRoot)) throw new Error(`${project} is inside the checkout`);
 
-    // `npm pack` runs `prepare`, which empties and rebuilds dist/. It runs in a copy of the checkout (the
-    // files a clone holds, with this run's edits), because other tests and benchmarks run the checkout's own
-    // dist/ meanwhile.
+    // `npm pack` runs `prepare`, which builds dist/ and removes stale outputs. It runs in a copy of the
+    // checkout (the files a clone holds, with this run's edits), because other tests and benchmarks run the
+    // checkout's own dist/ meanwhile.
     checkout = copyOfCheckout(tempDir());
     // A module left in dist/ by an older build must not ship.
     mkdirSync(inCheckout('dist/src'), { recursive: true });
