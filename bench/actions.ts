@@ -168,6 +168,23 @@ export function countActions(runs: readonly CountedRun[], window: TimeWindow): A
   };
 }
 
+/** Several windows' counts as one. */
+export function sumCounts(counts: readonly ActionCount[]): ActionCount {
+  const byKind = emptyKinds();
+  const byWorkflowType: ActionCount['byWorkflowType'] = {};
+  const total = { executions: 0, stillOpen: 0, actions: 0, activities: 0, timers: 0 };
+  for (const count of counts) {
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += count[key];
+    for (const kind of actionKinds) byKind[kind] += count.byKind[kind];
+    for (const [type, of] of Object.entries(count.byWorkflowType)) {
+      const sum = (byWorkflowType[type] ??= { executions: 0, actions: 0 });
+      sum.executions += of.executions;
+      sum.actions += of.actions;
+    }
+  }
+  return { ...total, byKind, byWorkflowType };
+}
+
 /**
  * The workflow types the window started or charged, most actions first (runs only listed as open are left
  * out).

@@ -10,6 +10,7 @@ import { visibilityLiteral } from '../src/temporal/visibility.js';
 import {
   actionKinds,
   countActions,
+  sumCounts,
   touchedTypes,
   type ActionCount,
   type ActionKind,
@@ -19,13 +20,14 @@ import { mapLimit, merchant, type Customer } from './customers.js';
 import { bankflowJourney } from './journey.js';
 import { authorizeUpdate, createdUpdate, eventSignal, skeletonJourney } from './skeleton/workflows.js';
 import type { BenchStack } from './stack.js';
+import { median } from './stats.js';
 
 export interface CostSettings {
-  /** Payments of each path, run one after another. */
+  /** Payments of each path, run one after another, each counted in a window of its own. */
   payments: number;
   /**
-   * Quiet time before a path's window opens and after its last payment settled, before it closes: late
-   * webhooks and the workflows' last tasks land in the window they belong to.
+   * Quiet time before a payment's window opens and after it settled, before the window closes: late webhooks
+   * and the workflows' last tasks land in the window they belong to.
    */
   drainMs: number;
 }
@@ -46,6 +48,11 @@ export interface PerPayment {
 
 export interface CostPath {
   payments: number;
+  /**
+   * The median payment's executions and actions. A payment's count can differ by an action or two with
+   * timing alone (a webhook that arrives before a poll's timer is started), so paths are compared by it.
+   */
+  median: { executions: number; actions: number };
   /** Payments whose Pix cash-in never reached the workflow, which then waited its cash-in wait (a timer). */
   cashInMissed: number;
   windowMs: number;
@@ -200,29 +207,48 @@ const perPaymentOf = (count: ActionCount, payments: number): PerPayment => ({
   >,
 });
 
+/** One payment's window: every execution touched in it, counted. */
+async function measurePayment(
+  stack: BenchStack,
+  settings: CostSettings,
+  pay: () => Promise<boolean>,
+): Promise<{ count: ActionCount; heard: boolean; windowMs: number }> {
+  await sleep(settings.drainMs);
+  const from = Date.now();
+  const heard = await pay();
+  await sleep(settings.drainMs);
+  const to = Date.now();
+  const runs = await touchedRuns(stack.client, from, 1);
+  return {
+    count: countActions(await historiesOf(stack.client, runs), { from, to }),
+    heard,
+    windowMs: to - from,
+  };
+}
+
 /**
- * Runs `payments` payments of one path one after another, with nothing else running, and counts what the
- * window they took cost Temporal: executions started and actions visible in history (bench/actions.ts), over
- * every execution touched in it, the workflows the payments start beside their own (the cash-in holders)
- * among them.
+ * Runs `payments` payments of one path one after another, with nothing else running, each in a window of its
+ * own, and counts what each window cost Temporal: executions started and actions visible in history
+ * (bench/actions.ts), over every execution touched in it, the workflows the payments start beside their own
+ * (the cash-in holders) among them.
  */
 async function measurePath(
   stack: BenchStack,
   settings: CostSettings,
   pay: (index: number) => Promise<boolean>,
 ): Promise<CostPath> {
-  await sleep(settings.drainMs);
-  const from = Date.now();
-  let heard = 0;
-  for (let index = 0; index < settings.payments; index++) if (await pay(index)) heard++;
-  await sleep(settings.drainMs);
-  const to = Date.now();
-  const runs = await touchedRuns(stack.client, from, settings.payments);
-  const count = countActions(await historiesOf(stack.client, runs), { from, to });
+  const payments: Awaited<ReturnType<typeof measurePayment>>[] = [];
+  for (let index = 0; index < settings.payments; index++)
+    payments.push(await measurePayment(stack, settings, () => pay(index)));
+  const count = sumCounts(payments.map((payment) => payment.count));
   return {
     payments: settings.payments,
-    cashInMissed: settings.payments - heard,
-    windowMs: to - from,
+    median: {
+      executions: median(payments.map((payment) => payment.count.executions)),
+      actions: median(payments.map((payment) => payment.count.actions)),
+    },
+    cashInMissed: payments.filter((payment) => !payment.heard).length,
+    windowMs: payments.reduce((sum, payment) => sum + payment.windowMs, 0),
     count,
     perPayment: perPaymentOf(count, settings.payments),
   };

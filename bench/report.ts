@@ -95,13 +95,11 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   if (cost) {
     const { api, starter } = cost.paths;
     checks.push({
-      target: 'merchant HTTP API: executions and actions per payment <= the starter path',
+      target: 'merchant HTTP API: executions and actions per payment <= the starter path (medians)',
       measured:
-        `executions ${fixed(api.perPayment.executions, 1)} vs ${fixed(starter.perPayment.executions, 1)}, ` +
-        `actions ${fixed(api.perPayment.actions, 1)} vs ${fixed(starter.perPayment.actions, 1)}`,
-      met:
-        api.perPayment.executions <= starter.perPayment.executions &&
-        api.perPayment.actions <= starter.perPayment.actions,
+        `executions ${fixed(api.median.executions, 1)} vs ${fixed(starter.median.executions, 1)}, ` +
+        `actions ${fixed(api.median.actions, 1)} vs ${fixed(starter.median.actions, 1)}`,
+      met: api.median.executions <= starter.median.executions && api.median.actions <= starter.median.actions,
     });
   }
   if (ingest) {
