@@ -3,7 +3,7 @@ import type { BiometricPayment } from '../src/bank/schemas/biometric-payment.js'
 import { webhookCategories, webhookHeaders, type WebhookEnvelope } from '../src/bank/schemas/webhook.js';
 import type { StartPaymentInput } from '../src/starter/index.js';
 import { startTunedPayment, type PaymentTuning } from '../src/starter/payments.js';
-import { paymentWebhookSignal } from '../src/contract/payment-messages.js';
+import { paymentWebhookSignal } from '../src/contract/temporal.js';
 import { receivedWebhook } from '../src/webhooks/resources.js';
 import { mapLimit, merchant, type Customer } from './customers.js';
 import type { LoadGenerator } from './load/remote.js';

@@ -7,7 +7,7 @@ import {
   type PaymentInput,
   type PaymentJourney,
 } from '../src/contract/payment.js';
-import type { PollingSettings } from '../src/contract/polling.js';
+import type { PollingSettings } from '../src/contract/journeys.js';
 
 /**
  * A payment the bank holds in processing, started as the run a continue-as-new would hand it to: no WebAuthn

@@ -7,7 +7,7 @@ import { runAttemptsSync, startRecurrence } from '../src/starter/index.js';
 import { findTemporalCli } from '../src/temporal/cli-binary.js';
 import { bankflowDataConverter } from '../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../src/temporal/encryption.js';
-import { allSearchAttributeKeys } from '../src/contract/search-attributes.js';
+import { allSearchAttributeKeys } from '../src/contract/temporal.js';
 import { workflowIds } from '../src/contract/ids.js';
 import { planSlices } from '../src/workflows/sync/attempts-slices.js';
 import { mapLimit } from './customers.js';

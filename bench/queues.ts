@@ -16,7 +16,7 @@ import { recurrenceRequest } from './sync.js';
 type HistoryEvent = proto.api.history.v1.IHistoryEvent;
 
 /**
- * The bank's budget shared by two bank queues (src/contract/task-queues.ts) on `workers` `bankflow worker`
+ * The bank's budget shared by two bank queues (src/contract/temporal.ts) on `workers` `bankflow worker`
  * processes, against a sandbox bank that answers 429 past `requestsPerSecond`: an attempts sync keeps the
  * background share saturated while `customers` payment journeys run one after another each, for `durationMs`.
  */

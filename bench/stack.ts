@@ -14,7 +14,7 @@ import { findTemporalCli } from '../src/temporal/cli-binary.js';
 import { bankflowDataConverter } from '../src/temporal/data-converter.js';
 import { parseEncryptionKeys } from '../src/temporal/encryption.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
-import { allSearchAttributeKeys } from '../src/contract/search-attributes.js';
+import { allSearchAttributeKeys } from '../src/contract/temporal.js';
 import { promoteOwnVersion } from '../src/temporal/worker-deployment.js';
 import { createBankflowWorker } from '../src/worker.js';
 import { childPid, startBankflowProcess } from './processes.js';

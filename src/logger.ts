@@ -33,7 +33,7 @@ const temporalToPino: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'er
 /** Lets Temporal's Runtime (core SDK, workers, workflow sandbox) log through the same pino logger. */
 /**
  * What the SDK warns of that bankflow does on purpose: a worker's activity queues
- * (src/contract/task-queues.ts) are served by Workers with no workflows, which the SDK notes at start as if
+ * (src/contract/temporal.ts) are served by Workers with no workflows, which the SDK notes at start as if
  * it were a slip.
  */
 const expectedNotice = (message: string) => message.startsWith('No workflows registered, not polling');

@@ -12,7 +12,7 @@ import {
   journeyPollReads,
   workloadTaskQueue,
   type Workload,
-} from './contract/task-queues.js';
+} from './contract/temporal.js';
 import { bankflowDataConverter } from './temporal/data-converter.js';
 import type { EncryptionKey } from './temporal/encryption.js';
 import { bankCallInterceptor, type WorkerMetrics } from './temporal/worker-metrics.js';
@@ -31,7 +31,7 @@ export interface BankflowWorkerOptions {
   namespace: string;
   /**
    * The workflows' task queue; the worker serves the workload queues beside it too
-   * (src/contract/task-queues.ts).
+   * (src/contract/temporal.ts).
    */
   taskQueue: string;
   bank: BankConfig & { baseUrl: string };

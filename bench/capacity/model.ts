@@ -1,6 +1,6 @@
 import { enrollmentTimings } from '../../src/contract/enrollment.js';
 import { paymentTimings } from '../../src/contract/payment.js';
-import { pollStretchFactor } from '../../src/contract/polling.js';
+import { pollStretchFactor } from '../../src/contract/journeys.js';
 import type { PollsResult, PollsRun } from '../polls.js';
 
 /** What bankflow holds open at one time: the population a fleet is sized for. */

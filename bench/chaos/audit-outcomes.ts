@@ -2,7 +2,7 @@ import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import type { EnrollmentResult } from '../../src/contract/enrollment.js';
 import type { PaymentResult } from '../../src/contract/payment.js';
-import { searchAttributes } from '../../src/contract/search-attributes.js';
+import { searchAttributes } from '../../src/contract/temporal.js';
 import type { BankRecords } from './audit-bank.js';
 import type { RunHistory } from './histories.js';
 import type { Violations } from './violations.js';

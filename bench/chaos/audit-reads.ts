@@ -2,7 +2,7 @@ import { biometricPaymentStatuses } from '../../src/bank/schemas/biometric-payme
 import { enrollmentStatuses } from '../../src/bank/schemas/enrollment.js';
 import type { EnrollmentResult } from '../../src/contract/enrollment.js';
 import type { PaymentResult } from '../../src/contract/payment.js';
-import { journeyPollReads } from '../../src/contract/task-queues.js';
+import { journeyPollReads } from '../../src/contract/temporal.js';
 import { enrollmentStatusOf } from './audit-outcomes.js';
 import type { RunHistory } from './histories.js';
 import type { Violations } from './violations.js';

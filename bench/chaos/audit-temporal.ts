@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { searchAttributes } from '../../src/contract/search-attributes.js';
+import { searchAttributes } from '../../src/contract/temporal.js';
 import { webhookEventKey } from '../../src/contract/webhook-events.js';
 import type { RunHistory } from './histories.js';
 import type { Violations } from './violations.js';

@@ -4,10 +4,10 @@ import proto from '@temporalio/proto';
 import { bankEndpoints } from '../../src/bank/resources/index.js';
 import { EncryptionCodec, type EncryptionKey } from '../../src/temporal/encryption.js';
 import { holdCashInSignal } from '../../src/contract/cash-in-holder.js';
-import { enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
-import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { enrollmentWebhookSignal } from '../../src/contract/temporal.js';
+import { paymentWebhookSignal } from '../../src/contract/temporal.js';
 import { isRefusedPayloadMarker } from '../../src/contract/plaintext-marker.js';
-import { recurrenceWebhookSignal } from '../../src/contract/recurrence-messages.js';
+import { recurrenceWebhookSignal } from '../../src/contract/temporal.js';
 import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 const { EventType, VersioningBehavior, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;

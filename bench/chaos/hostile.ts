@@ -1,15 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
-import { finalBiometricPaymentStatuses } from '../../src/bank/schemas/biometric-payment.js';
-import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
-import { finalEnrollmentStatuses } from '../../src/bank/schemas/enrollment.js';
-import { webhookCategories } from '../../src/bank/webhook-categories.js';
+import {
+  type BiometricPayment,
+  finalBiometricPaymentStatuses,
+} from '../../src/bank/schemas/biometric-payment.js';
+import { type Enrollment, finalEnrollmentStatuses } from '../../src/bank/schemas/enrollment.js';
+import { webhookCategories } from '../../src/bank/vocabulary.js';
 import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
-import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/enrollment-messages.js';
+import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/temporal.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { authorizeUpdate, paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { authorizeUpdate, paymentWebhookSignal } from '../../src/contract/temporal.js';
 import { UndecodableCodec, undecodableKinds } from './hostile-payloads.js';
 import type { SandboxControl } from './sandbox-control.js';
 import type { ChaosStack } from './stack.js';

@@ -25,7 +25,7 @@ import { bankflow } from './operator.js';
 import type { Outcome, ScenarioContext } from './scenarios.js';
 
 const workerBEntry = fileURLToPath(new URL('../../devkit/versioning/worker-b.ts', import.meta.url));
-/** The enrollment's run lifetime: the least a start may ask for (src/contract/run-lifetime.ts). */
+/** The enrollment's run lifetime: the least a start may ask for (src/contract/journeys.ts). */
 const enrollmentLifetimeMs = 60_000;
 const paymentsOnA = 3;
 const paymentsOnB = 2;

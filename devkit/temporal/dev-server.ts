@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { allSearchAttributeKeys, searchAttributeTypeName } from '../../src/contract/search-attributes.js';
+import { allSearchAttributeKeys, searchAttributeTypeName } from '../../src/contract/temporal.js';
 
 export interface DevServerOptions {
   cliPath: string;

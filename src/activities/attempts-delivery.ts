@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { workflowIds } from '../contract/ids.js';
-import { recurrenceAttemptsSignal } from '../contract/recurrence-messages.js';
+import { recurrenceAttemptsSignal } from '../contract/temporal.js';
 import type { AttemptsDelivery, SyncedAttempt, UnknownRecurrence } from '../contract/attempts-sync.js';
 
 /**

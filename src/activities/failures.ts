@@ -1,6 +1,6 @@
 import { asyncLocalStorage } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { failureTypes } from '../contract/failure-types.js';
+import { failureTypes } from '../contract/journeys.js';
 import { BankError, BankRateLimitedError, BankValidationError } from '../bank/errors.js';
 
 /**

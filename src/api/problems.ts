@@ -5,7 +5,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { WorkflowFailedError, isGrpcDeadlineError } from '@temporalio/client';
 import { ApplicationFailure, TemporalFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
-import { BankError, bankErrorRetryable, type BankErrorType } from '../bank/errors.js';
+import { BankError } from '../bank/errors.js';
+import { bankErrorRetryable, type BankErrorType } from '../bank/vocabulary.js';
 import { InvalidInputError } from '../starter/errors.js';
 import {
   BankUnreachableError,

@@ -1,26 +1,5 @@
+import { bankErrorRetryable, type BankErrorType } from './vocabulary.js';
 import type { ErrorItem } from './schemas/errors.js';
-
-/**
- * What a failed bank call means for the caller, and whether asking again may get another answer. The type is
- * the ApplicationFailure type activities raise (activities/failures.ts) and the name retry policies refer to
- * (`nonRetryableErrorTypes`), so it is part of bankflow's public contract.
- */
-export const bankErrorRetryable = {
-  BankUnauthorized: false,
-  BankValidation: false,
-  BankNotFound: false,
-  BankRequestRejected: false,
-  BankRateLimited: true,
-  BankUnavailable: true,
-  BankInvalidResponse: false,
-} as const;
-
-export type BankErrorType = keyof typeof bankErrorRetryable;
-
-/** The failure types a retry policy must not retry: the bank would give the same answer again. */
-export const nonRetryableBankErrorTypes: BankErrorType[] = Object.entries(bankErrorRetryable)
-  .filter(([, retryable]) => !retryable)
-  .map(([type]) => type as BankErrorType);
 
 export interface BankErrorContext {
   operation: string;

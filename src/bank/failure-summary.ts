@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BankError, bankErrorRetryable, BankValidationError, type BankErrorType } from './errors.js';
+import { BankError, BankValidationError } from './errors.js';
+import { bankErrorRetryable, type BankErrorType } from './vocabulary.js';
 import { errorItemSchema, type ErrorItem } from './schemas/errors.js';
 
 /** A bank failure as logs may show it: what failed and the bank's codes, never the bank's free text. */

@@ -1,9 +1,8 @@
 import type { AccountInfo, Enrollment, KnownEnrollment } from '../bank/schemas/enrollment.js';
-import type { BankTrouble } from './bank-trouble.js';
+import type { BankTrouble, PollingSettings } from './journeys.js';
 import type { SuggestedAccount } from '../bank/schemas/enrollment-request.js';
 import type { RegisterFidoAssertion } from '../bank/schemas/fido.js';
-import type { KeptReplies } from './memo.js';
-import type { PollingSettings } from './polling.js';
+import type { KeptReplies } from './journeys.js';
 
 /** The enrollment workflow's type name, as the worker registers it and callers start it. */
 export const enrollmentWorkflowType = 'enrollmentWorkflow';
@@ -20,7 +19,10 @@ export interface EnrollmentInput {
   /** Open Finance no-redirect journey defaults: 15 minutes for the account holder, 5 for the registration. */
   deadlines?: { accountHolderValidationMs?: number; registrationMs?: number };
   polling?: PollingSettings;
-  /** How long one run watches an authorized enrollment before it continues as new (run-lifetime.ts). */
+  /**
+   * How long one run watches an authorized enrollment before it continues as new (`runLifetime`,
+   * contract/journeys.ts).
+   */
   maxRunMs?: number;
   /**
    * Set by continue-as-new: the journey so far, the answers given and the newest webhook keys heard (so a
@@ -68,7 +70,7 @@ export interface EnrollmentState {
    * journey stays in its phase and shows this beside it until the bank shows a status it knows.
    */
   unknownStatus?: string;
-  /** Why the bank's reads are failing, while they are (contract/bank-trouble.ts). */
+  /** Why the bank's reads are failing, while they are (contract/journeys.ts). */
   bankTrouble?: BankTrouble;
   webhooksReceived: number;
   duplicateWebhooks: number;

@@ -3,10 +3,9 @@ import type {
   BiometricPaymentStatus,
   KnownBiometricPayment,
 } from '../bank/schemas/biometric-payment.js';
-import type { BankTrouble } from './bank-trouble.js';
+import type { BankTrouble, PollingSettings } from './journeys.js';
 import type { AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
-import type { KeptReplies } from './memo.js';
-import type { PollingSettings } from './polling.js';
+import type { KeptReplies } from './journeys.js';
 
 /** The statuses after which the bank never changes a payment again. */
 export type FinalPaymentStatus = Extract<BiometricPaymentStatus, 'settled' | 'failed' | 'rejected'>;
@@ -69,7 +68,7 @@ export interface PaymentState {
   reason?: string;
   /** The status the bank's record shows, as the bank sent it, while it is one bankflow does not know. */
   unknownStatus?: string;
-  /** Why the bank's reads are failing, while they are (contract/bank-trouble.ts). */
+  /** Why the bank's reads are failing, while they are (contract/journeys.ts). */
   bankTrouble?: BankTrouble;
   evidence: PaymentEvidence[];
   webhooksReceived: number;

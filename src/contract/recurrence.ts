@@ -1,4 +1,4 @@
-import type { BankTrouble } from './bank-trouble.js';
+import type { BankTrouble } from './journeys.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest, Recurrence } from '../bank/schemas/recurrence.js';
 
@@ -61,8 +61,8 @@ export interface RecurrenceSettings {
   /** Attempts kept one by one; older final ones are folded into counts (the workflow's attempt table). */
   maxAttemptsKept?: number;
   /**
-   * How long one run stays open before it continues as new (run-lifetime.ts); at most, and by default, 30
-   * days.
+   * How long one run stays open before it continues as new (`runLifetime`, contract/journeys.ts); at most,
+   * and by default, 30 days.
    */
   maxRunMs?: number;
 }

@@ -10,7 +10,7 @@ import {
   type NotificationsInput,
   type NotifiedResource,
 } from '../contract/notifications.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 
 const resourceSearchAttribute = {
   payment: searchAttributes.paymentId,

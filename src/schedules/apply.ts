@@ -7,7 +7,7 @@ import {
   type ScheduleHandle,
   type ScheduleUpdateOptions,
 } from '@temporalio/client';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 import type { ScheduleDeclaration } from './declarations.js';
 
 export type ApplyResult = 'created' | 'updated' | 'unchanged';

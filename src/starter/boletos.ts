@@ -4,7 +4,7 @@ import type { Boleto } from '../bank/schemas/boleto.js';
 import { uuid } from '../bank/schemas/common.js';
 import { cancelBoletoWorkflowType, type CancelBoletoWorkflow } from '../contract/boleto-cancel.js';
 import { workflowIds } from '../contract/ids.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 import type { StarterContext } from './context.js';
 import { parseInput } from './errors.js';
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { SearchAttributePair } from '@temporalio/common';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 import type { StarterContext } from './context.js';
 import { InvalidInputError, parseInput } from './errors.js';
 

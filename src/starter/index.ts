@@ -22,7 +22,7 @@ export {
 export { NotificationSignatureError, verifyNotification } from './notifications.js';
 export type { NotificationEvent, NotificationType } from '../contract/notifications.js';
 export { StartTermsConflictError } from './start-terms.js';
-export type { TermDifference } from '../contract/start-terms.js';
+export type { TermDifference } from '../contract/journeys.js';
 export {
   authorizePayment,
   getAuthorizationOptions,

@@ -17,9 +17,14 @@ import {
   type SearchAttributePair,
   type UpdateDefinition,
 } from '@temporalio/common';
-import { failureTypes } from '../contract/failure-types.js';
-import { memoKeys, type MerchantReply } from '../contract/memo.js';
-import { differingTerms, sameTerm, startTermsConflict, type StartTerms } from '../contract/start-terms.js';
+import {
+  failureTypes,
+  differingTerms,
+  sameTerm,
+  startTermsConflict,
+  type StartTerms,
+} from '../contract/journeys.js';
+import { memoKeys, type MerchantReply } from '../contract/journeys.js';
 import type { StarterContext } from './context.js';
 import { idempotencyKey } from './idempotency.js';
 import { readPublished, type Published } from './published.js';

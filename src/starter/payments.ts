@@ -17,12 +17,8 @@ import {
   type PaymentResult,
   type PaymentState,
 } from '../contract/payment.js';
-import {
-  authorizationOptionsUpdate,
-  authorizeUpdate,
-  paymentCreatedUpdate,
-} from '../contract/payment-messages.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { authorizationOptionsUpdate, authorizeUpdate, paymentCreatedUpdate } from '../contract/temporal.js';
+import { searchAttributes } from '../contract/temporal.js';
 import type { StarterContext } from './context.js';
 import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';

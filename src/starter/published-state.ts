@@ -25,7 +25,7 @@ export const paymentPhases: readonly PaymentPhase[] = [
   'expired',
 ];
 
-/** Why the bank's reads of a journey fail, while they do (contract/bank-trouble.ts). */
+/** Why the bank's reads of a journey fail, while they do (contract/journeys.ts). */
 const bankTroubleSchema = z.object({
   type: z.string(),
   httpStatus: z.number().int().optional(),

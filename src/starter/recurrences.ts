@@ -12,11 +12,6 @@ import { jobIds } from '../contract/jobs.js';
 import { workflowIds } from '../contract/ids.js';
 import { printable } from '../bank/schemas/printable.js';
 import {
-  cancelRecurrenceUpdate,
-  recurrenceGeneratedUpdate,
-  recurrenceStateQuery,
-} from '../contract/recurrence-messages.js';
-import {
   initialRecurrenceSummary,
   maxCancelReasonLength,
   recurrenceWorkflowType,
@@ -26,9 +21,14 @@ import {
   type RecurrenceSettings,
   type RecurrenceState,
 } from '../contract/recurrence.js';
-import { searchAttributes } from '../contract/search-attributes.js';
-import { answered, memoKeys, refused } from '../contract/memo.js';
-import { flattenTerms } from '../contract/start-terms.js';
+import {
+  cancelRecurrenceUpdate,
+  recurrenceGeneratedUpdate,
+  recurrenceStateQuery,
+} from '../contract/temporal.js';
+import { searchAttributes } from '../contract/temporal.js';
+import { answered, memoKeys, refused } from '../contract/journeys.js';
+import { flattenTerms, failureTypes } from '../contract/journeys.js';
 import {
   attemptsSyncWorkflowType,
   type AttemptsSyncSummary,
@@ -40,7 +40,6 @@ import { askWorkflow, requestId, startOrJoin } from './merchant-requests.js';
 import { recurrenceStartSchema } from './published-state.js';
 import { untilAnswered } from './polling.js';
 import { parseInput } from './errors.js';
-import { failureTypes } from '../contract/failure-types.js';
 
 const recurrenceSettings = z.object({
   maxHistoryEvents: z.number().int().min(20).optional(),

@@ -1,4 +1,4 @@
-import type { TermDifference } from '../contract/start-terms.js';
+import type { TermDifference } from '../contract/journeys.js';
 
 const shown = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 import type { StarterContext } from './context.js';
 import { contextCustomerKey, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';

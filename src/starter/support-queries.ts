@@ -1,9 +1,7 @@
 import { visibilityLiteral } from '../temporal/visibility.js';
-import type { EnrollmentPhase } from '../contract/enrollment.js';
-import { enrollmentTimings } from '../contract/enrollment.js';
-import type { PaymentPhase } from '../contract/payment.js';
-import { paymentTimings } from '../contract/payment.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { type EnrollmentPhase, enrollmentTimings } from '../contract/enrollment.js';
+import { type PaymentPhase, paymentTimings } from '../contract/payment.js';
+import { searchAttributes } from '../contract/temporal.js';
 
 /**
  * A state a journey should have left within `withinMs` of its workflow's start. Visibility records no time of

@@ -5,7 +5,7 @@ import { printableOnly } from '../bank/schemas/printable.js';
 import { listKeptEvents, type KeptEvent } from '../temporal/kept-events.js';
 import { unmatchedWorkflowId } from '../webhooks/deliver.js';
 import { workflowIds } from '../contract/ids.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 import {
   resolveUnmatchedWebhookUpdate,
   type UnmatchedWebhookResolution,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import proto from '@temporalio/proto';
-import { longLivedWorkflowTypes, versionCheckSignal } from '../contract/versioning.js';
+import { longLivedWorkflowTypes, versionCheckSignal } from '../contract/temporal.js';
 import {
   grpcCode,
   grpcStatus,

@@ -11,7 +11,7 @@
 const { ApplicationFailure, DefaultFailureConverter } = require('@temporalio/common');
 
 /*
- * failureTypes.plaintextRefused (src/contract/failure-types.ts; test/unit/failure-converter.test.ts keeps the two
+ * failureTypes.plaintextRefused (src/contract/journeys.ts; test/unit/failure-converter.test.ts keeps the two
  * equal). A refusal of a payload bankflow did not write goes to a sender without the keys, which could not read it
  * encrypted; it says only how the payload was not bankflow's, so it stays in clear.
  */

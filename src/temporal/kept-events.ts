@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { searchAttributes } from '../contract/search-attributes.js';
-import { memoKeys } from '../contract/memo.js';
+import { searchAttributes } from '../contract/temporal.js';
+import { memoKeys } from '../contract/journeys.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /** An unmatched bank event as its workflow keeps it. */

@@ -1,6 +1,6 @@
 import { isGrpcServiceError, type ConnectionLike } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { allSearchAttributeKeys, searchAttributeTypeName } from '../contract/search-attributes.js';
+import { allSearchAttributeKeys, searchAttributeTypeName } from '../contract/temporal.js';
 
 const IndexedValueType = proto.temporal.api.enums.v1.IndexedValueType;
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 import proto, { type temporal } from '@temporalio/proto';
 import type { Logger } from 'pino';
-import { workerTaskQueues } from '../contract/task-queues.js';
+import { workerTaskQueues } from '../contract/temporal.js';
 
 /**
  * When a worker makes its own version the deployment's current one: `never` leaves it to an operator

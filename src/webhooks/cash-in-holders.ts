@@ -3,8 +3,8 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/com
 import type { SignalDefinition } from '@temporalio/workflow';
 import { cashInHolderStatuses, cashInHolderWorkflowType } from '../contract/cash-in-holder.js';
 import { workflowIds } from '../contract/ids.js';
-import { memoKeys } from '../contract/memo.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
+import { memoKeys } from '../contract/journeys.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
 
 /**

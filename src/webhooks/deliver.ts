@@ -6,8 +6,8 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/common';
 import { workflowIds } from '../contract/ids.js';
-import { searchAttributes } from '../contract/search-attributes.js';
-import { memoKeys } from '../contract/memo.js';
+import { searchAttributes } from '../contract/temporal.js';
+import { memoKeys } from '../contract/journeys.js';
 import {
   unmatchedWebhookStatuses,
   unmatchedWebhookWorkflowType,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { webhookCategories } from '../bank/schemas/webhook.js';
-import { enrollmentWebhookSignal } from '../contract/enrollment-messages.js';
+import { enrollmentWebhookSignal } from '../contract/temporal.js';
 import { workflowIds } from '../contract/ids.js';
-import { paymentWebhookSignal } from '../contract/payment-messages.js';
-import { recurrenceWebhookSignal } from '../contract/recurrence-messages.js';
+import { paymentWebhookSignal } from '../contract/temporal.js';
+import { recurrenceWebhookSignal } from '../contract/temporal.js';
 import { createRouter } from './router.js';
 import { cashInEndToEndId } from './unmatched-keys.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { webhookCategories, type WebhookEnvelope } from '../bank/schemas/webhook.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 
 /** What ties a Pix cash-in event to its payment: the end-to-end id. */
 const cashInKeys = z.looseObject({ end_to_end_id: z.string().min(1) });

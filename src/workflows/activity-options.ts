@@ -6,7 +6,7 @@ import {
   type UntypedActivities,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { nonRetryableBankErrorTypes, type BankErrorType } from '../bank/errors.js';
+import { nonRetryableBankErrorTypes, type BankErrorType } from '../bank/vocabulary.js';
 import {
   pollPriority,
   workloadTaskQueue,
@@ -14,7 +14,7 @@ import {
   type JourneyPollRead,
   type PollTrigger,
   type Workload,
-} from '../contract/task-queues.js';
+} from '../contract/temporal.js';
 
 /**
  * For work that fails only while something it needs is down (the bank, Temporal, the disk): from 1 s,
@@ -52,7 +52,7 @@ export const bankReadOptions: ActivityOptions = {
 };
 
 /**
- * A journey's read of the record it follows (shared/bank-reads.ts): a refusal or an unreadable answer comes
+ * A journey's read of the record it follows (shared/follow-bank.ts): a refusal or an unreadable answer comes
  * back at once, and an outage after a few minutes of retries, so the journey records the trouble, stays
  * responsive to its hints and deadlines, and asks again at its own capped backoff.
  */
@@ -119,7 +119,7 @@ export function boundedBy(options: ActivityOptions, deadline: number, now: numbe
 
 /**
  * Activities scheduled on `workload`'s task queue beside the running workflow's own
- * (src/contract/task-queues.ts). The queue is named after the workflow's, known only once a run executes, so
+ * (src/contract/temporal.ts). The queue is named after the workflow's, known only once a run executes, so
  * each call proxies anew.
  */
 function onWorkload<A extends object>(workload: Workload, options: ActivityOptions): A {

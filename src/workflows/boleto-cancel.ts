@@ -2,8 +2,8 @@ import { ApplicationFailure, proxyActivities, sleep, upsertSearchAttributes } fr
 import type { Activities } from '../activities/index.js';
 import type { Boleto } from '../bank/schemas/boleto.js';
 import type { CancelBoletoInput } from '../contract/boleto-cancel.js';
-import { failureTypes } from '../contract/failure-types.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { failureTypes } from '../contract/journeys.js';
+import { searchAttributes } from '../contract/temporal.js';
 import { bankCallOptions } from './activity-options.js';
 import { notifyBoletoCancelled } from './boleto-notifications.js';
 

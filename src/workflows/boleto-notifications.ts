@@ -1,5 +1,5 @@
 import type { Boleto } from '../bank/schemas/boleto.js';
-import { JourneyNotifier } from './shared/notifications.js';
+import { JourneyNotifier } from './shared/journey-run.js';
 
 /** The fields of the bank's boleto a notification carries. */
 export const notifiedBoleto = (boleto: Boleto) => ({

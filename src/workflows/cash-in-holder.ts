@@ -15,11 +15,11 @@ import {
   type CashInHolderCarry,
   type CashInHolderResult,
 } from '../contract/cash-in-holder.js';
-import { paymentWebhookSignal } from '../contract/payment-messages.js';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { paymentWebhookSignal } from '../contract/temporal.js';
+import { searchAttributes } from '../contract/temporal.js';
 import { unmatchedWebhookRetention } from '../contract/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
-import { waitOnCurrentVersion, watchForNewVersion } from './shared/continue-as-new.js';
+import { waitOnCurrentVersion, watchForNewVersion } from './shared/journey-run.js';
 import { acceptResolution } from './shared/unmatched-resolution.js';
 
 const status = (kind: 'cash-in' | 'webhook-unmatched', value: string) =>

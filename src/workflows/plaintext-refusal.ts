@@ -1,5 +1,5 @@
 import { ApplicationFailure, log, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
-import { failureTypes } from '../contract/failure-types.js';
+import { failureTypes } from '../contract/journeys.js';
 import { isRefusedPayloadMarker } from '../contract/plaintext-marker.js';
 
 function refusal(what: string, args: readonly unknown[]): string | undefined {

@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import { searchAttributes } from '../contract/search-attributes.js';
+import { searchAttributes } from '../contract/temporal.js';
 import {
   unmatchedWebhookRetention,
   unmatchedWebhookStatuses,
@@ -8,7 +8,7 @@ import {
   type UnmatchedWebhookResult,
 } from '../contract/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
-import { waitOnCurrentVersion, watchForNewVersion } from './shared/continue-as-new.js';
+import { waitOnCurrentVersion, watchForNewVersion } from './shared/journey-run.js';
 import { acceptResolution } from './shared/unmatched-resolution.js';
 
 /**

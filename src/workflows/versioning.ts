@@ -18,7 +18,7 @@ import { unmatchedWebhookWorkflow } from './unmatched-webhook.js';
  * workflow ships as a new version, never behind a patch. The short types' runs finish on their version. The
  * long-lived ones (enrollments, recurrences, unmatched events, cash-in holders, notification outboxes)
  * continue as new onto the deployment's current version at their first workflow task after it changed
- * (shared/continue-as-new.ts): at the latest within a day, at once when `bankflow deployments move` asks
+ * (shared/journey-run.ts): at the latest within a day, at once when `bankflow deployments move` asks
  * them.
  */
 const workflowTypes: ((...args: never[]) => Promise<unknown>)[] = [

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
-import { allSearchAttributeKeys } from '../../src/contract/search-attributes.js';
+import { allSearchAttributeKeys } from '../../src/contract/temporal.js';
 import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { runCli } from '../helpers/cli.js';
 import { required } from '../helpers/stack.js';

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/logger.js';
 import { customerKey, listStuckJourneys, startEnrollment, startPayment } from '../../src/starter/index.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { searchAttributes } from '../../src/contract/search-attributes.js';
+import { searchAttributes } from '../../src/contract/temporal.js';
 import type { unmatchedWebhookWorkflow } from '../../src/workflows/unmatched-webhook.js';
 import { runCli } from '../helpers/cli.js';
 import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';

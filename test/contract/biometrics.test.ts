@@ -9,8 +9,8 @@ import {
   BankRequestRejectedError,
   BankUnauthorizedError,
   BankValidationError,
-  nonRetryableBankErrorTypes,
 } from '../../src/bank/errors.js';
+import { nonRetryableBankErrorTypes } from '../../src/bank/vocabulary.js';
 import {
   biometricPaymentSchema,
   collectingDocumentSchema,

@@ -1,10 +1,6 @@
 import { createBankCallActivities } from '../../src/activities/bank-calls.js';
-import {
-  BankNotFoundError,
-  BankUnauthorizedError,
-  BankValidationError,
-  nonRetryableBankErrorTypes,
-} from '../../src/bank/errors.js';
+import { BankNotFoundError, BankUnauthorizedError, BankValidationError } from '../../src/bank/errors.js';
+import { nonRetryableBankErrorTypes } from '../../src/bank/vocabulary.js';
 import {
   collectionAttemptSchema,
   type CollectionAttempt,

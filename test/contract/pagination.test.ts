@@ -1,10 +1,7 @@
 import { bankActivity } from '../../src/activities/failures.js';
 import { BankClient } from '../../src/bank/client.js';
-import {
-  BankInvalidResponseError,
-  BankUnavailableError,
-  nonRetryableBankErrorTypes,
-} from '../../src/bank/errors.js';
+import { BankInvalidResponseError, BankUnavailableError } from '../../src/bank/errors.js';
+import { nonRetryableBankErrorTypes } from '../../src/bank/vocabulary.js';
 import {
   eachPage,
   eachRecord,

@@ -3,10 +3,9 @@ import {
   BankRequestRejectedError,
   BankUnauthorizedError,
   BankValidationError,
-  nonRetryableBankErrorTypes,
 } from '../../src/bank/errors.js';
-import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
-import { recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
+import { nonRetryableBankErrorTypes } from '../../src/bank/vocabulary.js';
+import { type GenerateRecurrenceRequest, recurrenceSchema } from '../../src/bank/schemas/recurrence.js';
 import { exampleRecurrenceRequest } from '../../devkit/sandbox/examples/recurrence-request.js';
 import { ownerOf } from '../../devkit/sandbox/seed/accounts.js';
 import { failureOf, startDataSandbox, type DataSandbox } from '../helpers/data-sandbox.js';

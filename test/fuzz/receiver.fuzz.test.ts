@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { webhookCategories } from '../../src/bank/schemas/webhook.js';
+import { webhookCategories, type WebhookEnvelope } from '../../src/bank/schemas/webhook.js';
 import { createReceiver } from '../../src/webhooks/app.js';
 import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import { cashInEndToEndId } from '../../src/webhooks/unmatched-keys.js';
-import type { WebhookEnvelope } from '../../src/bank/schemas/webhook.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { memoKeys } from '../../src/contract/memo.js';
+import { memoKeys } from '../../src/contract/journeys.js';
 import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import { fuzzParameters } from '../helpers/fuzz.js';
 import { eventually } from '../helpers/journey.js';

@@ -1,6 +1,6 @@
 import type { WebhookCollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
-import { webhookCategories } from '../../src/bank/webhook-categories.js';
+import { webhookCategories } from '../../src/bank/vocabulary.js';
 import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 /**

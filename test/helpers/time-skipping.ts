@@ -4,7 +4,7 @@ import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
-import { allSearchAttributeKeys } from '../../src/contract/search-attributes.js';
+import { allSearchAttributeKeys } from '../../src/contract/temporal.js';
 import { testEnvKeys } from '../setup/shared.js';
 import { enroll, newCustomer, type Customer } from './journey.js';
 import {

@@ -10,7 +10,7 @@ import {
 } from '../../src/starter/index.js';
 import { unknownRecurrencesKept, type UnknownRecurrence } from '../../src/contract/attempts-sync.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { recurrenceAttemptsSignal } from '../../src/contract/recurrence-messages.js';
+import { recurrenceAttemptsSignal } from '../../src/contract/temporal.js';
 import { fixedNow } from '../helpers/data-sandbox.js';
 import { control, eventually } from '../helpers/journey.js';
 import {

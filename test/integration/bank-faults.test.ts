@@ -1,5 +1,5 @@
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
-import { webhookCategories } from '../../src/bank/webhook-categories.js';
+import { webhookCategories } from '../../src/bank/vocabulary.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
 import {

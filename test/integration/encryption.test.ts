@@ -14,8 +14,8 @@ import {
   startEnrollment,
   waitForEnrollment,
 } from '../../src/starter/index.js';
-import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/enrollment-messages.js';
-import { failureTypes } from '../../src/contract/failure-types.js';
+import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/temporal.js';
+import { failureTypes } from '../../src/contract/journeys.js';
 import { workflowIds } from '../../src/contract/ids.js';
 import { resolveUnmatchedWebhookSignal } from '../../src/contract/unmatched-webhook.js';
 import { refundReport } from '../../src/workflows/index.js';

@@ -17,7 +17,7 @@ import {
   type StartPaymentInput,
 } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { paymentWebhookSignal } from '../../src/contract/temporal.js';
 import {
   bankFor,
   control,

@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { tsToMs } from '@temporalio/common/lib/time.js';
 import { bankQueueRates } from '../../src/config/bank.js';
-import { pollStretchFactor } from '../../src/contract/polling.js';
+import { pollStretchFactor } from '../../src/contract/journeys.js';
 import { startOpenPayments } from '../../bench/open-payments.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 

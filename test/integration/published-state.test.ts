@@ -1,5 +1,5 @@
 import { getEnrollment, getPayment, startPayment, waitForEnrollment } from '../../src/starter/index.js';
-import { memoKeys } from '../../src/contract/memo.js';
+import { memoKeys } from '../../src/contract/journeys.js';
 import { enroll, keyOf, newCustomer, world, type Customer } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 

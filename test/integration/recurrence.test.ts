@@ -1,6 +1,6 @@
 import { startTunedRecurrence } from '../../src/starter/recurrences.js';
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
 import type { GenerateRecurrenceRequest } from '../../src/bank/schemas/recurrence.js';
@@ -14,10 +14,9 @@ import {
   startRecurrence,
 } from '../../src/starter/index.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { cancelRecurrenceUpdate, recurrenceAttemptsSignal } from '../../src/contract/recurrence-messages.js';
 import { type RecurrenceState } from '../../src/contract/recurrence.js';
-import { memoKeys } from '../../src/contract/memo.js';
+import { cancelRecurrenceUpdate, recurrenceAttemptsSignal } from '../../src/contract/temporal.js';
+import { memoKeys } from '../../src/contract/journeys.js';
 import { postSignedWebhook } from '../helpers/http.js';
 import { control, eventually } from '../helpers/journey.js';
 import { recurrenceRequest, runHistoryLengths } from '../helpers/recurrences.js';

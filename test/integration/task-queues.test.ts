@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { workflowIds } from '../../src/contract/ids.js';
-import { workloadTaskQueue, type Workload } from '../../src/contract/task-queues.js';
+import { workloadTaskQueue, type Workload } from '../../src/contract/temporal.js';
 import { enroll, fastPolling, newCustomer, payAndSettle } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 

@@ -3,7 +3,7 @@ import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import type { WebhookEventRecord } from '../../devkit/sandbox/webhooks/delivery-log.js';
 import { claimCashInsSignal } from '../../src/contract/cash-in-holder.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { paymentWebhookSignal } from '../../src/contract/temporal.js';
 import { signalCashInHolder } from '../../src/webhooks/cash-in-holders.js';
 import { control, eventually } from '../helpers/journey.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';

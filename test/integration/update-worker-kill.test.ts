@@ -8,7 +8,7 @@ import { authorizePayment, waitForPaymentResult } from '../../src/starter/index.
 import { startTunedPayment } from '../../src/starter/payments.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
-import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { paymentWebhookSignal } from '../../src/contract/temporal.js';
 import { enroll, keyOf, newCustomer, world } from '../helpers/journey.js';
 import { recordHistory } from '../helpers/replay.js';
 import { encryptionKeys, required, startTestStack, type TestStack } from '../helpers/stack.js';

@@ -10,7 +10,7 @@ import { unmatchedWorkflowId } from '../../src/webhooks/deliver.js';
 import { secretHeaderAloneRefused } from '../../src/webhooks/authenticate.js';
 import { bankflowRouter } from '../../src/webhooks/routes.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { memoKeys } from '../../src/contract/memo.js';
+import { memoKeys } from '../../src/contract/journeys.js';
 import { resolveUnmatchedWebhookSignal } from '../../src/contract/unmatched-webhook.js';
 import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import { httpCall } from '../helpers/http.js';

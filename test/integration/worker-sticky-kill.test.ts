@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
-import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { paymentWebhookSignal } from '../../src/contract/temporal.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
 import { stickyQueueScheduleToStartTimeout } from '../../src/temporal/worker-defaults.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';

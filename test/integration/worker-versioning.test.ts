@@ -3,8 +3,8 @@ import proto from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { webhookCategories } from '../../src/bank/schemas/webhook.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { memoKeys } from '../../src/contract/memo.js';
-import { workerTaskQueues } from '../../src/contract/task-queues.js';
+import { workerTaskQueues } from '../../src/contract/temporal.js';
+import { memoKeys } from '../../src/contract/journeys.js';
 import { authorizePayment, getPayment, waitForPaymentResult } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
 import {

@@ -1,10 +1,13 @@
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
-import { type EnrollmentInput, type EnrollmentResult } from '../../src/contract/enrollment.js';
-import { registerCredentialUpdate, enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
-import { enrollmentTimings } from '../../src/contract/enrollment.js';
-import { memoKeys } from '../../src/contract/memo.js';
+import {
+  type EnrollmentInput,
+  type EnrollmentResult,
+  enrollmentTimings,
+} from '../../src/contract/enrollment.js';
+import { registerCredentialUpdate, enrollmentWebhookSignal } from '../../src/contract/temporal.js';
+import { memoKeys } from '../../src/contract/journeys.js';
 import type { enrollmentWorkflow } from '../../src/workflows/enrollment/workflow.js';
 import { describeScenario, type EnrollmentScenario } from './commands.js';
 import {

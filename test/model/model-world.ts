@@ -3,7 +3,7 @@ import { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { bankActivity } from '../../src/activities/failures.js';
 import type { Activities } from '../../src/activities/index.js';
-import { workerTaskQueues } from '../../src/contract/task-queues.js';
+import { workerTaskQueues } from '../../src/contract/temporal.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { encryptionKeys, required } from '../helpers/stack.js';
 import { startTimeSkippingStack, type TimeSkippingStack } from '../helpers/time-skipping.js';
@@ -79,7 +79,7 @@ export async function startModelWorld(): Promise<ModelWorld> {
     handOffNotification: async () => undefined,
   };
   const taskQueue = `model-${randomUUID()}`;
-  // The workflow queue's worker and the workload queues' (src/contract/task-queues.ts), each with the model
+  // The workflow queue's worker and the workload queues' (src/contract/temporal.ts), each with the model
   // banks.
   const workers = await Promise.all(
     workerTaskQueues(taskQueue).map((queue) =>

@@ -8,7 +8,7 @@ import {
 import type { CreateBiometricPaymentRequest } from '../../src/bank/schemas/biometric-payment-request.js';
 import type { AuthorizePaymentRequest } from '../../src/bank/schemas/fido.js';
 import { enrollmentSchema, type KnownEnrollment } from '../../src/bank/schemas/enrollment.js';
-import { awaitsConsent, isFinalPaymentStatus } from '../../src/workflows/payment/status.js';
+import { awaitsConsent, isFinalPaymentStatus } from '../../src/workflows/payment/journey.js';
 import { conflict, FaultQueue, invalidAssertion } from './faults.js';
 import { RecordHistory, versionTime } from './record-history.js';
 

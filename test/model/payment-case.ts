@@ -5,10 +5,9 @@ import {
   type BiometricPayment,
   type BiometricPaymentStatus,
 } from '../../src/bank/schemas/biometric-payment.js';
-import { type PaymentInput, type PaymentResult } from '../../src/contract/payment.js';
-import { authorizeUpdate, paymentWebhookSignal } from '../../src/contract/payment-messages.js';
-import { awaitsConsent, isFinalPaymentStatus, movesForward } from '../../src/workflows/payment/status.js';
-import { paymentTimings } from '../../src/contract/payment.js';
+import { type PaymentInput, type PaymentResult, paymentTimings } from '../../src/contract/payment.js';
+import { authorizeUpdate, paymentWebhookSignal } from '../../src/contract/temporal.js';
+import { awaitsConsent, isFinalPaymentStatus, movesForward } from '../../src/workflows/payment/journey.js';
 import type { biometricPaymentWorkflow } from '../../src/workflows/payment/workflow.js';
 import { describeScenario, type PaymentScenario } from './commands.js';
 import {

@@ -1,6 +1,6 @@
 import type { BiometricPayment } from '../../src/bank/schemas/biometric-payment.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
-import { webhookCategories } from '../../src/bank/webhook-categories.js';
+import { webhookCategories } from '../../src/bank/vocabulary.js';
 import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 /** A webhook as the receiver hands it to a workflow, carrying `data` as the bank's event did. */

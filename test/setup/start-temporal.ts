@@ -9,7 +9,7 @@ import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { bundleWorkflows, prebuiltWorkflowBundlePath } from '../../src/workflow-bundle.js';
 import { workflowBuildId } from '../../src/temporal/worker-deployment.js';
-import { allSearchAttributeKeys } from '../../src/contract/search-attributes.js';
+import { allSearchAttributeKeys } from '../../src/contract/temporal.js';
 import { freePort } from '../helpers/cli.js';
 import { testEnvKeys } from './shared.js';
 import { startUiCodec } from './ui-codec.js';

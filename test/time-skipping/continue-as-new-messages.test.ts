@@ -6,12 +6,12 @@ import { Worker } from '@temporalio/worker';
 import { createNotificationActivities } from '../../src/activities/notifications.js';
 import { createCashInClaimActivities } from '../../src/activities/cash-in-claims.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
-import { enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
 import { enrollmentTimings, type EnrollmentResult } from '../../src/contract/enrollment.js';
-import { paymentWebhookSignal } from '../../src/contract/payment-messages.js';
+import { enrollmentWebhookSignal } from '../../src/contract/temporal.js';
 import { paymentTimings } from '../../src/contract/payment.js';
-import { recurrenceAttemptsSignal } from '../../src/contract/recurrence-messages.js';
-import type { RecurrenceAttempt, RecurrenceResult } from '../../src/contract/recurrence.js';
+import { paymentWebhookSignal } from '../../src/contract/temporal.js';
+import { type RecurrenceAttempt, type RecurrenceResult } from '../../src/contract/recurrence.js';
+import { recurrenceAttemptsSignal } from '../../src/contract/temporal.js';
 import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import { startTunedEnrollment } from '../../src/starter/enrollments.js';
 import {
@@ -25,7 +25,7 @@ import {
 } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
 import { startTunedRecurrence, type StartedRecurrence } from '../../src/starter/recurrences.js';
-import { workloadTaskQueue } from '../../src/contract/task-queues.js';
+import { workloadTaskQueue } from '../../src/contract/temporal.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { runsOf } from '../../devkit/temporal/runs.js';
 import { control, enroll, eventually, fastPolling, keyOf, newCustomer, world } from '../helpers/journey.js';

@@ -1,8 +1,8 @@
-import { enrollmentWebhookSignal } from '../../src/contract/enrollment-messages.js';
-import { runLifetime } from '../../src/contract/run-lifetime.js';
+import { enrollmentTimings } from '../../src/contract/enrollment.js';
+import { enrollmentWebhookSignal } from '../../src/contract/temporal.js';
+import { runLifetime } from '../../src/contract/journeys.js';
 import { getEnrollment, startEnrollment } from '../../src/starter/index.js';
 import type { enrollmentWorkflow } from '../../src/workflows/enrollment/workflow.js';
-import { enrollmentTimings } from '../../src/contract/enrollment.js';
 import { control, enroll, eventually, keyOf, newCustomer } from '../helpers/journey.js';
 import { enrollmentWebhook } from '../helpers/received-webhook.js';
 import { runsOf } from '../../devkit/temporal/runs.js';

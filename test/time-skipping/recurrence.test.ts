@@ -1,6 +1,6 @@
 import type { CollectionAttempt } from '../../src/bank/schemas/collection-attempt.js';
-import { recurrenceWebhookSignal } from '../../src/contract/recurrence-messages.js';
-import { runLifetime } from '../../src/contract/run-lifetime.js';
+import { recurrenceWebhookSignal } from '../../src/contract/temporal.js';
+import { runLifetime } from '../../src/contract/journeys.js';
 import { startTunedRecurrence } from '../../src/starter/recurrences.js';
 import {
   getRecurrence,

@@ -10,7 +10,7 @@ import { auditConfirmedOutcomes, confirmedOutcomeCheck } from '../../bench/chaos
 import { auditWorkflows } from '../../bench/chaos/audit-temporal.js';
 import type { RunHistory, TaskBuild, WorkflowTaskFailure } from '../../bench/chaos/histories.js';
 import { Violations } from '../../bench/chaos/violations.js';
-import { searchAttributes } from '../../src/contract/search-attributes.js';
+import { searchAttributes } from '../../src/contract/temporal.js';
 
 function run(
   type: string,

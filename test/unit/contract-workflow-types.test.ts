@@ -6,7 +6,7 @@ import { jobWorkflowTypes } from '../../src/contract/jobs.js';
 import { paymentWorkflowType } from '../../src/contract/payment.js';
 import { recurrenceWorkflowType } from '../../src/contract/recurrence.js';
 import { unmatchedWebhookWorkflowType } from '../../src/contract/unmatched-webhook.js';
-import { longLivedWorkflowTypes } from '../../src/contract/versioning.js';
+import { longLivedWorkflowTypes } from '../../src/contract/temporal.js';
 import * as workflows from '../../src/workflows/index.js';
 
 describe('the workflow types callers start by name', () => {

@@ -1,8 +1,8 @@
 import type { Enrollment, EnrollmentStatus } from '../../src/bank/schemas/enrollment.js';
-import { webhookCategories } from '../../src/bank/webhook-categories.js';
+import { webhookCategories } from '../../src/bank/vocabulary.js';
 import type { EnrollmentInput } from '../../src/contract/enrollment.js';
 import {
-  bankAnswered,
+  adoptRecord,
   concludeAuthorized,
   ended,
   enrollmentResult,
@@ -56,7 +56,7 @@ function webhook(data: Enrollment): ReceivedWebhook {
 describe('enrollment journey machine', () => {
   it('a revoked webhook the bank record does not show only asks the bank', () => {
     const journey = startJourney(input);
-    bankAnswered(journey, record('authorized'), 'create response');
+    adoptRecord(journey, record('authorized'), 'create response');
     concludeAuthorized(journey, input);
     expect(webhookHeard(journey, webhook(record('revoked', '2030-01-02T00:00:00.000Z')))).toBe(true);
     expect(ended(journey)).toBe(false);
@@ -71,25 +71,25 @@ describe('enrollment journey machine', () => {
 
   it('ends on the bank record, ignores an older view, and concludes once', () => {
     const journey = startJourney(input);
-    bankAnswered(journey, record('awaiting_account_holder_validation'), 'create response');
+    adoptRecord(journey, record('awaiting_account_holder_validation'), 'create response');
     expect(pendingStep(journey)).toBe('awaiting_account_holder_validation');
-    expect(bankAnswered(journey, record('awaiting_enrollment', '2030-01-01T12:01:00.000Z'), 'list')).toBe(
+    expect(adoptRecord(journey, record('awaiting_enrollment', '2030-01-01T12:01:00.000Z'), 'list')).toBe(
       true,
     );
     expect(
-      bankAnswered(journey, record('awaiting_account_holder_validation', '2030-01-01T12:00:30.000Z'), 'list'),
+      adoptRecord(journey, record('awaiting_account_holder_validation', '2030-01-01T12:00:30.000Z'), 'list'),
     ).toBe(false);
-    expect(bankAnswered(journey, record('rejected', '2030-01-01T12:02:00.000Z'), 'list')).toBe(true);
+    expect(adoptRecord(journey, record('rejected', '2030-01-01T12:02:00.000Z'), 'list')).toBe(true);
     expect(enrollmentResult(journey)).toMatchObject({
       outcome: 'rejected',
       reason: 'the bank reports the enrollment rejected (list)',
     });
-    expect(bankAnswered(journey, record('revoked', '2030-01-01T12:03:00.000Z'), 'list')).toBe(false);
+    expect(adoptRecord(journey, record('revoked', '2030-01-01T12:03:00.000Z'), 'list')).toBe(false);
   });
 
   it('expires a step whose window passed while the bank record still showed it', () => {
     const journey = startJourney(input);
-    bankAnswered(journey, record('awaiting_enrollment'), 'create response');
+    adoptRecord(journey, record('awaiting_enrollment'), 'create response');
     stepExpired(journey);
     expect(enrollmentResult(journey)).toMatchObject({
       outcome: 'expired',
@@ -103,7 +103,7 @@ describe('enrollment journey machine', () => {
       suggestedAccount: { ispb: '00000000', issuer: '0001', number: '12345-6', account_type: 'CACC' },
     };
     const journey = startJourney(suggested as EnrollmentInput);
-    bankAnswered(journey, record('authorized'), 'register response');
+    adoptRecord(journey, record('authorized'), 'register response');
     concludeAuthorized(journey, suggested as EnrollmentInput);
     expect(enrollmentResult(journey).outcome).toBe('blocked');
   });

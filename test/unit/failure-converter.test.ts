@@ -5,7 +5,7 @@ import {
   type FailureConverter,
   type ProtoFailure,
 } from '@temporalio/common';
-import { failureTypes } from '../../src/contract/failure-types.js';
+import { failureTypes } from '../../src/contract/journeys.js';
 import { failureConverterPath } from '../../src/temporal/data-converter.js';
 
 const { failureConverter } = createRequire(import.meta.url)(failureConverterPath) as {

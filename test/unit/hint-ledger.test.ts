@@ -1,4 +1,4 @@
-import { HintLedger } from '../../src/workflows/shared/hint-ledger.js';
+import { HintLedger } from '../../src/workflows/shared/follow-bank.js';
 
 type Status = 'awaiting_consent' | 'awaiting_payment' | 'settled';
 const rank: Record<Status, number> = { awaiting_consent: 0, awaiting_payment: 1, settled: 2 };

@@ -1,9 +1,9 @@
 import type { BiometricPayment, BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
-import { webhookCategories } from '../../src/bank/webhook-categories.js';
-import type { PaymentInput, PaymentJourney } from '../../src/contract/payment.js';
+import { webhookCategories } from '../../src/bank/vocabulary.js';
+import { type PaymentInput, type PaymentJourney, paymentTimings } from '../../src/contract/payment.js';
 import {
   awaitingCustomer,
-  bankAnswered,
+  adoptRecord,
   cashInHeard,
   consentRefusal,
   followPlan,
@@ -12,7 +12,6 @@ import {
   startJourney,
   webhookHeard,
 } from '../../src/workflows/payment/journey.js';
-import { paymentTimings } from '../../src/contract/payment.js';
 import { webhookEventKey, type ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 const paymentId = '0b0c1d2e-3f40-4152-8637-48596a7b8c9d';
@@ -59,7 +58,7 @@ function paymentWebhook(data: BiometricPayment): ReceivedWebhook {
 
 function journeyAt(status: BiometricPaymentStatus): PaymentJourney {
   const journey = startJourney(input);
-  bankAnswered(journey, record(status), 'create', at);
+  adoptRecord(journey, record(status), 'create', at);
   journey.state.consentDeadline = new Date(Date.parse(at) + 5 * minute).toISOString();
   return journey;
 }
@@ -104,14 +103,14 @@ describe('payment journey machine', () => {
 
   it('takes the bank record forward only, and keeps fields the bank newly fills for the same status', () => {
     const journey = journeyAt('awaiting_consent');
-    expect(bankAnswered(journey, record('awaiting_payment', { end_to_end_id: 'E1' }), 'authorize', at)).toBe(
+    expect(adoptRecord(journey, record('awaiting_payment', { end_to_end_id: 'E1' }), 'authorize', at)).toBe(
       true,
     );
     expect(journey.authorizedAtBank).toBe(true);
-    expect(bankAnswered(journey, record('awaiting_consent'), 'poll', at)).toBe(false);
-    expect(bankAnswered(journey, record('settled', { end_to_end_id: 'E1' }), 'poll', at)).toBe(true);
+    expect(adoptRecord(journey, record('awaiting_consent'), 'poll', at)).toBe(false);
+    expect(adoptRecord(journey, record('settled', { end_to_end_id: 'E1' }), 'poll', at)).toBe(true);
     expect(
-      bankAnswered(
+      adoptRecord(
         journey,
         record('settled', { end_to_end_id: 'E1', transaction_date: '2030-01-01' }),
         'poll',
@@ -123,14 +122,14 @@ describe('payment journey machine', () => {
       endToEndId: 'E1',
       transactionDate: '2030-01-01',
     });
-    expect(bankAnswered(journey, record('failed'), 'poll', at)).toBe(false);
-    expect(bankAnswered(journey, record('settled', { id: otherPaymentId }), 'poll', at)).toBe(false);
+    expect(adoptRecord(journey, record('failed'), 'poll', at)).toBe(false);
+    expect(adoptRecord(journey, record('settled', { id: otherPaymentId }), 'poll', at)).toBe(false);
   });
 
   it('results: a final outcome is the final status of the bank record; otherwise expired with the last status', () => {
     const settled = journeyAt('awaiting_consent');
-    bankAnswered(settled, record('awaiting_payment'), 'authorize', at);
-    bankAnswered(
+    adoptRecord(settled, record('awaiting_payment'), 'authorize', at);
+    adoptRecord(
       settled,
       record('settled', { end_to_end_id: 'E1', transaction_date: '2030-01-01' }),
       'poll',
@@ -152,7 +151,7 @@ describe('payment journey machine', () => {
     });
 
     const rejected = journeyAt('awaiting_consent');
-    bankAnswered(rejected, record('rejected'), 'poll', at);
+    adoptRecord(rejected, record('rejected'), 'poll', at);
     expect(conclude(rejected, Date.parse(at) + 6 * minute).reason).toBe(
       'the bank reports the payment rejected before the customer authorized it (the consent window closed)',
     );
@@ -160,7 +159,7 @@ describe('payment journey machine', () => {
 
   it('hears a Pix cash-in only for the end-to-end id the bank record shows', () => {
     const journey = journeyAt('awaiting_consent');
-    bankAnswered(journey, record('settled', { end_to_end_id: 'E1' }), 'poll', at);
+    adoptRecord(journey, record('settled', { end_to_end_id: 'E1' }), 'poll', at);
     const cashIn = (endToEndId: string): ReceivedWebhook => {
       const data = {
         id: otherPaymentId,
@@ -218,27 +217,27 @@ describe('payment journey machine', () => {
     expect(consentRefusal(journey, 'an authorization', Date.parse(at) + 5 * minute)).toMatch(
       /consent window closed/,
     );
-    bankAnswered(journey, record('awaiting_payment'), 'authorize', at);
+    adoptRecord(journey, record('awaiting_payment'), 'authorize', at);
     expect(consentRefusal(journey, 'an authorization', Date.parse(at))).toMatch(/it is awaiting_payment/);
   });
 
   it('keeps a status it does not know as sent, shown as unknown, and goes on from the last one it knows', () => {
     const journey = journeyAt('awaiting_consent');
     const drifted = record('awaiting_consent', { status: 'under_review' } as Partial<BiometricPayment>);
-    expect(bankAnswered(journey, drifted, 'poll', at)).toBe(true);
+    expect(adoptRecord(journey, drifted, 'poll', at)).toBe(true);
     expect(journey.state).toMatchObject({ phase: 'unknown', unknownStatus: 'under_review' });
     expect(journey.payment?.status).toBe('awaiting_consent');
     expect(awaitingCustomer(journey)).toBe(true);
     expect(isFinal(journey)).toBe(false);
     expect(journey.state.evidence.at(-1)).toMatchObject({ source: 'poll', status: 'under_review' });
     // The same unknown status again changes nothing; a webhook naming it asks the bank only if it is news.
-    expect(bankAnswered(journey, drifted, 'poll', at)).toBe(false);
+    expect(adoptRecord(journey, drifted, 'poll', at)).toBe(false);
     expect(webhookHeard(journey, paymentWebhook(drifted), at)).toBe(false);
     // The bank's next known status is taken, even the one it showed before the drift.
-    expect(bankAnswered(journey, record('awaiting_consent'), 'poll', at)).toBe(true);
+    expect(adoptRecord(journey, record('awaiting_consent'), 'poll', at)).toBe(true);
     expect(journey.state.phase).toBe('awaiting_consent');
     expect(journey.state.unknownStatus).toBeUndefined();
-    expect(bankAnswered(journey, record('settled'), 'poll', at)).toBe(true);
+    expect(adoptRecord(journey, record('settled'), 'poll', at)).toBe(true);
     expect(conclude(journey, Date.parse(at))).toMatchObject({ outcome: 'settled' });
   });
 });

@@ -1,6 +1,6 @@
 import type { BiometricPayment, BiometricPaymentStatus } from '../../src/bank/schemas/biometric-payment.js';
 import type { PaymentJourney } from '../../src/contract/payment.js';
-import { paymentNotifications } from '../../src/workflows/payment/notifications.js';
+import { paymentNotifications } from '../../src/workflows/payment/run.js';
 
 const journeyAt = (status: BiometricPaymentStatus) =>
   ({ payment: { id: 'p-1', status } as BiometricPayment }) as PaymentJourney;

@@ -1,6 +1,6 @@
 import { paymentTimings } from '../../src/contract/payment.js';
-import { pollStretchFactor, stretchedPollInterval } from '../../src/contract/polling.js';
-import { defaultPolling } from '../../src/workflows/shared/polling.js';
+import { pollStretchFactor, stretchedPollInterval } from '../../src/contract/journeys.js';
+import { defaultPolling } from '../../src/workflows/shared/follow-bank.js';
 
 const minutes = (n: number) => n * 60_000;
 

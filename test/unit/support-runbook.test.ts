@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { bankErrorRetryable } from '../../src/bank/errors.js';
+import { failureTypes } from '../../src/contract/journeys.js';
+import { bankErrorRetryable } from '../../src/bank/vocabulary.js';
 import { enrollmentPhases, paymentPhases, recurrencePhases } from '../../src/starter/published-state.js';
 import { stuckRules } from '../../src/starter/support-queries.js';
-import { failureTypes } from '../../src/contract/failure-types.js';
 import { jobStatuses } from '../../src/contract/jobs.js';
 import { cashInHolderStatuses } from '../../src/contract/cash-in-holder.js';
 import { unmatchedWebhookStatuses } from '../../src/contract/unmatched-webhook.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { biometricPaymentStatuses, type BiometricPaymentStatus } from '../known-statuses.js';
+import { biometricPaymentStatuses, type BiometricPaymentStatus } from '../vocabulary.js';
 import { date, dateTime, moneySchema, openStatus, uuid } from './common.js';
 import { printable } from './printable.js';
 

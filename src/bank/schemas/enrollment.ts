@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enrollmentStatuses, type EnrollmentStatus } from '../known-statuses.js';
+import { enrollmentStatuses, type EnrollmentStatus } from '../vocabulary.js';
 import { dateTime, openStatus, uuid } from './common.js';
 import { participantSchema } from './participant.js';
 import { printable } from './printable.js';

@@ -17,7 +17,7 @@ export const webhookEnvelopeSchema = z.looseObject({
 });
 export type WebhookEnvelope = z.infer<typeof webhookEnvelopeSchema>;
 
-export { webhookCategories } from '../webhook-categories.js';
+export { webhookCategories } from '../vocabulary.js';
 
 /** Headers the bank (and the sandbox) sign webhooks with; see docs/decisions.md. */
 export const webhookHeaders = {

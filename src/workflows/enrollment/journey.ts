@@ -1,7 +1,7 @@
 // The enrollment journey as data and pure transitions, free of Temporal so it can be tested alone. Only the
 // bank's own record (its answer to create, to register, or its enrollment list) moves the journey; a webhook
 // is a hint that makes the workflow ask the bank.
-import { isKnownEnrollmentStatus } from '../../bank/known-statuses.js';
+import { isKnownEnrollmentStatus } from '../../bank/vocabulary.js';
 import type { AccountInfo, Enrollment, KnownEnrollment } from '../../bank/schemas/enrollment.js';
 import type { SuggestedAccount } from '../../bank/schemas/enrollment-request.js';
 import {
@@ -15,7 +15,7 @@ import {
   type EnrollmentState,
 } from '../../contract/enrollment.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { troubleDetail } from '../../contract/bank-trouble.js';
+import { troubleDetail } from '../../contract/journeys.js';
 
 const endingFor: Partial<Record<KnownEnrollment['status'], EnrollmentOutcome>> = {
   rejected: 'rejected',
@@ -40,12 +40,12 @@ export function conclude(journey: EnrollmentJourney, outcome: EnrollmentOutcome,
 }
 
 /**
- * Takes the bank's own record of the enrollment. An older view than the one held changes nothing; a final
+ * Adopts the bank's own record of the enrollment. An older view than the one held changes nothing; a final
  * status ends the journey. A status bankflow does not know is data: kept as sent beside the journey's phase,
  * which stays where the last status it knows put it, until the bank shows one it knows. Answers whether the
  * journey changed.
  */
-export function bankAnswered(journey: EnrollmentJourney, record: Enrollment, source: string): boolean {
+export function adoptRecord(journey: EnrollmentJourney, record: Enrollment, source: string): boolean {
   const { state } = journey;
   const current = journey.enrollment;
   if (ended(journey) || (current && (record.id !== current.id || record.updated_at < current.updated_at)))

@@ -1,5 +1,5 @@
 import { condition, sleep } from '@temporalio/workflow';
-import type { Enrollment } from '../../bank/schemas/enrollment.js';
+import type { Enrollment, EnrollmentStatus } from '../../bank/schemas/enrollment.js';
 import type { RegisterFidoAssertion } from '../../bank/schemas/fido.js';
 import type {
   EnrollmentInput,
@@ -8,19 +8,28 @@ import type {
   RegisterRequest,
   RegistrationResult,
 } from '../../contract/enrollment.js';
-import { memoKeys, type MerchantReply } from '../../contract/memo.js';
-import { bankTroubleValue, searchAttributes } from '../../contract/search-attributes.js';
+import { bankTroubleValue, searchAttributes } from '../../contract/temporal.js';
+import { memoKeys, type MerchantReply } from '../../contract/journeys.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { bankRefusal, correctableRefusals, windowClosed } from '../shared/bank-failure.js';
-import { readBank } from '../shared/bank-reads.js';
-import { defaultPolling } from '../shared/polling.js';
-import { EventInbox } from '../shared/event-inbox.js';
-import { HintLedger } from '../shared/hint-ledger.js';
-import { JourneyPublication, type JourneyPresentation } from '../shared/journey-publication.js';
-import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
-import { bankReads, boundedWrites, type BankWrites } from './bank-calls.js';
 import {
-  bankAnswered,
+  bankRefusal,
+  correctableRefusals,
+  windowClosed,
+  readBank,
+  defaultPolling,
+  HintLedger,
+} from '../shared/follow-bank.js';
+import { EventInbox } from '../../contract/journeys.js';
+import {
+  JourneyPublication,
+  type JourneyPresentation,
+  refusal,
+  requireAssertion,
+  StartReply,
+  JourneyNotifier,
+} from '../shared/journey-run.js';
+import {
+  adoptRecord,
   enrollmentDetails,
   enrollmentResult,
   hasOutcome,
@@ -29,7 +38,18 @@ import {
   stepWindowMs,
   webhookHeard,
 } from './journey.js';
-import { EnrollmentNotifier } from './notifications.js';
+import type { Activities } from '../../activities/index.js';
+import {
+  boundedBy,
+  customerWriteOptions,
+  interactiveActivities,
+  journeyReadOptions,
+  pollActivities,
+} from '../activity-options.js';
+import type { NotificationType } from '../../contract/notifications.js';
+
+// One enrollment run: `EnrollmentRun` holds the journey and its messages, reads the bank's record and writes
+// to the bank within the account holder's windows, and answers the merchant's updates.
 
 /**
  * What an enrollment publishes: its state and, once there is one, its outcome in the memo; its status;
@@ -59,7 +79,7 @@ const stepsBeforeAuthorization = ['creating', 'awaiting_account_holder_validatio
 export class EnrollmentRun {
   readonly journey: EnrollmentJourney;
   readonly startReply: StartReply<EnrollmentStarted>;
-  /** The webhooks that asked the workflow to read the bank (hint-ledger.ts). */
+  /** The webhooks that asked the workflow to read the bank (shared/follow-bank.ts). */
   readonly hints: HintLedger<ReceivedWebhook>;
   /**
    * Whether a credential registration is at the bank now: a second one is refused, hints wait for its answer.
@@ -93,7 +113,7 @@ export class EnrollmentRun {
   }
 
   /** The start's answer once there is one: the redirect URL, or the refusal. */
-  async startAnswer(): Promise<EnrollmentStarted> {
+  async awaitStartReply(): Promise<EnrollmentStarted> {
     await condition(() => this.startReply.given);
     return this.startReply.answer();
   }
@@ -143,7 +163,7 @@ export class EnrollmentRun {
       const registered = await this.writes().registerCredential(this.journey.state.enrollmentId ?? '', {
         fido_assertion: assertion,
       });
-      this.take(registered, 'register response');
+      this.adopt(registered, 'register response');
       return { ok: true, status: registered.status, enrollment: registered };
     } catch (error) {
       if (this.windowClosed(error)) return { ok: false, reason: unreachableInStep, errors: [] };
@@ -170,10 +190,10 @@ export class EnrollmentRun {
     };
   }
 
-  /** Takes the bank's own record; publishes only when it changed the journey. */
-  take(record: Enrollment, source: string): void {
+  /** Adopts the bank's own record; publishes only when it changed the journey. */
+  adopt(record: Enrollment, source: string): void {
     const previous = this.journey.enrollment?.status;
-    if (!bankAnswered(this.journey, record, source)) return;
+    if (!adoptRecord(this.journey, record, source)) return;
     this.notifier.adopted(previous, this.journey);
     // A step's window runs from when the bank's record showed the journey in it.
     const step = pendingStep(this.journey);
@@ -186,7 +206,7 @@ export class EnrollmentRun {
 
   /**
    * Reads the bank's record of the enrollment, from the device's enrollment list. A failed read changes
-   * nothing but the trouble the journey shows (shared/bank-reads.ts): an authorized enrollment lives for
+   * nothing but the trouble the journey shows (shared/follow-bank.ts): an authorized enrollment lives for
    * months, and a credential rotation at the bank must not end it.
    */
   async poll(): Promise<void> {
@@ -196,7 +216,7 @@ export class EnrollmentRun {
     const list = () => bankReads.listEnrollments({ device_id: this.input.deviceId });
     const page = await readBank(state, list, () => this.publish());
     const latest = page?.data.find((candidate) => candidate.id === state.enrollmentId);
-    if (latest) this.take(latest, 'its enrollment list');
+    if (latest) this.adopt(latest, 'its enrollment list');
   }
 
   /**
@@ -214,7 +234,7 @@ export class EnrollmentRun {
   }
 
   /** Answers the start, and shows the answer to callers at once. */
-  answerStart(reply: MerchantReply<EnrollmentStarted>): void {
+  replyToStart(reply: MerchantReply<EnrollmentStarted>): void {
     this.startReply.set(reply);
     this.publication.toCallers();
   }
@@ -226,5 +246,62 @@ export class EnrollmentRun {
 
   publish(): void {
     this.publication.everywhere();
+  }
+}
+
+export type BankWrites = Pick<
+  Activities,
+  'createEnrollment' | 'getRegistrationOptions' | 'registerCredential'
+>;
+
+/**
+ * The bank's writes an enrollment journey makes, given up once `deadline` (workflow time) passes: the end of
+ * the step the customer is in. The create carries the external id that makes a retry safe.
+ */
+export const boundedWrites = (deadline: number) =>
+  interactiveActivities<keyof BankWrites>(boundedBy(customerWriteOptions, deadline, Date.now()));
+
+/**
+ * The bank's reads, the enrollment's polls (on the poll budget), retried briefly: a read that waits minutes
+ * would keep the journey from its next hint.
+ */
+export const bankReads = pollActivities<'listEnrollments'>(journeyReadOptions);
+
+/** The statuses of the bank's record the merchant acts on: it may charge the enrollment, or no longer. */
+const statusNotifications: Partial<Record<EnrollmentStatus, NotificationType>> = {
+  authorized: 'enrollment.authorized',
+  revoked: 'enrollment.revoked',
+};
+
+/**
+ * The event the journey owes the merchant when it adopts the bank's record with a status after `previous`.
+ */
+export function enrollmentNotification(
+  previous: EnrollmentStatus | undefined,
+  { enrollment }: EnrollmentJourney,
+): NotificationType | undefined {
+  return enrollment && enrollment.status !== previous ? statusNotifications[enrollment.status] : undefined;
+}
+
+/** The fields of the bank's record a notification carries: not the customer's account. */
+export const notifiedEnrollment = (enrollment: Enrollment) => ({
+  id: enrollment.id,
+  external_id: enrollment.external_id,
+  status: enrollment.status,
+  device_id: enrollment.device_id,
+  participant_id: enrollment.participant_id,
+  expiration_datetime: enrollment.expiration_datetime,
+  inserted_at: enrollment.inserted_at,
+  updated_at: enrollment.updated_at,
+});
+
+/** An enrollment journey's notifications: what adopting the bank's record owes the merchant. */
+export class EnrollmentNotifier extends JourneyNotifier {
+  /** Emits the event adopting `journey`'s record, moved on from `previous`, owes, if any. */
+  adopted(previous: EnrollmentStatus | undefined, journey: EnrollmentJourney): void {
+    const type = enrollmentNotification(previous, journey);
+    const { enrollment } = journey;
+    if (type && enrollment)
+      this.emit({ type: 'enrollment', id: enrollment.id }, type, notifiedEnrollment(enrollment));
   }
 }

@@ -1,24 +1,26 @@
 import { allHandlersFinished, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
 import {
-  enrollmentStartedUpdate,
-  enrollmentWebhookSignal,
-  registerCredentialUpdate,
-  registrationOptionsUpdate,
-} from '../../contract/enrollment-messages.js';
-import {
   enrollmentTimings,
   sensitiveEnrollmentTerms,
   type EnrollmentInput,
   type EnrollmentResult,
 } from '../../contract/enrollment.js';
-import { failureTypes } from '../../contract/failure-types.js';
-import { answered, refused } from '../../contract/memo.js';
-import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
-import { continueJourneyAsNew, watchForNewVersion } from '../shared/continue-as-new.js';
-import { defaultPolling, followBank } from '../shared/polling.js';
-import { runDeadline } from '../shared/run-lifetime.js';
-import { checkStartTerms } from '../shared/start-terms.js';
+import {
+  enrollmentStartedUpdate,
+  enrollmentWebhookSignal,
+  registerCredentialUpdate,
+  registrationOptionsUpdate,
+} from '../../contract/temporal.js';
+import { failureTypes } from '../../contract/journeys.js';
+import { answered, refused } from '../../contract/journeys.js';
+import { bankRefusal, correctableRefusals, defaultPolling, followBank } from '../shared/follow-bank.js';
+import {
+  continueJourneyAsNew,
+  watchForNewVersion,
+  runDeadline,
+  checkStartTerms,
+} from '../shared/journey-run.js';
 import {
   bankAuthorized,
   conclude,
@@ -44,7 +46,7 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
   const newVersion = watchForNewVersion();
   const enrollment = new EnrollmentRun(input);
   setHandler(enrollmentWebhookSignal, (event) => enrollment.receive(event));
-  setHandler(enrollmentStartedUpdate, () => enrollment.startAnswer(), {
+  setHandler(enrollmentStartedUpdate, () => enrollment.awaitStartReply(), {
     validator: (terms) => checkStartTerms(terms, sensitiveEnrollmentTerms),
   });
   setHandler(registrationOptionsUpdate, () => enrollment.registrationOptions(), {
@@ -89,8 +91,8 @@ async function create(enrollment: EnrollmentRun): Promise<void> {
       );
     }
   }
-  enrollment.take(created, 'create response');
-  enrollment.answerStart(answered(started(created)));
+  enrollment.adopt(created, 'create response');
+  enrollment.replyToStart(answered(started(created)));
 }
 
 /**
@@ -114,7 +116,7 @@ async function createdAnyway(enrollment: EnrollmentRun): Promise<Enrollment> {
  * Ends the workflow as failed with `type` before the bank created the enrollment, the start refused alike.
  */
 async function failStart(enrollment: EnrollmentRun, type: string, reason: string): Promise<never> {
-  enrollment.answerStart(refused(reason, type));
+  enrollment.replyToStart(refused(reason, type));
   await condition(allHandlersFinished);
   throw ApplicationFailure.create({ type, message: reason, nonRetryable: true });
 }

@@ -7,13 +7,16 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { centsToReais, emptyTotals, mergeTotals } from '../../reports/totals.js';
-import { backgroundPriority } from '../../contract/task-queues.js';
+import { backgroundPriority, searchAttributes } from '../../contract/temporal.js';
 import { bankCallOptions, internalActivities, outageRetry } from '../activity-options.js';
-import { searchAttributes } from '../../contract/search-attributes.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
-import { type JobWindowInput } from '../../contract/jobs.js';
-import type { ListReportJob, ReportProgress, ReportSummary } from '../../contract/jobs.js';
-import { jobStatuses } from '../../contract/jobs.js';
+import {
+  type JobWindowInput,
+  type ListReportJob,
+  type ReportProgress,
+  type ReportSummary,
+  jobStatuses,
+} from '../../contract/jobs.js';
 
 const { collectReportPage } = proxyActivities<Pick<Activities, 'collectReportPage'>>({
   ...bankCallOptions,

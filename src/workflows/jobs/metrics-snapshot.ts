@@ -6,14 +6,17 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { backgroundPriority } from '../../contract/task-queues.js';
+import { backgroundPriority, searchAttributes } from '../../contract/temporal.js';
 import { bankCallOptions, internalActivities, outageRetry } from '../activity-options.js';
-import { searchAttributes } from '../../contract/search-attributes.js';
-import { bankRefusal } from '../shared/bank-failure.js';
+import { bankRefusal } from '../shared/follow-bank.js';
 import { completeJobWindow, resolveJobWindow, type ResolvedWindow } from '../shared/schedule-window.js';
-import { type JobWindowInput } from '../../contract/jobs.js';
-import { jobIds, type AccountMetrics, type MetricsSnapshotResult } from '../../contract/jobs.js';
-import { jobStatuses } from '../../contract/jobs.js';
+import {
+  type JobWindowInput,
+  jobIds,
+  type AccountMetrics,
+  type MetricsSnapshotResult,
+  jobStatuses,
+} from '../../contract/jobs.js';
 
 const bank = {
   getMetrics: proxyActivities<Pick<Activities, 'getMetrics'>>({

@@ -8,7 +8,7 @@ import {
   type NotificationsInput,
 } from '../../contract/notifications.js';
 import { internalActivities } from '../activity-options.js';
-import { continueWith, watchForNewVersion } from '../shared/continue-as-new.js';
+import { continueWith, watchForNewVersion } from '../shared/journey-run.js';
 import { Outbox, type DeliveryOutcome } from './outbox.js';
 
 type Delivery = Pick<Activities, 'deliverNotification'>;

@@ -1,9 +1,10 @@
 import { sleep, type ActivityOptions } from '@temporalio/workflow';
+import { isKnownEnrollmentStatus } from '../../bank/vocabulary.js';
+import { type PollTrigger } from '../../contract/temporal.js';
+import { type PaymentInput, type PaymentJourney, paymentTimings } from '../../contract/payment.js';
+import { windowClosed } from '../shared/follow-bank.js';
 import type { Activities } from '../../activities/index.js';
-import { isKnownEnrollmentStatus } from '../../bank/known-statuses.js';
 import type { Enrollment } from '../../bank/schemas/enrollment.js';
-import { paymentTimings, type PaymentInput } from '../../contract/payment.js';
-import type { PollTrigger } from '../../contract/task-queues.js';
 import {
   bankCallOptions,
   boundedBy,
@@ -14,6 +15,9 @@ import {
   journeyReadOptions,
   pollActivities,
 } from '../activity-options.js';
+
+// The bank calls a payment makes, each with its activity options: the reads that follow its record, the
+// writes a customer waits on, and the windows (`CallWindows`) that bound them.
 
 type BankWrites = Pick<
   Activities,
@@ -89,4 +93,42 @@ export async function enrollmentRefusal(input: PaymentInput, calls: BankCalls): 
   return enrollment
     ? `enrollment ${input.enrollmentId} is ${enrollment.status}, not authorized: enroll the device again before paying`
     : `enrollment ${input.enrollmentId} does not exist for device ${input.deviceId}`;
+}
+
+/**
+ * The bank calls a customer waits on end with the window they belong to: the start's (the enrollment check,
+ * the create and its authorization options) with a consent window counted from the start, an authorization
+ * and fresh options with the payment's consent window. A start the bank could not serve in its window ends
+ * the workflow as BankUnreachable, and nothing is sent to the bank for it afterwards.
+ */
+export const unreachable = {
+  start:
+    'the bank could not be reached within the consent window; nothing more is sent to it for this payment: pay again with a new external id',
+  consent: 'the bank could not be reached before the consent window closed',
+};
+
+/** The windows a payment's customer-facing bank calls end with. */
+export class CallWindows {
+  /** When the start's calls give up: a consent window from the workflow's start, in workflow time. */
+  private readonly startDeadline: number;
+
+  constructor(input: PaymentInput) {
+    this.startDeadline = Date.now() + (input.consentWindowMs ?? paymentTimings.consentWindowMs);
+  }
+
+  /** The calls of the start: the enrollment check, the create and the first authorization options. */
+  start(): BankCalls {
+    return boundedCalls(this.startDeadline);
+  }
+
+  /** The calls the customer makes while the consent window is open: fresh options, an authorization. */
+  consent(journey: PaymentJourney): BankCalls {
+    const deadline = Date.parse(journey.state.consentDeadline ?? '');
+    return boundedCalls(deadline);
+  }
+
+  /** Whether `error` is one of this run's calls given up at the end of its window. */
+  closed(error: unknown): boolean {
+    return windowClosed(error);
+  }
 }

@@ -1,13 +1,9 @@
-// The payment journey as data and pure transitions, free of Temporal. Only the bank's own record (its answer
-// to create, to authorize, or a GET) moves it; a webhook is a hint to ask the bank, none of its fields is
-// adopted.
-import { isKnownPaymentStatus } from '../../bank/known-statuses.js';
+import { isKnownPaymentStatus, webhookCategories } from '../../bank/vocabulary.js';
 import type {
   BiometricPayment,
   BiometricPaymentStatus,
   KnownBiometricPayment,
 } from '../../bank/schemas/biometric-payment.js';
-import { webhookCategories } from '../../bank/webhook-categories.js';
 import {
   initialPaymentState,
   paymentTimings,
@@ -16,9 +12,13 @@ import {
   type PaymentJourney,
   type PaymentResult,
   type PaymentTimings,
+  type FinalPaymentStatus,
 } from '../../contract/payment.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { awaitsConsent, changesCourse, isFinalPaymentStatus, movesForward } from './status.js';
+
+// The payment journey as data and pure transitions, free of Temporal. Only the bank's own record (its answer
+// to create, to authorize, or a GET) moves it; a webhook is a hint to ask the bank, none of its fields is
+// adopted.
 
 /** Where the bank's record comes from: its answer to one of the workflow's own calls. */
 export type BankRecordSource = 'create' | 'authorize' | 'poll';
@@ -72,12 +72,12 @@ export function consentRefusal(journey: PaymentJourney, what: string, now: numbe
 }
 
 /**
- * Takes the bank's own record of the payment. An older view (the bank answering from before a change it
+ * Adopts the bank's own record of the payment. An older view (the bank answering from before a change it
  * already reported) changes nothing, but a field the bank newly fills for the same status is kept. A status
  * bankflow does not know is data: kept as sent and shown as `unknown` while the journey goes on from the last
  * status it knows, until the bank shows one it does. Answers whether the journey changed.
  */
-export function bankAnswered(
+export function adoptRecord(
   journey: PaymentJourney,
   record: BiometricPayment,
   source: BankRecordSource,
@@ -251,3 +251,42 @@ export function conclude(journey: PaymentJourney, now: number): PaymentResult {
   state.reason = result.reason;
   return result;
 }
+
+const rank: Record<BiometricPaymentStatus, number> = {
+  pending: 0,
+  created: 1,
+  awaiting_consent: 2,
+  awaiting_payment: 3,
+  settled: 4,
+  failed: 4,
+  rejected: 4,
+};
+
+export const isFinalPaymentStatus = (status: BiometricPaymentStatus): status is FinalPaymentStatus =>
+  rank[status] === 4;
+
+/** Whether the customer's consent is still to come: the bank has not taken an assertion for the payment. */
+export const awaitsConsent = (status: BiometricPaymentStatus) => rank[status] <= 2;
+
+/**
+ * Whether `next` moves the payment forward from `current`. Statuses only move forward, so an answer that
+ * reflects an older state of the bank (awaiting_payment after settled) is stale and ignored; a final status
+ * never changes.
+ */
+export function movesForward(
+  current: BiometricPaymentStatus | undefined,
+  next: BiometricPaymentStatus,
+): boolean {
+  if (current === undefined) return true;
+  if (isFinalPaymentStatus(current)) return false;
+  return rank[next] > rank[current];
+}
+
+/**
+ * Whether the bank's record moving from `current` to `next` changes what the workflow does next: the
+ * customer's consent is taken, or the payment ends. A move within the wait for consent (`created` to
+ * `awaiting_consent`) does not.
+ */
+export const changesCourse = (current: BiometricPaymentStatus | undefined, next: BiometricPaymentStatus) =>
+  movesForward(current, next) &&
+  (current === undefined || isFinalPaymentStatus(next) || awaitsConsent(current) !== awaitsConsent(next));

@@ -1,32 +1,30 @@
-import { ApplicationFailure, condition } from '@temporalio/workflow';
-import { isKnownPaymentStatus } from '../../bank/known-statuses.js';
-import type { BiometricPayment } from '../../bank/schemas/biometric-payment.js';
-import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
-import { failureTypes } from '../../contract/failure-types.js';
-import { refused } from '../../contract/memo.js';
-import type {
-  AuthorizationResult,
-  AuthorizeRequest,
-  PaymentCreated,
-  PaymentInput,
-  PaymentJourney,
-} from '../../contract/payment.js';
-import type { PollTrigger } from '../../contract/task-queues.js';
+import { isKnownPaymentStatus } from '../../bank/vocabulary.js';
+import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
+import { type PaymentInput, type PaymentJourney } from '../../contract/payment.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
-import { readBank } from '../shared/bank-reads.js';
-import { EventInbox } from '../shared/event-inbox.js';
-import { HintLedger } from '../shared/hint-ledger.js';
-import { PollPace } from '../shared/poll-pace.js';
-import { JourneyPublication } from '../shared/journey-publication.js';
-import { refusal, requireAssertion, StartReply } from '../shared/merchant-requests.js';
-import { paymentPolls } from './bank-calls.js';
-import { CallWindows, unreachable } from './call-windows.js';
-import { PaymentNotifier } from './notifications.js';
-import { presentation } from './presentation.js';
+import { troubleDetail } from '../../contract/journeys.js';
+import { bankTroubleValue, searchAttributes } from '../../contract/temporal.js';
+import { memoKeys } from '../../contract/journeys.js';
+import { formatReais } from '../../money.js';
+import { type JourneyPresentation, JourneyNotifier } from '../shared/journey-run.js';
+import type { NotificationType } from '../../contract/notifications.js';
+import { paymentPolls, unreachable, CallWindows } from './bank-calls.js';
+import { ApplicationFailure, condition } from '@temporalio/workflow';
+import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
+import { failureTypes } from '../../contract/journeys.js';
+import { type PollTrigger } from '../../contract/temporal.js';
+import { refused } from '../../contract/journeys.js';
+import {
+  type AuthorizationResult,
+  type AuthorizeRequest,
+  type PaymentCreated,
+} from '../../contract/payment.js';
+import { bankRefusal, correctableRefusals, readBank, HintLedger, PollPace } from '../shared/follow-bank.js';
+import { EventInbox } from '../../contract/journeys.js';
+import { JourneyPublication, refusal, requireAssertion, StartReply } from '../shared/journey-run.js';
 import {
   awaitingCustomer,
-  bankAnswered,
+  adoptRecord,
   consentRefusal,
   hintStillAhead,
   isFinal,
@@ -35,6 +33,10 @@ import {
   webhookHeard,
   type BankRecordSource,
 } from './journey.js';
+
+// One payment run: `PaymentRun` holds the journey and its messages, reads the bank's record and writes to the
+// bank within the customer's windows (bank-calls.ts), answers the merchant's updates, and publishes the
+// journey and notifies the merchant of each state it adopts.
 
 /** The status the merchant is shown: the bank's own, or `unknown` for one bankflow does not know. */
 const shownStatus = (record: BiometricPayment) =>
@@ -50,7 +52,7 @@ export const now = () => new Date().toISOString();
 export class PaymentRun {
   readonly journey: PaymentJourney;
   readonly startReply: StartReply<PaymentCreated>;
-  /** The webhooks that asked the workflow to read the bank (hint-ledger.ts). */
+  /** The webhooks that asked the workflow to read the bank (shared/follow-bank.ts). */
   readonly hints: HintLedger<ReceivedWebhook>;
   /** Whether an authorization is at the bank now: a second one is refused, and hints wait for its answer. */
   authorizing = false;
@@ -61,7 +63,7 @@ export class PaymentRun {
 
   /** The windows the customer's bank calls end with. */
   readonly windows: CallWindows;
-  /** How long the last poll waited for the poll budget, which stretches the next wait (poll-pace.ts). */
+  /** How long the last poll waited for the poll budget, which stretches the next wait (`PollPace`). */
   readonly pace = new PollPace();
 
   constructor(readonly input: PaymentInput) {
@@ -79,7 +81,7 @@ export class PaymentRun {
   }
 
   /** The start's answer once there is one: the payment and its authorization options, or the refusal. */
-  async startAnswer(): Promise<PaymentCreated> {
+  async awaitStartReply(): Promise<PaymentCreated> {
     await condition(() => this.startReply.given);
     return this.startReply.answer();
   }
@@ -118,7 +120,7 @@ export class PaymentRun {
         fido_assertion: assertion,
         riskSignals: null,
       });
-      this.take(authorized, 'authorize');
+      this.adopt(authorized, 'authorize');
       journey.authorizedAtBank = true;
       return { ok: true, status: shownStatus(authorized) };
     } catch (error) {
@@ -132,7 +134,7 @@ export class PaymentRun {
       // tells whether the payment went through; the customer waits on it, so it goes ahead of the timers'
       // polls.
       const current = await this.read('hint');
-      if (current) this.take(current, 'poll');
+      if (current) this.adopt(current, 'poll');
       const status = current ? shownStatus(current) : 'unknown';
       if (!awaitingCustomer(journey)) return { ok: true, status };
       note(journey, { source: 'authorize', status: 'refused', at: now(), detail: refused.message });
@@ -159,19 +161,16 @@ export class PaymentRun {
     return { journey: this.journey, replies: this.startReply.kept(), webhookKeys: this.inbox.kept() };
   }
 
-  /** Takes the bank's record; publishes a change, a final one together with the outcome. */
-  take(record: BiometricPayment, source: BankRecordSource): void {
-    if (this.adopt(record, source) && !isFinal(this.journey)) this.publish();
-  }
-
   /**
-   * Adopts the bank's record, notifying the merchant of the state it moved to; answers whether it changed.
+   * Adopts the bank's record, notifying the merchant of the state it moved to, and publishes a change: a
+   * final one later, together with the outcome, and none with `publish: false`, for a caller that publishes
+   * it with something else.
    */
-  adopt(record: BiometricPayment, source: BankRecordSource): boolean {
+  adopt(record: BiometricPayment, source: BankRecordSource, { publish = true } = {}): void {
     const previous = this.journey.payment?.status;
-    if (!bankAnswered(this.journey, record, source, now())) return false;
+    if (!adoptRecord(this.journey, record, source, now())) return;
     this.notifier.adopted(previous, this.journey);
-    return true;
+    if (publish && !isFinal(this.journey)) this.publish();
   }
 
   /** Reads the bank's record of the payment, a webhook's read ahead of the timers'. */
@@ -179,11 +178,11 @@ export class PaymentRun {
     if (!this.journey.payment) return;
     this.journey.state.polls++;
     const record = await this.read(trigger);
-    if (record) this.take(record, 'poll');
+    if (record) this.adopt(record, 'poll');
   }
 
   /**
-   * The bank's record of the payment, or undefined when the read failed (shared/bank-reads.ts): the journey
+   * The bank's record of the payment, or undefined when the read failed (shared/follow-bank.ts): the journey
    * then shows the trouble and asks again later. A 404 is one such answer: the bank created this payment, so
    * its reads lag its writes, or it lost the record, which support must see.
    */
@@ -197,7 +196,7 @@ export class PaymentRun {
   }
 
   /** Answers the start, and shows the answer to callers at once. */
-  answerStart(reply: Parameters<StartReply<PaymentCreated>['set']>[0]): void {
+  replyToStart(reply: Parameters<StartReply<PaymentCreated>['set']>[0]): void {
     this.startReply.set(reply);
     this.publication.toCallers();
   }
@@ -218,10 +217,94 @@ export class PaymentRun {
   /** Ends the workflow as failed with `type`, the start answered with the same refusal. */
   async fail(type: string, message: string): Promise<never> {
     const failure = ApplicationFailure.create({ type, message, nonRetryable: true });
-    this.answerStart(refused(message, type));
+    this.replyToStart(refused(message, type));
     this.journey.state.reason = message;
     this.publish();
     await this.notifier.runFinished();
     throw failure;
   }
 }
+
+/** What a payment publishes: its state in the memo, its status and ids as search attributes, its details. */
+export const presentation = (input: PaymentInput): JourneyPresentation<PaymentJourney> => ({
+  memoEntries: ({ state }) => [{ key: memoKeys.state, value: state }],
+  searchAttributes: ({ state }) => [
+    { key: searchAttributes.status, value: state.phase },
+    ...(state.paymentId ? [{ key: searchAttributes.paymentId, value: state.paymentId }] : []),
+    ...(state.endToEndId ? [{ key: searchAttributes.endToEndId, value: state.endToEndId }] : []),
+    { key: searchAttributes.bankTrouble, value: bankTroubleValue(state) },
+  ],
+  details: ({ state }) => [
+    `**Pix ${formatReais(input.amountCents)}** — **${state.phase}**${state.unknownStatus ? ` (the bank shows ${state.unknownStatus})` : ''}`,
+    ...(state.bankTrouble ? [troubleDetail(state.bankTrouble)] : []),
+    `Payment ${state.paymentId ?? '(not created yet)'} on enrollment ${input.enrollmentId}`,
+    state.endToEndId ? `End-to-end id ${state.endToEndId}` : 'End-to-end id not known yet',
+    state.reason
+      ? `Outcome: ${state.reason}`
+      : `Consent window until ${state.consentDeadline ?? '(not started)'}`,
+    `Authorize attempts: ${state.authorizeAttempts}; webhooks: ${state.webhooksReceived} (${state.duplicateWebhooks} duplicates ignored); polls: ${state.polls}`,
+  ],
+});
+
+/**
+ * What each status tells the merchant: `created` and `awaiting_consent` both wait for the customer's
+ * assertion.
+ */
+const statusNotifications: Partial<Record<BiometricPaymentStatus, NotificationType>> = {
+  created: 'payment.awaiting_authorization',
+  awaiting_consent: 'payment.awaiting_authorization',
+  awaiting_payment: 'payment.authorized',
+  settled: 'payment.settled',
+  failed: 'payment.failed',
+  rejected: 'payment.failed',
+};
+
+/**
+ * The events the journey owes the merchant when it adopts the bank's record with status `next` after
+ * `previous`: `payment.created` for the first record, then one each time it moves to a state the merchant
+ * acts on.
+ */
+export function paymentNotifications(
+  previous: BiometricPaymentStatus | undefined,
+  { payment }: PaymentJourney,
+): NotificationType[] {
+  if (!payment) return [];
+  const types: NotificationType[] = previous === undefined ? ['payment.created'] : [];
+  const moved = statusNotifications[payment.status];
+  if (moved && moved !== (previous && statusNotifications[previous])) types.push(moved);
+  return types;
+}
+
+/** A payment journey's notifications: what adopting the bank's record owes the merchant. */
+export class PaymentNotifier extends JourneyNotifier {
+  /** Emits the events adopting `journey`'s record, moved on from `previous`, owes. */
+  adopted(previous: BiometricPaymentStatus | undefined, journey: PaymentJourney): void {
+    this.emitAll(journey.payment, paymentNotifications(previous, journey));
+  }
+
+  /**
+   * Emits `payment.expired`: the journey stopped following before the bank's record showed a final status.
+   */
+  expired(journey: PaymentJourney): void {
+    this.emitAll(journey.payment, ['payment.expired']);
+  }
+
+  private emitAll(payment: BiometricPayment | undefined, types: NotificationType[]): void {
+    if (!payment) return;
+    for (const type of types) this.emit({ type: 'payment', id: payment.id }, type, notifiedPayment(payment));
+  }
+}
+
+/** The fields of the bank's record a notification carries: the bank's reference fields stay out. */
+export const notifiedPayment = (payment: BiometricPayment) => ({
+  id: payment.id,
+  external_id: payment.external_id,
+  status: payment.status,
+  amount: payment.amount,
+  description: payment.description,
+  end_to_end_id: payment.end_to_end_id,
+  transaction_date: payment.transaction_date,
+  virtual_account_id: payment.virtual_account_id,
+  inserted_at: payment.inserted_at,
+  updated_at: payment.updated_at,
+});

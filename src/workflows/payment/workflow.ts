@@ -1,20 +1,23 @@
 import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
-import { failureTypes } from '../../contract/failure-types.js';
-import { answered, refused } from '../../contract/memo.js';
+import { failureTypes } from '../../contract/journeys.js';
+import { answered, refused } from '../../contract/journeys.js';
+import { paymentTimings, type PaymentInput, type PaymentResult } from '../../contract/payment.js';
 import {
   authorizationOptionsUpdate,
   authorizeUpdate,
   paymentCreatedUpdate,
   paymentWebhookSignal,
-} from '../../contract/payment-messages.js';
-import { paymentTimings, type PaymentInput, type PaymentResult } from '../../contract/payment.js';
-import { bankRefusal, correctableRefusals } from '../shared/bank-failure.js';
-import { continueJourneyAsNew } from '../shared/continue-as-new.js';
-import { PollTimer } from '../shared/poll-timer.js';
-import { defaultPolling, followBank } from '../shared/polling.js';
-import { checkStartTerms } from '../shared/start-terms.js';
-import { createRequest, enrollmentRefusal, temporal } from './bank-calls.js';
-import { unreachable } from './call-windows.js';
+} from '../../contract/temporal.js';
+import {
+  bankRefusal,
+  correctableRefusals,
+  PollTimer,
+  defaultPolling,
+  followBank,
+} from '../shared/follow-bank.js';
+import { continueJourneyAsNew, checkStartTerms } from '../shared/journey-run.js';
+import { now, PaymentRun } from './run.js';
+import { createRequest, enrollmentRefusal, temporal, unreachable } from './bank-calls.js';
 import {
   awaitingCustomer,
   cashInHeard,
@@ -24,7 +27,6 @@ import {
   note,
   openConsentWindow,
 } from './journey.js';
-import { now, PaymentRun } from './run.js';
 
 /**
  * A Pix payment authorized with a FIDO assertion, steps 7-10 of the bank's biometric flow: check the
@@ -36,7 +38,7 @@ import { now, PaymentRun } from './run.js';
 export async function biometricPaymentWorkflow(input: PaymentInput): Promise<PaymentResult> {
   const payment = new PaymentRun(input);
   setHandler(paymentWebhookSignal, (event) => payment.receive(event));
-  setHandler(paymentCreatedUpdate, () => payment.startAnswer(), {
+  setHandler(paymentCreatedUpdate, () => payment.awaitStartReply(), {
     validator: (terms) => checkStartTerms(terms),
   });
   setHandler(authorizationOptionsUpdate, () => payment.authorizationOptions(), {
@@ -46,7 +48,7 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     validator: (request) => payment.checkAuthorization(request),
   });
 
-  // One poll timer for the whole run: starting and cancelling a timer are an event each (poll-timer.ts).
+  // One poll timer for the whole run: starting and cancelling a timer are an event each (`PollTimer`).
   const timer = new PollTimer(payment.pace);
   if (!input.resume) {
     const refusal = await enrollmentRefusal(input, payment.windows.start()).catch((error: unknown) =>
@@ -74,25 +76,25 @@ async function createPayment(payment: PaymentRun): Promise<void> {
   try {
     const created = await bank.createBiometricPayment(input.enrollmentId, createRequest(input));
     // The new payment is published with the start's answer, in one memo change.
-    payment.adopt(created, 'create');
+    payment.adopt(created, 'create', { publish: false });
     const { payment: record } = journey;
     if (!record || !awaitingCustomer(journey)) {
       // The bank already took consent for this external id (a start repeated after the first run's history
       // was gone): the start gets no options, and the workflow follows that payment to its end.
       const reason = `the bank already has payment ${record?.id ?? ''} for external id ${input.externalId}, ${record?.status ?? ''}: wait for its result`;
-      payment.answerStart(refused(reason, 'PaymentAlreadyAuthorized'));
+      payment.replyToStart(refused(reason, 'PaymentAlreadyAuthorized'));
       payment.publish();
       return;
     }
     openConsentWindow(journey, Date.now(), input.consentWindowMs);
     const options = await bank.getPaymentAuthorizationOptions(input.enrollmentId, payment.paymentId);
-    payment.answerStart(answered({ payment: record, publicKeyEncoded: options.public_key_encoded }));
+    payment.replyToStart(answered({ payment: record, publicKeyEncoded: options.public_key_encoded }));
   } catch (error) {
     if (payment.windows.closed(error)) {
       if (!journey.payment) await payment.unreachableOr(error);
       // The payment exists but its options never came: the customer cannot consent, and the bank's record,
       // followed as usual, tells how the payment it holds ends.
-      payment.answerStart(refused(unreachable.start, failureTypes.bankUnreachable));
+      payment.replyToStart(refused(unreachable.start, failureTypes.bankUnreachable));
     } else {
       const refusal = bankRefusal(error, correctableRefusals);
       await payment.fail(failureTypes.paymentRefused, `the bank refused the payment: ${refusal.message}`);

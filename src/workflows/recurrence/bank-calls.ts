@@ -8,9 +8,9 @@ import {
   interactiveActivities,
   pollActivities,
 } from '../activity-options.js';
-import { failureTypes } from '../../contract/failure-types.js';
+import { failureTypes } from '../../contract/journeys.js';
 import { recurrenceGenerationWindowMs } from '../../contract/recurrence.js';
-import { readBank, type TroubleHolder } from '../shared/bank-reads.js';
+import { readBank, type TroubleHolder } from '../shared/follow-bank.js';
 
 /**
  * A read that keeps failing is tried again by the confirmation's own backoff, so the workflow never waits on
@@ -56,7 +56,7 @@ export async function generateRecurrence(
 
 /**
  * The attempt as the bank's GET shows it; undefined while the bank does not answer it, the trouble recorded
- * in `holder` (shared/bank-reads.ts) and `changed` called when it begins, changes or clears.
+ * in `holder` (shared/follow-bank.ts) and `changed` called when it begins, changes or clears.
  */
 export function readAttempt(
   holder: TroubleHolder,

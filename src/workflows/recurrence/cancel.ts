@@ -1,5 +1,5 @@
 import { maxCancelReasonLength, type RecurrenceCancelRequest } from '../../contract/recurrence.js';
-import { refusal } from '../shared/merchant-requests.js';
+import { refusal } from '../shared/journey-run.js';
 import type { RecurrenceJourney } from './state.js';
 
 /**

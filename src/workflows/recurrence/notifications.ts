@@ -1,7 +1,7 @@
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
 import { attemptNotification } from '../../contract/notifications.js';
 import type { RecurrenceAttempt } from '../../contract/recurrence.js';
-import { JourneyNotifier } from '../shared/notifications.js';
+import { JourneyNotifier } from '../shared/journey-run.js';
 
 /** The fields of the bank's recurrence a notification carries: not the payer's account. */
 export const notifiedRecurrence = (recurrence: Recurrence) => ({

@@ -2,10 +2,10 @@ import type { CollectionAttempt, WebhookCollectionAttempt } from '../../bank/sch
 import type { Recurrence } from '../../bank/schemas/recurrence.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
 import { AttemptTable } from './attempt-table.js';
-import { noArchivedAttempts, type AttemptSource, type RecurrenceAttempt } from '../../contract/recurrence.js';
-import { AttemptConfirmations } from './confirmations.js';
-import { EventInbox } from '../shared/event-inbox.js';
 import {
+  noArchivedAttempts,
+  type AttemptSource,
+  type RecurrenceAttempt,
   endedRecurrenceStatuses,
   initialRecurrenceSummary,
   toRecurrenceAttempt,
@@ -17,6 +17,8 @@ import {
   type RecurrenceState,
   type RecurrenceSummary,
 } from '../../contract/recurrence.js';
+import { AttemptConfirmations } from './confirmations.js';
+import { EventInbox } from '../../contract/journeys.js';
 
 const isOutcome = (status: string): status is RecurrenceOutcome =>
   (endedRecurrenceStatuses as readonly string[]).includes(status);

@@ -6,11 +6,17 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { bankTroubleValue, searchAttributes } from '../../contract/search-attributes.js';
-import { memoKeys } from '../../contract/memo.js';
-import { publishToMemo } from '../shared/published-memo.js';
-import { SearchAttributesPublisher } from '../shared/search-attributes-publisher.js';
-import { checkStartTerms } from '../shared/start-terms.js';
+import { bankTroubleValue, searchAttributes } from '../../contract/temporal.js';
+import { memoKeys } from '../../contract/journeys.js';
+import {
+  publishToMemo,
+  SearchAttributesPublisher,
+  checkStartTerms,
+  continueWith,
+  versionCheckIntervalMs,
+  watchForNewVersion,
+  runDeadline,
+} from '../shared/journey-run.js';
 import { generateRecurrence, readAttempt } from './bank-calls.js';
 import { currentDetails } from './current-details.js';
 import {
@@ -26,9 +32,7 @@ import {
   recurrenceGeneratedUpdate,
   recurrenceStateQuery,
   recurrenceWebhookSignal,
-} from '../../contract/recurrence-messages.js';
-import { continueWith, versionCheckIntervalMs, watchForNewVersion } from '../shared/continue-as-new.js';
-import { runDeadline } from '../shared/run-lifetime.js';
+} from '../../contract/temporal.js';
 import { checkCancel } from './cancel.js';
 import { RecurrenceNotifier } from './notifications.js';
 import { RecurrenceJourney } from './state.js';

@@ -2,7 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { internalActivities, temporalCallOptions } from '../activity-options.js';
-import { failureTypes } from '../../contract/failure-types.js';
+import { failureTypes } from '../../contract/journeys.js';
 import type { JobWindow, JobWindowInput } from '../../contract/jobs.js';
 import {
   capWindow,

@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { backgroundPriority } from '../../contract/task-queues.js';
+import { backgroundPriority } from '../../contract/temporal.js';
 import { bankReadOptions } from '../activity-options.js';
 import { attemptsPageOptions, defaultPagesPerSliceRun } from './settings.js';
 import {

@@ -7,10 +7,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { jobIds } from '../../contract/jobs.js';
-import { searchAttributes } from '../../contract/search-attributes.js';
+import { jobIds, jobStatuses } from '../../contract/jobs.js';
+import { searchAttributes, backgroundPriority } from '../../contract/temporal.js';
 import { completeJobWindow, resolveJobWindow } from '../shared/schedule-window.js';
-import { backgroundPriority } from '../../contract/task-queues.js';
 import { internalActivities, temporalCallOptions } from '../activity-options.js';
 import {
   attemptsPageOptions,
@@ -26,7 +25,6 @@ import {
 } from '../../contract/attempts-sync.js';
 import { planSlices, syncInSlices } from './attempts-slices.js';
 import { addCounted, emptySummary } from './attempts-summary.js';
-import { jobStatuses } from '../../contract/jobs.js';
 
 /** Pages of a serial sync: a queued activity that heartbeats its cursor (settings.ts). */
 const { deliverAttemptsPages } = proxyActivities<Pick<Activities, 'deliverAttemptsPages'>>({
