@@ -29,16 +29,30 @@ export async function bundleBuildB(): Promise<{ code: string; buildId: string }>
   return { code, buildId: workflowBuildId(code) };
 }
 
-/** The build id that ran a workflow's run's last task (the latest run's, unless `runId` names one). */
+/**
+ * The build id that ran a workflow's run's last task (the latest run's, unless `runId` names one), or
+ * undefined while the run has completed no workflow task. A run started by continue-as-new has versioning
+ * info from its start: the version it inherited (the previous run's pinned one, or, continued with
+ * AUTO_UPGRADE, the previous run's version as the source of the upgrade) until its first task completes and
+ * names the build that ran it. The history is read first: once it holds a completed task, the run's
+ * versioning info, written with that event, names the build that completed it.
+ */
 export async function buildOf(
   client: Client,
   workflowId: string,
   runId?: string,
 ): Promise<string | undefined> {
-  const description = await client.workflowService.describeWorkflowExecution({
-    namespace: client.options.namespace,
-    execution: { workflowId, runId },
-  });
+  const describe = (run: string | undefined) =>
+    client.workflowService.describeWorkflowExecution({
+      namespace: client.options.namespace,
+      execution: { workflowId, runId: run },
+    });
+  const run = runId ?? (await describe(undefined)).workflowExecutionInfo?.execution?.runId ?? undefined;
+  const { events } = await client.workflow.getHandle(workflowId, run).fetchHistory();
+  if (!events?.some((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)) {
+    return undefined;
+  }
+  const description = await describe(run);
   return description.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
 }
 

@@ -70,7 +70,8 @@ describe('worker versioning: a rolling deploy from build A to build B', () => {
       () => runsOf(stack.client, workflowId),
       (all) => all.length >= 2,
     );
-    // The second run's first task completes a moment after the run is created.
+    // The second run's first task completes a moment after the run is created; until then it names no build
+    // (its versioning info holds the first run's version, the source of its upgrade).
     const second = await eventually(
       () => buildOf(stack.client, workflowId, runs[1]?.runId),
       (build) => build !== undefined,
