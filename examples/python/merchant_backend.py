@@ -42,6 +42,10 @@ NOTIFY_SECRET = os.environ.get("NOTIFY_SECRET")
 NOTIFY_PORT = int(os.environ.get("NOTIFY_PORT", "0"))
 AMOUNT_CENTS = int(os.environ.get("AMOUNT_CENTS", "1050"))
 SIGNATURE_TOLERANCE_SECONDS = 300
+# bankflow sends `t=` and one v1 per secret (two while a secret rotates): a longer header, or one with more v1
+# entries, is forged, and is refused before any HMAC is computed.
+MAX_SIGNATURE_HEADER_LENGTH = 1024
+MAX_SIGNATURES = 8
 
 
 class Stop(Exception):
@@ -85,10 +89,12 @@ def sandbox(method, path, body=None):
 
 def signature_is_valid(header, body, secret, now=None):
     """Checks a Bankflow-Signature header (t=<unix seconds>,v1=<hex>[,v1=...]) over `<t>.<body>`."""
-    parts = [part.split("=", 1) for part in (header or "").split(",") if "=" in part]
+    if not header or len(header) > MAX_SIGNATURE_HEADER_LENGTH:
+        return False
+    parts = [part.split("=", 1) for part in header.split(",") if "=" in part]
     timestamps = [value for key, value in parts if key == "t"]
     signatures = [value for key, value in parts if key == "v1"]
-    if len(timestamps) != 1 or not signatures or not timestamps[0].isdigit():
+    if len(timestamps) != 1 or not signatures or len(signatures) > MAX_SIGNATURES or not timestamps[0].isdigit():
         return False
     if abs((now or time.time()) - int(timestamps[0])) > SIGNATURE_TOLERANCE_SECONDS:
         return False

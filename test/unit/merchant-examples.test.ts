@@ -1,6 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadDevelopmentConfig } from '../../devkit/config.js';
 import { developmentApiKey } from '../../src/api/keys.js';
+import {
+  maxSignatureHeaderLength,
+  maxSignatures,
+  signatureHeader,
+} from '../../src/notifications/signature.js';
 
 const script = readFileSync('examples/python/merchant_backend.py', 'utf8');
 const readme = readFileSync('examples/python/README.md', 'utf8');
@@ -88,5 +94,49 @@ describe("docs/merchant-api.md's curl walkthrough", () => {
 
   it('sends its reader to the README that runs the Python example', () => {
     expect(section).toContain('(../examples/python/README.md)');
+  });
+});
+
+describe("the Python merchant example's signature check", () => {
+  const secret = 'whsec_example_secret_for_the_check';
+  const body = '{"id":"evt-1"}';
+  const now = 1_800_000_000;
+  const valid = signatureHeader(body, [secret], now);
+  const forgedV1 = `v1=${'0'.repeat(64)}`;
+
+  /** What the example's `signature_is_valid` answers for each header, run by python3. */
+  function pythonChecks(headers: string[]): boolean[] {
+    const program = [
+      'import importlib.util, json, sys',
+      "spec = importlib.util.spec_from_file_location('merchant', 'examples/python/merchant_backend.py')",
+      'merchant = importlib.util.module_from_spec(spec)',
+      'spec.loader.exec_module(merchant)',
+      'headers, body, secret, now = json.loads(sys.stdin.read())',
+      'print(json.dumps([merchant.signature_is_valid(h, body.encode(), secret, now) for h in headers]))',
+    ].join('\n');
+    const env = {
+      ...process.env,
+      BANKFLOW_API_URL: 'http://127.0.0.1:1',
+      BANKFLOW_API_KEY: 'unused',
+      SANDBOX_URL: 'http://127.0.0.1:1',
+      SANDBOX_CONTROL_TOKEN: 'unused',
+    };
+    const output = execFileSync('python3', ['-c', program], {
+      env,
+      input: JSON.stringify([headers, body, secret, now]),
+      encoding: 'utf8',
+    });
+    return JSON.parse(output) as boolean[];
+  }
+
+  it("accepts bankflow's header and refuses a forged one before any HMAC, as bankflow's own check does", () => {
+    const nineV1 = [valid, ...Array.from({ length: maxSignatures }, () => forgedV1)].join(',');
+    const tooLong = `${valid},x=${'a'.repeat(maxSignatureHeaderLength)}`;
+    expect(pythonChecks([valid, nineV1, tooLong, `t=${now},${forgedV1}`])).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
