@@ -4,10 +4,12 @@ import proto from '@temporalio/proto';
 import { bankEndpoints } from '../../src/bank/resources/index.js';
 import { EncryptionCodec, type EncryptionKey } from '../../src/temporal/encryption.js';
 import { holdCashInSignal } from '../../src/contract/cash-in-holder.js';
-import { enrollmentWebhookSignal } from '../../src/contract/temporal.js';
-import { paymentWebhookSignal } from '../../src/contract/temporal.js';
+import {
+  enrollmentWebhookSignal,
+  paymentWebhookSignal,
+  recurrenceWebhookSignal,
+} from '../../src/contract/temporal.js';
 import { isRefusedPayloadMarker } from '../../src/contract/plaintext-marker.js';
-import { recurrenceWebhookSignal } from '../../src/contract/temporal.js';
 import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 
 const { EventType, VersioningBehavior, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;

@@ -8,9 +8,13 @@ import { type Enrollment, finalEnrollmentStatuses } from '../../src/bank/schemas
 import { webhookCategories } from '../../src/bank/vocabulary.js';
 import { seededRandomFor } from '../../devkit/sandbox/seed/random.js';
 import { receivedWebhook } from '../../src/webhooks/resources.js';
-import { enrollmentWebhookSignal, registerCredentialUpdate } from '../../src/contract/temporal.js';
+import {
+  enrollmentWebhookSignal,
+  registerCredentialUpdate,
+  authorizeUpdate,
+  paymentWebhookSignal,
+} from '../../src/contract/temporal.js';
 import { workflowIds } from '../../src/contract/ids.js';
-import { authorizeUpdate, paymentWebhookSignal } from '../../src/contract/temporal.js';
 import { UndecodableCodec, undecodableKinds } from './hostile-payloads.js';
 import type { SandboxControl } from './sandbox-control.js';
 import type { ChaosStack } from './stack.js';

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@temporalio/client';
-import { isGrpcServiceError, ServiceError, WorkflowFailedError } from '@temporalio/client';
+import { type Client, isGrpcServiceError, ServiceError, WorkflowFailedError } from '@temporalio/client';
 import { AuthenticatorError } from '../../devkit/authenticator/software-authenticator.js';
 import { BankError } from '../../src/bank/errors.js';
 import { InvalidInputError, RequestRefusedError } from '../../src/starter/index.js';

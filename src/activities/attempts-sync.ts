@@ -3,19 +3,19 @@ import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank/client.js';
 import type { CollectionAttempt } from '../bank/schemas/collection-attempt.js';
 import { toRecurrenceAttempt } from '../contract/recurrence.js';
-import type {
-  AttemptsPageQuery,
-  AttemptsPagesDeliveryRequest,
-  AttemptsPagesDeliveryResult,
-  AttemptsSlicePage,
-  CountedDelivery,
-  DeliveryRecord,
-  SyncedAttempt,
+import {
+  type AttemptsPageQuery,
+  type AttemptsPagesDeliveryRequest,
+  type AttemptsPagesDeliveryResult,
+  type AttemptsSlicePage,
+  type CountedDelivery,
+  type DeliveryRecord,
+  type SyncedAttempt,
+  deliveryKey,
 } from '../contract/attempts-sync.js';
 import type { ReportSink } from '../reports/sink/index.js';
 import { AttemptsDeliveryBatch } from './attempts-delivery.js';
 import { AttemptsPageReader } from './attempts-read-ahead.js';
-import { deliveryKey } from '../contract/attempts-sync.js';
 import { addCounted, emptyCounted, recordDelivery, summarizeDeliveries } from './attempts-recurrences.js';
 import { bankActivity } from './failures.js';
 

@@ -1,8 +1,7 @@
 import type { AccountInfo, Enrollment, KnownEnrollment } from '../bank/schemas/enrollment.js';
-import type { BankTrouble, PollingSettings } from './journeys.js';
+import type { BankTrouble, PollingSettings, KeptReplies } from './journeys.js';
 import type { SuggestedAccount } from '../bank/schemas/enrollment-request.js';
 import type { RegisterFidoAssertion } from '../bank/schemas/fido.js';
-import type { KeptReplies } from './journeys.js';
 
 /** The enrollment workflow's type name, as the worker registers it and callers start it. */
 export const enrollmentWorkflowType = 'enrollmentWorkflow';

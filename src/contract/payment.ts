@@ -3,9 +3,8 @@ import type {
   BiometricPaymentStatus,
   KnownBiometricPayment,
 } from '../bank/schemas/biometric-payment.js';
-import type { BankTrouble, PollingSettings } from './journeys.js';
+import type { BankTrouble, PollingSettings, KeptReplies } from './journeys.js';
 import type { AuthorizeFidoAssertion } from '../bank/schemas/fido.js';
-import type { KeptReplies } from './journeys.js';
 
 /** The statuses after which the bank never changes a payment again. */
 export type FinalPaymentStatus = Extract<BiometricPaymentStatus, 'settled' | 'failed' | 'rejected'>;

@@ -1,9 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { WriteReportRequest, WrittenReport } from '../contract/jobs.js';
-import { csvLine } from './csv.js';
+import { csvLine, type CsvValue } from './csv.js';
 import { stagedPageKey, windowFileBase } from './files.js';
 import { listReports, type ListReport, type ReportRecord } from './list-reports.js';
-import type { CsvValue } from './csv.js';
 import type { ReportSink } from './sink/index.js';
 import { addToTotals, emptyTotals, totalsInFile, type TotalsInFile } from './totals.js';
 

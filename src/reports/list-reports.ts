@@ -5,8 +5,7 @@ import { listEndpoint } from '../bank/resources/index.js';
 import type { Money } from '../bank/schemas/common.js';
 import { receivableRefundSchema } from '../bank/schemas/refund.js';
 import { transferDocumentSchema } from '../bank/schemas/transfer.js';
-import type { ListReportJob } from '../contract/jobs.js';
-import type { JobWindow } from '../contract/jobs.js';
+import type { ListReportJob, JobWindow } from '../contract/jobs.js';
 import { refundColumns, transferColumns, type Column } from './columns.js';
 import type { CsvValue } from './csv.js';
 

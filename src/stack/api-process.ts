@@ -2,8 +2,7 @@ import type { Logger } from 'pino';
 import { createApiServer } from '../api/app.js';
 import { developmentApiKey, developmentApiKeyEntry } from '../api/keys.js';
 import { BankClient } from '../bank/client.js';
-import type { BankConfig, Config, TemporalConfig } from '../config.js';
-import { ConfigError } from '../config.js';
+import { type BankConfig, type Config, type TemporalConfig, ConfigError } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
 
 export interface RunningApi {

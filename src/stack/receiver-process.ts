@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config, TemporalConfig } from '../config.js';
-import { ConfigError } from '../config.js';
+import { type Config, type TemporalConfig, ConfigError } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
 import { createInternalServer, createReceiver } from '../webhooks/app.js';
 import { bankflowRouter } from '../webhooks/routes.js';

@@ -19,14 +19,13 @@ import {
   enrollmentStartedUpdate,
   registerCredentialUpdate,
   registrationOptionsUpdate,
+  searchAttributes,
 } from '../contract/temporal.js';
 import { workflowIds } from '../contract/ids.js';
-import { searchAttributes } from '../contract/temporal.js';
-import { memoKeys } from '../contract/journeys.js';
+import { memoKeys, flattenTerms } from '../contract/journeys.js';
 import type { StarterContext } from './context.js';
 import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';
-import { flattenTerms } from '../contract/journeys.js';
 import { askForOptions, requestId, sendAssertion, startOrJoin } from './merchant-requests.js';
 import { untilAnswered } from './polling.js';
 import { enrollmentResultSchema, enrollmentStateSchema } from './published-state.js';

@@ -23,8 +23,9 @@ import {
   sameTerm,
   startTermsConflict,
   type StartTerms,
+  memoKeys,
+  type MerchantReply,
 } from '../contract/journeys.js';
-import { memoKeys, type MerchantReply } from '../contract/journeys.js';
 import type { StarterContext } from './context.js';
 import { idempotencyKey } from './idempotency.js';
 import { readPublished, type Published } from './published.js';

@@ -17,8 +17,12 @@ import {
   type PaymentResult,
   type PaymentState,
 } from '../contract/payment.js';
-import { authorizationOptionsUpdate, authorizeUpdate, paymentCreatedUpdate } from '../contract/temporal.js';
-import { searchAttributes } from '../contract/temporal.js';
+import {
+  authorizationOptionsUpdate,
+  authorizeUpdate,
+  paymentCreatedUpdate,
+  searchAttributes,
+} from '../contract/temporal.js';
 import type { StarterContext } from './context.js';
 import { customerKeyAttribute, taxNumberInput } from './customer-key.js';
 import { parseInput } from './errors.js';

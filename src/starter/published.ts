@@ -1,7 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
-import { memoKeys, type MerchantReply } from '../contract/journeys.js';
-import type { StartTerms } from '../contract/journeys.js';
+import { memoKeys, type MerchantReply, type StartTerms } from '../contract/journeys.js';
 
 /** What a workflow published for its callers, as of its last completed workflow task. */
 export interface Published {

@@ -25,10 +25,9 @@ import {
   cancelRecurrenceUpdate,
   recurrenceGeneratedUpdate,
   recurrenceStateQuery,
+  searchAttributes,
 } from '../contract/temporal.js';
-import { searchAttributes } from '../contract/temporal.js';
-import { answered, memoKeys, refused } from '../contract/journeys.js';
-import { flattenTerms, failureTypes } from '../contract/journeys.js';
+import { answered, memoKeys, refused, flattenTerms, failureTypes } from '../contract/journeys.js';
 import {
   attemptsSyncWorkflowType,
   type AttemptsSyncSummary,

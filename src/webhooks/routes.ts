@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { webhookCategories } from '../bank/schemas/webhook.js';
-import { enrollmentWebhookSignal } from '../contract/temporal.js';
+import {
+  enrollmentWebhookSignal,
+  paymentWebhookSignal,
+  recurrenceWebhookSignal,
+} from '../contract/temporal.js';
 import { workflowIds } from '../contract/ids.js';
-import { paymentWebhookSignal } from '../contract/temporal.js';
-import { recurrenceWebhookSignal } from '../contract/temporal.js';
 import { createRouter } from './router.js';
 import { cashInEndToEndId } from './unmatched-keys.js';
 

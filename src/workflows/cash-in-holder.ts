@@ -15,8 +15,7 @@ import {
   type CashInHolderCarry,
   type CashInHolderResult,
 } from '../contract/cash-in-holder.js';
-import { paymentWebhookSignal } from '../contract/temporal.js';
-import { searchAttributes } from '../contract/temporal.js';
+import { paymentWebhookSignal, searchAttributes } from '../contract/temporal.js';
 import { unmatchedWebhookRetention } from '../contract/unmatched-webhook.js';
 import type { ReceivedWebhook } from '../contract/webhook-events.js';
 import { waitOnCurrentVersion, watchForNewVersion } from './shared/journey-run.js';

@@ -4,8 +4,7 @@ import { SoftwareAuthenticator } from '../../devkit/authenticator/software-authe
 import type { BankClient } from '../../src/bank/client.js';
 import { answerSchema } from '../../src/bank/resource.js';
 import { bankEndpoints } from '../../src/bank/resources/index.js';
-import type { DataSandbox } from '../helpers/data-sandbox.js';
-import { fixedNow } from '../helpers/data-sandbox.js';
+import { type DataSandbox, fixedNow } from '../helpers/data-sandbox.js';
 import { sandboxControl } from '../helpers/sandbox-control.js';
 
 type Body = Record<string, unknown>;

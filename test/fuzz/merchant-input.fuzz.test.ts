@@ -5,12 +5,11 @@ import { BankClient } from '../../src/bank/client.js';
 import { createLogger } from '../../src/logger.js';
 import { InvalidInputError } from '../../src/starter/index.js';
 import { runCli } from '../helpers/cli.js';
-import { cliEnvFor } from '../helpers/cli-env.js';
+import { cliEnvFor, cliTestTimeoutMs } from '../helpers/cli-env.js';
 import { fuzzParameters, fuzzSeed, jsonKind, jsonOtherThan, labelled, text } from '../helpers/fuzz.js';
 import { startTestStack, type TestStack } from '../helpers/stack.js';
 import { startStubBank, type StubBank } from '../helpers/stub-bank.js';
 import { schedulesConfig, starterCases, type StarterCase } from './merchant-cases.js';
-import { cliTestTimeoutMs } from '../helpers/cli-env.js';
 
 type Path = (string | number)[];
 

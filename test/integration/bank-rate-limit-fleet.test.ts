@@ -7,13 +7,12 @@ import { startCliProcess, terminate, type CliProcess } from '../../bench/chaos/c
 import { bankQueueRates } from '../../src/config/bank.js';
 import { cancelBoletoWorkflow } from '../../src/workflows/boleto-cancel.js';
 import { cliTestTimeoutMs, workerProcessEnv } from '../helpers/cli-env.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, freePort } from '../helpers/cli.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { findTemporalCli } from '../../src/temporal/cli-binary.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { startDevServer, type DevServer } from '../../devkit/temporal/dev-server.js';
-import { freePort } from '../helpers/cli.js';
 import { encryptionKeys, startStackOn, testLogger, type TestStack } from '../helpers/stack.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 

@@ -7,11 +7,14 @@ import { createNotificationActivities } from '../../src/activities/notifications
 import { createCashInClaimActivities } from '../../src/activities/cash-in-claims.js';
 import type { Enrollment } from '../../src/bank/schemas/enrollment.js';
 import { enrollmentTimings, type EnrollmentResult } from '../../src/contract/enrollment.js';
-import { enrollmentWebhookSignal } from '../../src/contract/temporal.js';
+import {
+  enrollmentWebhookSignal,
+  paymentWebhookSignal,
+  recurrenceAttemptsSignal,
+  workloadTaskQueue,
+} from '../../src/contract/temporal.js';
 import { paymentTimings } from '../../src/contract/payment.js';
-import { paymentWebhookSignal } from '../../src/contract/temporal.js';
 import { type RecurrenceAttempt, type RecurrenceResult } from '../../src/contract/recurrence.js';
-import { recurrenceAttemptsSignal } from '../../src/contract/temporal.js';
 import type { ReceivedWebhook } from '../../src/contract/webhook-events.js';
 import { startTunedEnrollment } from '../../src/starter/enrollments.js';
 import {
@@ -25,7 +28,6 @@ import {
 } from '../../src/starter/index.js';
 import { startTunedPayment } from '../../src/starter/payments.js';
 import { startTunedRecurrence, type StartedRecurrence } from '../../src/starter/recurrences.js';
-import { workloadTaskQueue } from '../../src/contract/temporal.js';
 import { bankflowDataConverter } from '../../src/temporal/data-converter.js';
 import { runsOf } from '../../devkit/temporal/runs.js';
 import { control, enroll, eventually, fastPolling, keyOf, newCustomer, world } from '../helpers/journey.js';

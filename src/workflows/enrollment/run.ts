@@ -9,7 +9,7 @@ import type {
   RegistrationResult,
 } from '../../contract/enrollment.js';
 import { bankTroubleValue, searchAttributes } from '../../contract/temporal.js';
-import { memoKeys, type MerchantReply } from '../../contract/journeys.js';
+import { memoKeys, type MerchantReply, EventInbox } from '../../contract/journeys.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
 import {
   bankRefusal,
@@ -19,7 +19,6 @@ import {
   defaultPolling,
   HintLedger,
 } from '../shared/follow-bank.js';
-import { EventInbox } from '../../contract/journeys.js';
 import {
   JourneyPublication,
   type JourneyPresentation,

@@ -12,8 +12,7 @@ import {
   registerCredentialUpdate,
   registrationOptionsUpdate,
 } from '../../contract/temporal.js';
-import { failureTypes } from '../../contract/journeys.js';
-import { answered, refused } from '../../contract/journeys.js';
+import { failureTypes, answered, refused } from '../../contract/journeys.js';
 import { bankRefusal, correctableRefusals, defaultPolling, followBank } from '../shared/follow-bank.js';
 import {
   continueJourneyAsNew,

@@ -1,6 +1,5 @@
 import { continueAsNew } from '@temporalio/workflow';
-import type { JobWindowInput } from '../../contract/jobs.js';
-import { jobIds, type ReportProgress, type ReportSummary } from '../../contract/jobs.js';
+import { type JobWindowInput, jobIds, type ReportProgress, type ReportSummary } from '../../contract/jobs.js';
 import { runListReport } from './list-report.js';
 
 /**

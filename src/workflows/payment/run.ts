@@ -1,27 +1,29 @@
 import { isKnownPaymentStatus } from '../../bank/vocabulary.js';
 import type { BiometricPayment, BiometricPaymentStatus } from '../../bank/schemas/biometric-payment.js';
-import { type PaymentInput, type PaymentJourney } from '../../contract/payment.js';
+import type {
+  PaymentInput,
+  PaymentJourney,
+  AuthorizationResult,
+  AuthorizeRequest,
+  PaymentCreated,
+} from '../../contract/payment.js';
 import type { ReceivedWebhook } from '../../contract/webhook-events.js';
-import { troubleDetail } from '../../contract/journeys.js';
-import { bankTroubleValue, searchAttributes } from '../../contract/temporal.js';
-import { memoKeys } from '../../contract/journeys.js';
+import { troubleDetail, memoKeys, failureTypes, refused, EventInbox } from '../../contract/journeys.js';
+import { bankTroubleValue, searchAttributes, type PollTrigger } from '../../contract/temporal.js';
 import { formatReais } from '../../money.js';
-import { type JourneyPresentation, JourneyNotifier } from '../shared/journey-run.js';
+import {
+  type JourneyPresentation,
+  JourneyNotifier,
+  JourneyPublication,
+  refusal,
+  requireAssertion,
+  StartReply,
+} from '../shared/journey-run.js';
 import type { NotificationType } from '../../contract/notifications.js';
 import { paymentPolls, unreachable, CallWindows } from './bank-calls.js';
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import type { AuthorizeFidoAssertion } from '../../bank/schemas/fido.js';
-import { failureTypes } from '../../contract/journeys.js';
-import { type PollTrigger } from '../../contract/temporal.js';
-import { refused } from '../../contract/journeys.js';
-import {
-  type AuthorizationResult,
-  type AuthorizeRequest,
-  type PaymentCreated,
-} from '../../contract/payment.js';
 import { bankRefusal, correctableRefusals, readBank, HintLedger, PollPace } from '../shared/follow-bank.js';
-import { EventInbox } from '../../contract/journeys.js';
-import { JourneyPublication, refusal, requireAssertion, StartReply } from '../shared/journey-run.js';
 import {
   awaitingCustomer,
   adoptRecord,

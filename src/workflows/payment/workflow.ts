@@ -1,6 +1,5 @@
 import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
-import { failureTypes } from '../../contract/journeys.js';
-import { answered, refused } from '../../contract/journeys.js';
+import { failureTypes, answered, refused } from '../../contract/journeys.js';
 import { paymentTimings, type PaymentInput, type PaymentResult } from '../../contract/payment.js';
 import {
   authorizationOptionsUpdate,

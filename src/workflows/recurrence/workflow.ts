@@ -6,7 +6,15 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { bankTroubleValue, searchAttributes } from '../../contract/temporal.js';
+import {
+  bankTroubleValue,
+  searchAttributes,
+  cancelRecurrenceUpdate,
+  recurrenceAttemptsSignal,
+  recurrenceGeneratedUpdate,
+  recurrenceStateQuery,
+  recurrenceWebhookSignal,
+} from '../../contract/temporal.js';
 import { memoKeys } from '../../contract/journeys.js';
 import {
   publishToMemo,
@@ -26,13 +34,6 @@ import {
   type RecurrenceInput,
   type RecurrenceResult,
 } from '../../contract/recurrence.js';
-import {
-  cancelRecurrenceUpdate,
-  recurrenceAttemptsSignal,
-  recurrenceGeneratedUpdate,
-  recurrenceStateQuery,
-  recurrenceWebhookSignal,
-} from '../../contract/temporal.js';
 import { checkCancel } from './cancel.js';
 import { RecurrenceNotifier } from './notifications.js';
 import { RecurrenceJourney } from './state.js';

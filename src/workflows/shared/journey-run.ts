@@ -11,8 +11,10 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { versionCheckSignal } from '../../contract/temporal.js';
-import { type KeptReplies, type MerchantReply, memoKeys } from '../../contract/journeys.js';
 import {
+  type KeptReplies,
+  type MerchantReply,
+  memoKeys,
   failureTypes,
   differingTerms,
   isPlainObject,
