@@ -126,7 +126,7 @@ export async function startTunedEnrollment(
       ...(parsed.externalId ? [{ key: searchAttributes.externalId, value: parsed.externalId }] : []),
       ...customerKeyAttribute(ctx, parsed.customerTaxNumber),
     ],
-    endedAnswer: (published) => startReplyFrom(published, enrollmentStartedSchema),
+    keptAnswer: (published) => startReplyFrom(published, enrollmentStartedSchema),
   });
   return { ...answer, workflowId, ...(ended ? { result: await handle.result() } : {}) };
 }

@@ -203,8 +203,8 @@ export interface FirstQuestion<Input, Answer> {
   newRunTerm?: string;
   summary: string;
   searchAttributes: SearchAttributePair[];
-  /** The answer an ended workflow kept for its start, from what it published. */
-  endedAnswer: (published: Published) => MerchantReply<Answer> | undefined;
+  /** The answer the workflow kept for its start, from what it published, running or ended. */
+  keptAnswer: (published: Published) => MerchantReply<Answer> | undefined;
 }
 
 /**
@@ -311,6 +311,31 @@ function startsNewRun(
 }
 
 /**
+ * Joins a running workflow that has answered its start, from what it published: a join with the same terms
+ * gets the kept answer, one with other terms the conflict, and neither reaches the workflow, so no number of
+ * joins grows its history. Undefined when there is no such workflow, or it has not answered its start yet:
+ * the start, or a join while the bank creates what it asked for, is then an update-with-start.
+ */
+async function joinFromMemo<Input, Answer>(
+  ctx: StarterContext,
+  question: FirstQuestion<Input, Answer>,
+): Promise<StartOutcome<Answer> | undefined> {
+  const published = await readPublished(ctx.client.workflow.getHandle(question.workflowId)).catch(
+    (error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw error;
+    },
+  );
+  if (published?.status !== 'RUNNING' || !published.terms) return undefined;
+  const reply = question.keptAnswer(published);
+  if (!reply) return undefined;
+  if (differingTerms(published.terms, question.terms).length > 0)
+    throw await termsConflict(ctx, question, published);
+  if (reply.ok) return { answer: reply.value, ended: false };
+  throw refusalError(question.workflowId, reply.reason, reply.type);
+}
+
+/**
  * Starts a workflow with its first question, or joins the running one with the same terms (other terms are a
  * StartTermsConflictError). An ended workflow is never started again (REJECT_DUPLICATE) unless `newRunTerm`
  * changed: with the same terms, the answer it kept for its start is read from its memo. A refusal is a
@@ -320,6 +345,8 @@ export async function startOrJoin<Input, Answer>(
   ctx: StarterContext,
   question: FirstQuestion<Input, Answer>,
 ): Promise<StartOutcome<Answer>> {
+  const joined = await joinFromMemo(ctx, question);
+  if (joined) return joined;
   let reusePolicy: WorkflowIdReusePolicy = WorkflowIdReusePolicy.REJECT_DUPLICATE;
   for (;;) {
     try {
@@ -337,7 +364,7 @@ export async function startOrJoin<Input, Answer>(
     // Workflows started before starts recorded their terms are answered as they always were.
     if (published.terms && differingTerms(published.terms, question.terms).length > 0)
       throw await termsConflict(ctx, question, published);
-    const reply = question.endedAnswer(published);
+    const reply = question.keptAnswer(published);
     if (reply?.ok) return { answer: reply.value, ended: true };
     const failure =
       reply || published.status !== 'FAILED'

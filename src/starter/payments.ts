@@ -131,7 +131,7 @@ export async function startTunedPayment(
       { key: searchAttributes.deviceId, value: parsed.deviceId },
       ...customerKeyAttribute(ctx, customerTaxNumber),
     ],
-    endedAnswer: (published) => startReplyFrom(published, paymentCreatedSchema),
+    keptAnswer: (published) => startReplyFrom(published, paymentCreatedSchema),
   });
   return {
     ...answer,

@@ -98,7 +98,7 @@ export async function startTunedRecurrence(
       { key: searchAttributes.kind, value: 'recurrence' },
       { key: searchAttributes.externalId, value: externalId },
     ],
-    endedAnswer: ({ memo }) => {
+    keptAnswer: ({ memo }) => {
       const published = recurrenceStartSchema.safeParse(memo[memoKeys.state]);
       if (!published.success) return undefined;
       const { recurrence, phase, reason } = published.data;

@@ -5,6 +5,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import {
   getRecurrence,
   RequestRefusedError,
+  authorizePayment,
   startEnrollment,
   startPayment,
   waitForPaymentResult,
@@ -259,6 +260,47 @@ describe('starts that check their terms, for payments, enrollments and recurrenc
 
       const old = await conflictOf(startEnrollment(stack, request));
       expect(old.fields).toEqual(['externalId']);
+    });
+  });
+
+  describe('a flood of joins', () => {
+    /** The updates a workflow's runs accepted: each join that reached the workflow is one. */
+    async function acceptedUpdates(workflowId: string): Promise<number> {
+      const { events } = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+      return (events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes).length;
+    }
+
+    it("answers 60 joins of a payment, 10 of them with other terms, without growing its history, and the customer's authorization still settles it", async () => {
+      const input = paymentInput();
+      const first = await startPayment(stack, input);
+      const before = await acceptedUpdates(first.workflowId);
+      const joins = await Promise.all(Array.from({ length: 50 }, () => startPayment(stack, input)));
+      const conflicts = await Promise.all(
+        Array.from({ length: 10 }, () => conflictOf(startPayment(stack, { ...input, amountCents: 1 }))),
+      );
+      expect(new Set(joins.map((joined) => joined.payment.id))).toEqual(new Set([first.payment.id]));
+      expect(new Set(joins.map((joined) => joined.publicKeyEncoded))).toEqual(
+        new Set([first.publicKeyEncoded]),
+      );
+      expect(conflicts.every((conflict) => conflict.fields.join() === 'amountCents')).toBe(true);
+      expect(await acceptedUpdates(first.workflowId)).toBe(before);
+
+      const assertion = customer.authenticator.getAssertion(first.publicKeyEncoded, stack.sandbox.url);
+      await authorizePayment(stack, { externalId: first.externalId, assertion });
+      expect(await waitForPaymentResult(stack, { externalId: first.externalId })).toMatchObject({
+        outcome: 'settled',
+      });
+    });
+
+    it('answers 50 joins of an enrollment without growing its history, and the customer goes on to register', async () => {
+      const other = await newCustomer(stack);
+      const request = { ...keyOf(other), returnToUrl: 'https://merchant.example/enrolled' };
+      const first = await startEnrollment(stack, request);
+      const before = await acceptedUpdates(first.workflowId);
+      const joins = await Promise.all(Array.from({ length: 50 }, () => startEnrollment(stack, request)));
+      expect(new Set(joins.map((joined) => joined.redirectUrl))).toEqual(new Set([first.redirectUrl]));
+      expect(await acceptedUpdates(first.workflowId)).toBe(before);
+      expect((await enroll(stack, other)).result.outcome).toBe('authorized');
     });
   });
 
