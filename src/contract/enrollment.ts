@@ -33,11 +33,18 @@ export interface EnrollmentInput {
     replies: KeptReplies<EnrollmentStarted>;
     webhookKeys?: string[];
     unansweredHint?: boolean;
+    /**
+     * The step before authorization the journey is in and when its window closes (epoch ms), for a run that
+     * continued as new in it: the next run keeps the same window.
+     */
+    step?: { name: 'awaiting_account_holder_validation' | 'awaiting_enrollment'; windowEndsAt: number };
   };
 }
 
-/** Where the journey stands. `authorized` is the outcome of the journey and a state the enrollment then stays
- * in until it is revoked or expires; the other four are endings. */
+/**
+ * Where the journey stands. `authorized` is the outcome of the journey and a state the enrollment then stays
+ * in until it is revoked or expires; the other four are endings.
+ */
 export type EnrollmentPhase =
   | 'creating'
   | 'awaiting_account_holder_validation'

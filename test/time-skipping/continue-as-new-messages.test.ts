@@ -23,6 +23,7 @@ import {
   getPayment,
   getRegistrationOptions,
   registerCredential,
+  waitForEnrollment,
   waitForPaymentResult,
   type StarterContext,
 } from '../../src/starter/index.js';
@@ -289,17 +290,7 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     );
     const options = await getRegistrationOptions(ctx, keyOf(customer));
 
-    // A webhook about another enrollment fills the run's history up to its bound while it waits for the
-    // credential.
-    await fillHistory(
-      workflowId,
-      enrollmentWebhookSignal,
-      enrollmentWebhook({ ...(atBank as unknown as Enrollment), id: 'enrollment-elsewhere' }),
-      enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
-    );
-
-    // The credential's registration makes the enrollment authorized: its notification is held, and the run,
-    // at its bound, stands at its continue-as-new point until it goes out.
+    // The credential's registration makes the enrollment authorized, and its notification is held.
     await holdHandOffs();
     const registered = await registerCredential(ctx, {
       ...keyOf(customer),
@@ -307,6 +298,14 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     });
     expect(registered).toMatchObject({ ok: true });
     await taken(workflowId);
+    // A webhook about another enrollment fills the run's history up to its bound: the run stands at its
+    // continue-as-new point until the notification goes out.
+    await fillHistory(
+      workflowId,
+      enrollmentWebhookSignal,
+      enrollmentWebhook({ ...(atBank as unknown as Enrollment), id: 'enrollment-elsewhere' }),
+      enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
+    );
     const firstRun = await handle.describe();
     expect(firstRun.raw.pendingActivities?.map((activity) => activity.activityType?.name)).toEqual([
       'handOffNotification',
@@ -365,7 +364,10 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
       },
       { polling: fastPolling, cashInWaitMs: 1_000 },
     );
-    // A webhook the payment only notes, as it names an enrollment, fills the run's history up to its bound.
+    const { consentDeadline } = await getPayment(ctx, { externalId: created.externalId });
+    expect(consentDeadline).toBeDefined();
+    // A webhook the payment only notes, as it names an enrollment, fills the run's history up to its bound
+    // while it waits for the customer's consent: it continues as new at once, keeping the consent window.
     const noted = enrollmentWebhook(enrolled.result.enrollment!);
     await fillHistory(
       created.workflowId,
@@ -373,14 +375,17 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
       noted,
       paymentTimings.historyBound - paymentTimings.historyHeadroom,
     );
-
-    // Authorized, the payment follows the bank's processing: at its bound, it continues as new at once.
-    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
-    await authorizePayment(manual, { externalId: created.externalId, assertion });
     await eventually(
       () => runsOf(ctx.client, created.workflowId),
       (runs) => runs.length === 2,
     );
+    // The customer's authorization reaches the next run, whose consent window is still open (the
+    // time-skipping server carries no memo into a continued run, so the state is read once the payment
+    // settled).
+    const assertion = customer.authenticator.getAssertion(created.publicKeyEncoded, stack.sandbox.url);
+    expect(await authorizePayment(manual, { externalId: created.externalId, assertion })).toMatchObject({
+      ok: true,
+    });
     await ctx.client.workflow.getHandle(created.workflowId).signal(paymentWebhookSignal, noted);
     await taken(created.workflowId);
     await control(stack, 'POST', `/sandbox/biometrics/payments/${created.payment.id}/settle`, {});
@@ -389,9 +394,49 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
       outcome: 'settled',
     });
     const state = await getPayment(ctx, { externalId: created.externalId });
+    expect(state.consentDeadline).toBe(consentDeadline);
     expect(state.webhooksReceived).toBe(1);
     expect(
       state.evidence.filter(({ detail }) => detail === 'ignored: the event data is not a payment'),
     ).toHaveLength(1);
+  });
+  it('continues an enrollment waiting for its credential as new at its history bound, and registers the credential in the next run', async () => {
+    const customer = await newCustomer(stack);
+    const started = await startTunedEnrollment(
+      ctx,
+      { ...keyOf(customer), returnToUrl: 'https://merchant.example/enrolled' },
+      { polling: fastPolling },
+    );
+    const { workflowId } = started;
+    const atBank = await control(
+      stack,
+      'POST',
+      `/sandbox/biometrics/enrollments/${started.enrollmentId}/bank-authorization`,
+      {},
+    );
+    const options = await getRegistrationOptions(ctx, keyOf(customer));
+    await fillHistory(
+      workflowId,
+      enrollmentWebhookSignal,
+      enrollmentWebhook({ ...(atBank as unknown as Enrollment), id: 'enrollment-elsewhere' }),
+      enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
+    );
+    const [first, next] = await eventually(
+      () => runsOf(ctx.client, workflowId),
+      (runs) => runs.length === 2,
+    );
+    expect(first).toMatchObject({ continuedAsNew: true });
+    // The next run goes on waiting for the credential: it creates nothing at the bank again.
+    const nextActivities = (await eventsOf(ctx.client, workflowId, next!.runId)).map(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name,
+    );
+    expect(nextActivities).not.toContain('createEnrollment');
+
+    const registered = await registerCredential(ctx, {
+      ...keyOf(customer),
+      assertion: customer.authenticator.createCredential(options, stack.sandbox.url),
+    });
+    expect(registered).toMatchObject({ ok: true });
+    expect((await waitForEnrollment(ctx, keyOf(customer))).outcome).toBe('authorized');
   });
 });

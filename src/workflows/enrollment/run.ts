@@ -89,16 +89,24 @@ export class EnrollmentRun {
   private readonly inbox: EventInbox;
   private readonly publication: JourneyPublication<EnrollmentJourney, EnrollmentStarted>;
   /** The step the customer is in, as far as its bank calls go, and when the bank's window for it closes. */
-  private step: ReturnType<typeof pendingStep> = 'awaiting_account_holder_validation';
+  private step: ReturnType<typeof pendingStep>;
   private stepDeadline: number;
 
   constructor(readonly input: EnrollmentInput) {
-    this.stepDeadline = Date.now() + stepWindowMs(input, 'awaiting_account_holder_validation');
+    const { resume } = input;
+    this.step = resume?.step?.name ?? 'awaiting_account_holder_validation';
+    this.stepDeadline =
+      resume?.step?.windowEndsAt ?? Date.now() + stepWindowMs(input, 'awaiting_account_holder_validation');
     this.journey = input.resume?.journey ?? startJourney(input);
     this.startReply = new StartReply(input.resume?.replies.start);
     this.inbox = new EventInbox(input.resume?.webhookKeys);
     this.hints = new HintLedger((event) => webhookHeard(this.journey, event));
     this.publication = new JourneyPublication(this.journey, this.startReply, presentation);
+  }
+
+  /** When the bank's window for the step the customer is in closes (epoch ms, workflow time). */
+  stepWindowEnd(): number {
+    return this.stepDeadline;
   }
 
   /** The bank's writes of the step the customer is in, given up when its window closes. */
@@ -186,6 +194,9 @@ export class EnrollmentRun {
       replies: this.startReply.kept(),
       webhookKeys: this.inbox.kept(),
       ...(this.hints.forWait().pending() ? { unansweredHint: true } : {}),
+      ...(this.step && pendingStep(this.journey)
+        ? { step: { name: this.step, windowEndsAt: this.stepDeadline } }
+        : {}),
     };
   }
 

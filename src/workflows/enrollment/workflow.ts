@@ -29,7 +29,6 @@ import {
   pendingStep,
   started,
   stepExpired,
-  stepWindowMs,
 } from './journey.js';
 import { EnrollmentRun } from './run.js';
 
@@ -55,10 +54,9 @@ export async function enrollmentWorkflow(input: EnrollmentInput): Promise<Enroll
     validator: (request) => enrollment.checkRegistration(request),
   });
 
-  if (!input.resume) {
-    await create(enrollment);
+  if (!input.resume) await create(enrollment);
+  if (!ended(enrollment.journey) && !bankAuthorized(enrollment.journey))
     await waitForAuthorization(enrollment);
-  }
   if (!ended(enrollment.journey)) await watchWhileAuthorized(enrollment, newVersion);
   enrollment.publish();
   await enrollment.notifier.runFinished();
@@ -123,23 +121,29 @@ async function failStart(enrollment: EnrollmentRun, type: string, reason: string
 /**
  * 5-6. The account holder authorizes at the bank, the credential is registered (an update), and the bank's
  * record shows the enrollment authorized. Each step has the bank's window; a step the bank still shows once
- * its window and a grace period passed ends the journey as expired.
+ * its window and a grace period passed ends the journey as expired. However many requests arrive meanwhile,
+ * the run continues as new before its history reaches its bound, and the next run keeps the step's window.
  */
 async function waitForAuthorization(enrollment: EnrollmentRun): Promise<void> {
   const { journey, input } = enrollment;
   const trouble = troubleFollow(enrollment);
+  // A continued run asks at once about a hint the previous run heard too late to ask about.
+  if (input.resume?.unansweredHint) await enrollment.poll();
   while (!ended(journey) && !bankAuthorized(journey)) {
     const step = pendingStep(journey);
     if (!step) break;
     const moved = () => ended(journey) || bankAuthorized(journey) || pendingStep(journey) !== step;
     const arrived = await followBank({
       done: moved,
-      deadline: Date.now() + stepWindowMs(input, step) + enrollmentTimings.afterWindowMs,
+      deadline: enrollment.stepWindowEnd() + enrollmentTimings.afterWindowMs,
       poll: () => enrollment.poll(),
       polling: input.polling ?? defaultPolling,
       hints: enrollment.hints.forWait(() => enrollment.registering),
+      historyBound: enrollmentTimings.historyBound - enrollmentTimings.historyHeadroom,
       trouble,
     });
+    if (arrived === 'history-full')
+      await continueJourneyAsNew(input, () => enrollment.carry(), enrollment.notifier, 'same');
     // The window passed while the bank's reads fail: the bank's record, once read, says whether the step
     // expired.
     if (arrived === 'deadline' && trouble.active())

@@ -55,8 +55,12 @@ export async function biometricPaymentWorkflow(input: PaymentInput): Promise<Pay
     );
     if (refusal) await payment.fail(failureTypes.enrollmentNotAuthorized, refusal);
     await createPayment(payment);
-    await waitForConsent(payment, timer);
+  } else {
+    // A run continued from the previous one asks at once: a hint the previous run heard last may be
+    // unanswered.
+    await payment.poll();
   }
+  await waitForConsent(payment, timer);
   await followUntilFinal(payment, timer);
   await awaitCashIn(payment);
 
@@ -102,21 +106,31 @@ async function createPayment(payment: PaymentRun): Promise<void> {
   payment.publish();
 }
 
-/** 9. Wait for the customer's assertion (an update) until the consent window closes. */
+/**
+ * 9. Wait for the customer's assertion (an update) until the consent window closes. However many requests
+ *    arrive meanwhile, the run continues as new before its history reaches its bound, and the next run waits
+ *    out the same window.
+ */
 async function waitForConsent(payment: PaymentRun, timer: PollTimer): Promise<void> {
   const { journey, input } = payment;
-  await followBank({
+  const deadline = Date.parse(journey.state.consentDeadline ?? '');
+  // A continued run past the consent is followed as usual.
+  if (!awaitingCustomer(journey) || !(Date.now() < deadline)) return;
+  const end = await followBank({
     done: () => !awaitingCustomer(journey),
-    deadline: Date.parse(journey.state.consentDeadline ?? ''),
+    deadline,
     poll: (trigger) => payment.poll(trigger),
     polling: input.polling ?? defaultPolling,
     hints: payment.hints.forWait(() => payment.authorizing),
     timer,
+    historyBound: paymentTimings.historyBound - paymentTimings.historyHeadroom,
     trouble: {
       active: () => journey.state.bankTrouble !== undefined,
       polling: input.polling ?? defaultPolling,
     },
   });
+  if (end === 'history-full')
+    await continueJourneyAsNew(input, () => payment.carry(), payment.notifier, 'same');
   await condition(() => !payment.authorizing);
 }
 
@@ -128,8 +142,6 @@ async function waitForConsent(payment: PaymentRun, timer: PollTimer): Promise<vo
  */
 async function followUntilFinal(payment: PaymentRun, timer: PollTimer): Promise<void> {
   const { journey, input } = payment;
-  // A run continued from the previous one asks at once: a hint the previous run heard last may be unanswered.
-  if (input.resume) await payment.poll();
   const trouble = {
     active: () => journey.state.bankTrouble !== undefined,
     polling: input.polling ?? defaultPolling,

@@ -56,10 +56,11 @@ export type FollowEnd = 'done' | 'deadline' | 'history-full' | 'new-version';
  * bank at once, since only the bank's own record counts, and again soon after if the record did not show it
  * yet; after a silence it polls with exponential backoff, so a lost webhook delays the flow but never strands
  * it. The bank is asked one last time at the deadline. With `historyBound`, the wait also ends once the run's
- * history reaches it, for the caller to continue as new. A `timer` with a pace stretches the waits while
- * polls wait long for the poll budget (`PollPace`, below); a hint's read never waits for a timer. With
- * `newVersion`, the wait ends at the workflow task that finds a new version current (after the read a hint or
- * a timer asked for in it), for the caller to continue as new onto it (journey-run.ts).
+ * history reaches it, whatever filled it (updates and signals wake the wait), for the caller to continue as
+ * new. A `timer` with a pace stretches the waits while polls wait long for the poll budget (`PollPace`,
+ * below); a hint's read never waits for a timer. With `newVersion`, the wait ends at the workflow task that
+ * finds a new version current (after the read a hint or a timer asked for in it), for the caller to continue
+ * as new onto it (journey-run.ts).
  */
 export async function followBank(options: {
   done: () => boolean;
@@ -93,10 +94,13 @@ export async function followBank(options: {
       await poll('timer');
       return done() ? 'done' : 'deadline';
     }
-    const ready = () => done() || newVersion() || (hints?.pending() ?? false);
+    // Whatever arrives (an update, a signal) may fill the history: each task that does ends the wait.
+    const full = () => options.historyBound !== undefined && historyFull(options.historyBound);
+    const ready = () => done() || newVersion() || full() || (hints?.pending() ?? false);
     const wait = Math.min(pace ? pace.next(interval, polling.stretchCeilingMs) : interval, remaining);
     const fellDue = timer ? await timer.wait(Date.now() + wait, ready) : !(await condition(ready, wait));
     if (done()) return 'done';
+    if (!fellDue && full()) continue;
     // Woken by a new version alone, it hands over with no read; a due poll or a hint is answered first.
     if (!fellDue && newVersion() && !(hints?.pending() ?? false)) continue;
     // Marked before the read: a hint that arrives while it is under way stays pending, the answer may predate
