@@ -273,15 +273,17 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
     );
   });
 
-  it("answers a start asked at an enrollment's continue-as-new point, and its next run reads the bank at once for a webhook heard there", async () => {
+  /**
+   * An enrollment the account holder authorized at the bank, waiting for its credential, with the
+   * registration options the customer got.
+   */
+  async function awaitingCredential() {
     const customer = await newCustomer(stack);
     const started = await startTunedEnrollment(
       ctx,
       { ...keyOf(customer), returnToUrl: 'https://merchant.example/enrolled' },
       { polling: fastPolling },
     );
-    const { workflowId } = started;
-    const handle = ctx.client.workflow.getHandle(workflowId);
     const atBank = await control(
       stack,
       'POST',
@@ -289,6 +291,12 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
       {},
     );
     const options = await getRegistrationOptions(ctx, keyOf(customer));
+    return { customer, started, workflowId: started.workflowId, atBank, options };
+  }
+
+  it("answers a start asked at an enrollment's continue-as-new point, and its next run reads the bank at once for a webhook heard there", async () => {
+    const { customer, started, workflowId, atBank, options } = await awaitingCredential();
+    const handle = ctx.client.workflow.getHandle(workflowId);
 
     // The credential's registration makes the enrollment authorized, and its notification is held.
     await holdHandOffs();
@@ -400,21 +408,9 @@ describe('messages that reach a journey at its continue-as-new point, on a time-
       state.evidence.filter(({ detail }) => detail === 'ignored: the event data is not a payment'),
     ).toHaveLength(1);
   });
+
   it('continues an enrollment waiting for its credential as new at its history bound, and registers the credential in the next run', async () => {
-    const customer = await newCustomer(stack);
-    const started = await startTunedEnrollment(
-      ctx,
-      { ...keyOf(customer), returnToUrl: 'https://merchant.example/enrolled' },
-      { polling: fastPolling },
-    );
-    const { workflowId } = started;
-    const atBank = await control(
-      stack,
-      'POST',
-      `/sandbox/biometrics/enrollments/${started.enrollmentId}/bank-authorization`,
-      {},
-    );
-    const options = await getRegistrationOptions(ctx, keyOf(customer));
+    const { customer, workflowId, atBank, options } = await awaitingCredential();
     await fillHistory(
       workflowId,
       enrollmentWebhookSignal,
