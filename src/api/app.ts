@@ -23,11 +23,12 @@ import {
   sendProblem,
   type RequestLimits,
 } from './problems.js';
+import { KeptAnswers } from './kept-answers.js';
 import { keepClientRequestId, requestIdOf } from './request-ids.js';
 import { maxBodyBytes, maxBodyDepth, type ApiContext } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
-export interface ApiServerOptions extends ApiContext {
+export interface ApiServerOptions extends Omit<ApiContext, 'keptAnswers'> {
   keys: readonly ApiKeyEntry[];
   /** Whether a `bf_dev_` key may open the API: only in development (refused unless said). */
   developmentKeys?: 'accepted' | 'refused';
@@ -193,6 +194,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   const document = openApiDocument(apiRoutes);
   app.get('/openapi.json', async () => document);
 
+  const context: ApiContext = { ...options, keptAnswers: new KeptAnswers() };
   for (const definition of apiRoutes) {
     app.route({
       method: definition.method,
@@ -207,7 +209,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
         const params = parsed(definition.params, request.params, 'path parameters');
         const query = parsed(definition.query, request.query, 'query');
         const body = parsed(definition.body, request.body, 'body');
-        const answer = await definition.call(options, { params, query, body, idempotency });
+        const answer = await definition.call(context, { params, query, body, idempotency });
         return reply.code(answer.status ?? 200).send(answer.body);
       },
     });

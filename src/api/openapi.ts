@@ -165,7 +165,7 @@ const idempotencyParameter = {
   required: true,
   description:
     'One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the ' +
-    'first answer; a start with other terms is 409',
+    'first answer; a start with other terms, or a device request with another body, is 409',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: idempotencyKeyPattern.source },
 };
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { StarterContext } from '../starter/context.js';
 import type { BankReadContext } from '../starter/devices.js';
 import type { IdempotencyScope } from './idempotency.js';
+import type { KeptAnswers } from './kept-answers.js';
 
 /**
  * The largest body a request may send. The largest a route takes is a WebAuthn credential or assertion, a few
@@ -21,6 +22,8 @@ export const maxBodyDepth = 32;
 export interface ApiContext {
   starter: StarterContext;
   bank: BankReadContext;
+  /** The answers this process gave to POSTs that start nothing in Temporal. */
+  keptAnswers: KeptAnswers;
 }
 
 /** What a route answers: 200 unless it says otherwise. */

@@ -9,7 +9,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Find the device by fingerprint and tax number at the bank, or create it */
+    /**
+     * Find the device by fingerprint and tax number at the bank, or create it
+     * @description A repeat with the same Idempotency-Key and body gets the first answer without asking the bank again (on the same API process; another asks the bank, whose find-or-create answers the same device); the key with another body is a 409.
+     */
     post: operations['findOrCreateDevice'];
     delete?: never;
     options?: never;
@@ -452,7 +455,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -652,7 +655,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -798,7 +801,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -850,7 +853,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -914,7 +917,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -1051,7 +1054,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1102,7 +1105,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1259,7 +1262,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path?: never;
@@ -1412,7 +1415,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path: {
@@ -1463,7 +1466,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms is 409 */
+        /** @description One key per operation (a UUID), 1 to 255 visible ASCII characters: the same key on the same route gets the first answer; a start with other terms, or a device request with another body, is 409 */
         'Idempotency-Key': string;
       };
       path: {

@@ -270,6 +270,38 @@ describe('the merchant HTTP API over the real stack', () => {
     expect(started.count).toBe(1);
   });
 
+  it('answers a repeated POST /v1/devices with the first answer without asking the bank again, and the key with another body 409', async () => {
+    const body = {
+      fingerprint: `fp-${randomUUID()}`,
+      counterparty_tax_number: '12345678909',
+      counterparty_name: 'Maria Silva',
+    };
+    const idempotencyKey = randomUUID();
+    const first = await call('POST', '/v1/devices', { idempotencyKey, body });
+    expect(first.statusCode).toBe(200);
+    // From now on the bank refuses every device request: only an answer kept from the first can be 200.
+    await control(stack, 'PUT', '/sandbox/faults', {
+      fail_next: [{ method: 'POST', path_prefix: '/biometrics/devices', count: 10, status: 500 }],
+    });
+    try {
+      const repeats = await Promise.all(
+        [1, 2, 3].map(() => call('POST', '/v1/devices', { idempotencyKey, body })),
+      );
+      expect(repeats.map((repeat) => repeat.statusCode)).toEqual([200, 200, 200]);
+      for (const repeat of repeats) expect(repeat.json()).toEqual(first.json());
+      const reused = expectProblem(
+        await call('POST', '/v1/devices', { idempotencyKey, body: { ...body, counterparty_name: 'Outra' } }),
+        409,
+        ['Idempotency-Key'],
+      );
+      expect(reused.type).toBe('/problems/idempotency-key-reused');
+      // A new key is a new request, which reaches the bank.
+      expect((await call('POST', '/v1/devices', { body })).statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await control(stack, 'PUT', '/sandbox/faults', { fail_next: [] });
+    }
+  });
+
   it('answers failures as problem details naming each field', async () => {
     const invalid = await call('POST', '/v1/payments', { body: { amountCents: -1, description: 'x' } });
     const problem = expectProblem(invalid, 400, [

@@ -16,7 +16,13 @@ export const deviceRoutes = [
     summary: 'Find the device by fingerprint and tax number at the bank, or create it',
     body: deviceRequestSchema,
     answer: deviceSchema,
-    call: async (ctx, { body }) => ({ body: await findOrCreateDevice(ctx.bank, body) }),
+    description:
+      'A repeat with the same Idempotency-Key and body gets the first answer without asking the bank again (on ' +
+      'the same API process; another asks the bank, whose find-or-create answers the same device); the key ' +
+      'with another body is a 409.',
+    call: async (ctx, { body, idempotency }) => ({
+      body: await ctx.keptAnswers.answer(idempotency, body, () => findOrCreateDevice(ctx.bank, body)),
+    }),
   }),
   route({
     method: 'GET',
